@@ -1,0 +1,62 @@
+// Package timemap owns captures and TimeMaps: where captures come from (WARC and
+// ARC files, CDX and CDXJ indexes, link-format and JSON TimeMaps), SURT-style
+// canonicalisation of URI-Rs, grouping captures into TimeMaps in key order, and
+// writing TimeMaps (RFC 7089 link-format, JSON) and CDXJ indexes.
+//
+// It imports no other package of this module.
+package timemap
+
+import "time"
+
+// Location says where one capture's record lives, so that its payload can be
+// re-read without rescanning the file.
+type Location struct {
+	// File is the path of the WARC or ARC file.
+	File string `json:"file"`
+	// Offset is the byte offset of the record in File (of its gzip member for
+	// gzipped files written one member per record).
+	Offset int64 `json:"offset"`
+	// Length is the length of the record as stored in File (compressed length
+	// for gzipped files). Zero when unknown.
+	Length int64 `json:"length"`
+}
+
+// Capture is one memento of a URI-R: the small index entry that a scan of the
+// input yields per response, resource or revisit record.
+type Capture struct {
+	// Key is the canonical form of URIR (SURT-style unless canonicalisation is off).
+	Key string `json:"key"`
+	// URIR is the original URI as recorded.
+	URIR string `json:"uri_r"`
+	// Time is the capture time (WARC-Date, or the ARC date).
+	Time time.Time `json:"datetime"`
+	// Status is the HTTP status code, 0 where there is none (resource records, dns:).
+	Status int `json:"status"`
+	// MIME is the media type of the payload without parameters, lower case.
+	MIME string `json:"mime"`
+	// Digest is the payload digest as recorded (e.g. "sha1:ABC..."), or computed.
+	Digest string `json:"digest,omitempty"`
+	// Length is the length of the stored record (as in CDX "length").
+	Length int64 `json:"length"`
+	// Loc is where the record of this capture is.
+	Loc Location `json:"loc"`
+	// Revisit is true for a revisit record; Payload then points at the record
+	// holding the payload it refers to (zero when it could not be resolved).
+	Revisit bool `json:"revisit,omitempty"`
+	// Payload is the location of the record that holds this capture's payload:
+	// equal to Loc except for revisits.
+	Payload Location `json:"payload"`
+}
+
+// Timestamp14 returns the capture time as a 14-digit UTC timestamp (YYYYMMDDhhmmss).
+func (c Capture) Timestamp14() string { return c.Time.UTC().Format("20060102150405") }
+
+// TimeMap is every capture of one canonical URI-R, ordered by capture time.
+type TimeMap struct {
+	// Key is the canonical key shared by all captures.
+	Key string `json:"key"`
+	// URIR is the URI-R that names the TimeMap: the spelling of its first capture.
+	URIR string `json:"uri_r"`
+	// Captures are ordered by time (ties keep input order).
+	Captures []Capture `json:"captures"`
+}
