@@ -25,4 +25,100 @@ type Document struct {
 	// ByteCount is the size of the decoded payload in bytes (after de-chunking
 	// and content decoding, before charset conversion).
 	ByteCount int `json:"byte_count"`
+	// MediaType is the media type the payload was handled as ("text/html",
+	// "text/plain", ...), lower-cased without parameters; for HTML sniffed
+	// from a missing or wrong Content-Type it is "text/html".
+	MediaType string `json:"media_type,omitempty"`
+	// Charset is the WHATWG name of the character encoding the text was
+	// decoded from ("utf-8", "windows-1252", ...), "" for non-text payloads.
+	Charset string `json:"charset,omitempty"`
+	// CharsetFrom says where Charset was found: "bom", "header", "meta" or
+	// "sniff".
+	CharsetFrom string `json:"charset_from,omitempty"`
+	// TermsLang is the language whose stop words and stemmer made Terms:
+	// Lang when known, else the <html lang> hint, else Options.DefaultLang;
+	// "" when Terms are only lower-cased tokens.
+	TermsLang string `json:"terms_lang,omitempty"`
+}
+
+// Extractor names, the values of Document.Extractor.
+const (
+	// ExtractorReadability: Text is the article go-readability found.
+	ExtractorReadability = "readability"
+	// ExtractorBody: Text is the visible body text without site chrome.
+	ExtractorBody = "body"
+	// ExtractorPlain: Text is a text/plain payload.
+	ExtractorPlain = "plain"
+	// ExtractorNone: the payload is not text (image, PDF, CSS...); Text is empty.
+	ExtractorNone = "none"
+)
+
+// Defaults of Options.
+const (
+	// DefaultMinMainWords is the default Options.MinMainWords.
+	DefaultMinMainWords = 50
+	// DefaultMinMainShare is the default Options.MinMainShare.
+	DefaultMinMainShare = 0.25
+	// DefaultMaxElements is the default Options.MaxElements.
+	DefaultMaxElements = 50000
+	// DefaultMaxDepth is the default Options.MaxDepth.
+	DefaultMaxDepth = 400
+	// DefaultMaxWords is the default Options.MaxWords.
+	DefaultMaxWords = 200000
+	// DefaultLang is the default Options.DefaultLang.
+	DefaultLang = "en"
+)
+
+// Options tune extraction. The zero value means every default.
+type Options struct {
+	// MaxBytes caps the decoded payload (DefaultMaxBytes, 8 MiB, when <= 0).
+	// Longer payloads are cut, not rejected.
+	MaxBytes int64
+	// MinMainWords is the fewest words readability's text must have to be
+	// used; below it, or below MinMainShare of the visible body words, the
+	// visible body text is used instead (DefaultMinMainWords when <= 0).
+	// Pages whose visible body text has fewer words skip readability.
+	MinMainWords int
+	// MinMainShare is the least share of the visible body words that
+	// readability's text must reach (DefaultMinMainShare when <= 0).
+	MinMainShare float64
+	// MaxElements and MaxDepth bound the parsed tree handed to readability
+	// (DefaultMaxElements, DefaultMaxDepth when <= 0); larger or deeper pages
+	// use the visible body text.
+	MaxElements int
+	MaxDepth    int
+	// MaxWords caps the words kept in Text (DefaultMaxWords when <= 0).
+	MaxWords int
+	// NoReadability skips readability: HTML always yields the body text.
+	NoReadability bool
+	// DefaultLang is the language whose stop words and stemmer make Terms
+	// when neither detection nor <html lang> names a known language
+	// (DefaultLang, "en", when ""; "-" for none: tokens are then only
+	// lower-cased and filtered).
+	DefaultLang string
+}
+
+func (o Options) withDefaults() Options {
+	if o.MaxBytes <= 0 {
+		o.MaxBytes = DefaultMaxBytes
+	}
+	if o.MinMainWords <= 0 {
+		o.MinMainWords = DefaultMinMainWords
+	}
+	if o.MinMainShare <= 0 {
+		o.MinMainShare = DefaultMinMainShare
+	}
+	if o.MaxElements <= 0 {
+		o.MaxElements = DefaultMaxElements
+	}
+	if o.MaxDepth <= 0 {
+		o.MaxDepth = DefaultMaxDepth
+	}
+	if o.MaxWords <= 0 {
+		o.MaxWords = DefaultMaxWords
+	}
+	if o.DefaultLang == "" {
+		o.DefaultLang = DefaultLang
+	}
+	return o
 }

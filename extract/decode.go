@@ -1,0 +1,221 @@
+package extract
+
+import (
+	"bytes"
+	"compress/flate"
+	"compress/gzip"
+	"compress/zlib"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+
+	"github.com/andybalholm/brotli"
+)
+
+// DefaultMaxBytes is the cap on a decoded payload used when Options.MaxBytes
+// (or the max argument of Decode) is not positive: 8 MiB.
+const DefaultMaxBytes = 8 << 20
+
+// ErrTooLarge is wrapped by the error Decode returns when the decoded payload
+// was cut at the size cap (a decompression bomb or simply a huge page).
+var ErrTooLarge = errors.New("decoded payload exceeds size cap")
+
+// Decode undoes the transfer and content codings of an archived HTTP body.
+//
+// It de-chunks when Transfer-Encoding says chunked and the body really is
+// chunked (archivers such as pywb keep the header on bodies they already
+// de-chunked: when the first chunk-size line is not valid the body passes
+// through unchanged), then undoes Content-Encoding gzip, x-gzip, deflate
+// (zlib or raw), br and identity, last coding first. The output is capped at
+// max bytes (DefaultMaxBytes when max <= 0).
+//
+// Decode is lenient: when a step fails it keeps what it decoded so far (or
+// the bytes it was given when nothing decoded) and goes on, and the returned
+// error says what went wrong. The returned bytes are therefore always
+// usable, even when the error is not nil.
+func Decode(h http.Header, body []byte, max int64) ([]byte, error) {
+	if max <= 0 {
+		max = DefaultMaxBytes
+	}
+	var errs []error
+	out := body
+	if hasToken(h.Values("Transfer-Encoding"), "chunked") {
+		d, ok, err := dechunk(out)
+		if ok {
+			out = d
+		}
+		if err != nil {
+			errs = append(errs, err)
+		}
+	}
+	codings := tokens(h.Values("Content-Encoding"))
+	for i := len(codings) - 1; i >= 0; i-- {
+		d, err := decodeContent(codings[i], out, max)
+		out = d
+		if err != nil {
+			errs = append(errs, err)
+			if !errors.Is(err, ErrTooLarge) {
+				// The bytes are not what the next coding expects any more.
+				break
+			}
+		}
+	}
+	if int64(len(out)) > max {
+		out = out[:max]
+		errs = append(errs, fmt.Errorf("extract: payload of %d bytes: %w", len(body), ErrTooLarge))
+	}
+	return out, errors.Join(errs...)
+}
+
+// tokens splits comma-separated header values into lower-cased tokens.
+func tokens(values []string) []string {
+	var out []string
+	for _, v := range values {
+		for t := range strings.SplitSeq(v, ",") {
+			t = strings.ToLower(strings.TrimSpace(t))
+			if t != "" {
+				out = append(out, t)
+			}
+		}
+	}
+	return out
+}
+
+// hasToken reports whether the comma-separated header values hold tok.
+func hasToken(values []string, tok string) bool {
+	for _, t := range tokens(values) {
+		if t == tok {
+			return true
+		}
+	}
+	return false
+}
+
+// dechunk decodes an HTTP/1.1 chunked body. ok is false when body does not
+// start with a valid chunk-size line, or when the chunk framing breaks in a
+// way a truncated capture cannot explain: the body is then not chunked and
+// should pass through. A body cut short inside a chunk yields ok with the
+// chunks read so far and an error.
+func dechunk(body []byte) (out []byte, ok bool, err error) {
+	rest := body
+	out = make([]byte, 0, len(body))
+	first := true
+	for {
+		line, after, found := bytes.Cut(rest, []byte("\n"))
+		if !found {
+			if first {
+				return nil, false, nil
+			}
+			if len(bytes.TrimSpace(rest)) == 0 {
+				// Last chunk missing: truncated, but everything read is whole.
+				return out, true, errors.New("extract: chunked body ends without last chunk")
+			}
+			return out, true, errors.New("extract: chunked body truncated in a chunk-size line")
+		}
+		size, valid := parseChunkSize(line)
+		if !valid {
+			if first {
+				return nil, false, nil
+			}
+			return out, true, errors.New("extract: invalid chunk-size line in chunked body")
+		}
+		first = false
+		rest = after
+		if size == 0 {
+			return out, true, nil // trailers, if any, are ignored
+		}
+		if size > int64(len(rest)) {
+			out = append(out, rest...)
+			return out, true, errors.New("extract: chunked body truncated in a chunk")
+		}
+		out = append(out, rest[:size]...)
+		rest = rest[size:]
+		// Chunk data ends with CRLF (LF tolerated).
+		switch {
+		case bytes.HasPrefix(rest, []byte("\r\n")):
+			rest = rest[2:]
+		case bytes.HasPrefix(rest, []byte("\n")):
+			rest = rest[1:]
+		case len(rest) == 0:
+			return out, true, errors.New("extract: chunked body ends without last chunk")
+		default:
+			return out, true, errors.New("extract: chunk data not followed by CRLF")
+		}
+	}
+}
+
+// parseChunkSize parses a chunk-size line (hex digits, optional chunk
+// extensions after ';', optional trailing whitespace; CR already or not yet
+// stripped).
+func parseChunkSize(line []byte) (int64, bool) {
+	line = bytes.TrimRight(line, "\r")
+	if i := bytes.IndexByte(line, ';'); i >= 0 {
+		line = line[:i]
+	}
+	line = bytes.TrimRight(line, " \t")
+	if len(line) == 0 || len(line) > 15 {
+		return 0, false
+	}
+	var n int64
+	for _, c := range line {
+		var d byte
+		switch {
+		case c >= '0' && c <= '9':
+			d = c - '0'
+		case c >= 'a' && c <= 'f':
+			d = c - 'a' + 10
+		case c >= 'A' && c <= 'F':
+			d = c - 'A' + 10
+		default:
+			return 0, false
+		}
+		n = n<<4 | int64(d)
+	}
+	return n, true
+}
+
+// decodeContent undoes one content coding. It returns the input unchanged
+// (and an error for unknown codings) when nothing could be decoded.
+func decodeContent(coding string, in []byte, max int64) ([]byte, error) {
+	var r io.Reader
+	var err error
+	switch coding {
+	case "identity", "":
+		return in, nil
+	case "gzip", "x-gzip":
+		if len(in) < 2 || in[0] != 0x1f || in[1] != 0x8b {
+			// Stored already decoded by the archiver: pass through.
+			return in, nil
+		}
+		r, err = gzip.NewReader(bytes.NewReader(in))
+	case "deflate":
+		if len(in) >= 2 && in[0]&0x0f == 8 && (uint16(in[0])<<8|uint16(in[1]))%31 == 0 {
+			r, err = zlib.NewReader(bytes.NewReader(in))
+		} else {
+			r = flate.NewReader(bytes.NewReader(in))
+		}
+	case "br":
+		r = brotli.NewReader(bytes.NewReader(in))
+	default:
+		return in, fmt.Errorf("extract: unsupported content coding %q, kept as is", coding)
+	}
+	if err != nil {
+		return in, fmt.Errorf("extract: %s: %w, kept as is", coding, err)
+	}
+	var buf bytes.Buffer
+	buf.Grow(min(int(max), 4*len(in)+512))
+	n, err := io.Copy(&buf, io.LimitReader(r, max+1))
+	if err != nil && err != io.EOF {
+		if n == 0 {
+			return in, fmt.Errorf("extract: %s: %w, kept as is", coding, err)
+		}
+		return buf.Bytes(), fmt.Errorf("extract: %s: %w, kept the %d bytes decoded", coding, err, n)
+	}
+	out := buf.Bytes()
+	if int64(len(out)) > max {
+		return out[:max], fmt.Errorf("extract: %s: %w (%d bytes)", coding, ErrTooLarge, max)
+	}
+	return out, nil
+}

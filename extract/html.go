@@ -1,0 +1,409 @@
+package extract
+
+import (
+	"strings"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// walk visits the subtree of root in document order without recursion (archived
+// pages can nest absurdly deep). enter is called on every node reached; when
+// it returns true the node's children are visited and then leave is called on
+// the node. leave may be nil.
+func walk(root *html.Node, enter func(*html.Node) bool, leave func(*html.Node)) {
+	if root == nil {
+		return
+	}
+	n := root
+	for {
+		if enter(n) {
+			if n.FirstChild != nil {
+				n = n.FirstChild
+				continue
+			}
+			if leave != nil {
+				leave(n)
+			}
+		}
+		for {
+			if n == root {
+				return
+			}
+			if n.NextSibling != nil {
+				n = n.NextSibling
+				break
+			}
+			n = n.Parent
+			if leave != nil {
+				leave(n)
+			}
+		}
+	}
+}
+
+// attr returns the value of the attribute key (lower-case) of n, "" if absent.
+func attr(n *html.Node, key string) string {
+	for _, a := range n.Attr {
+		if a.Namespace == "" && a.Key == key {
+			return a.Val
+		}
+	}
+	return ""
+}
+
+// hasAttr reports whether n carries the attribute key.
+func hasAttr(n *html.Node, key string) bool {
+	for _, a := range n.Attr {
+		if a.Namespace == "" && a.Key == key {
+			return true
+		}
+	}
+	return false
+}
+
+// neverText are elements whose content is never page text.
+func neverText(n *html.Node) bool {
+	switch n.DataAtom {
+	case atom.Script, atom.Style, atom.Noscript, atom.Template, atom.Svg, atom.Math,
+		atom.Iframe, atom.Object, atom.Embed, atom.Canvas, atom.Select, atom.Textarea,
+		atom.Head, atom.Title, atom.Link, atom.Meta, atom.Base:
+		return true
+	}
+	return n.Namespace == "svg" || n.Namespace == "math"
+}
+
+// inline are phrasing elements that do not separate words: "<b>foo</b>bar"
+// is one word. Every other element is a word boundary.
+func inline(n *html.Node) bool {
+	switch n.DataAtom {
+	case atom.A, atom.Abbr, atom.B, atom.Bdi, atom.Bdo, atom.Big, atom.Cite, atom.Code,
+		atom.Data, atom.Del, atom.Dfn, atom.Em, atom.Font, atom.I, atom.Ins, atom.Kbd,
+		atom.Mark, atom.Nobr, atom.Q, atom.Rp, atom.Rt, atom.Ruby, atom.S, atom.Samp,
+		atom.Small, atom.Span, atom.Strike, atom.Strong, atom.Sub, atom.Sup, atom.Time,
+		atom.Tt, atom.U, atom.Var, atom.Wbr:
+		return true
+	}
+	return false
+}
+
+// hidden reports whether n is hidden by markup: the hidden attribute,
+// aria-hidden="true", or an inline style with display:none or
+// visibility:hidden. Stylesheets are not evaluated.
+func hidden(n *html.Node) bool {
+	for _, a := range n.Attr {
+		if a.Namespace != "" {
+			continue
+		}
+		switch a.Key {
+		case "hidden":
+			return true
+		case "aria-hidden":
+			if strings.EqualFold(strings.TrimSpace(a.Val), "true") {
+				return true
+			}
+		case "style":
+			if styleHides(a.Val) {
+				return true
+			}
+		case "type":
+			if n.DataAtom == atom.Input && strings.EqualFold(a.Val, "hidden") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// styleHides reports whether an inline style declares display:none or
+// visibility:hidden.
+func styleHides(style string) bool {
+	if !strings.Contains(style, ":") {
+		return false
+	}
+	s := strings.ToLower(style)
+	s = strings.Map(func(r rune) rune {
+		if r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '\f' {
+			return -1
+		}
+		return r
+	}, s)
+	return strings.Contains(s, "display:none") || strings.Contains(s, "visibility:hidden")
+}
+
+// chromeRoles are ARIA landmark roles of site chrome.
+var chromeRoles = map[string]bool{
+	"navigation": true, "banner": true, "contentinfo": true, "complementary": true,
+	"menu": true, "menubar": true, "search": true,
+}
+
+// chromeWholeNames are id values or class names (whole, not split at hyphens)
+// that mark a site header.
+var chromeWholeNames = map[string]bool{
+	"header": true, "masthead": true, "site-header": true, "siteheader": true,
+	"site_header": true, "topbar": true, "top-bar": true, "banner": true,
+}
+
+// chromePrefixes and chromeSuffixes match the parts of ids and class names
+// (split at hyphens, underscores and case) that mark navigation, menus,
+// footers, sidebars, breadcrumbs and cookie banners.
+var (
+	chromePrefixes = []string{"nav", "menu", "footer", "sidebar", "breadcrumb", "cookie", "skiplink"}
+	chromeSuffixes = []string{"nav", "menu", "navigation", "footer", "sidebar", "breadcrumbs", "breadcrumb"}
+	notChrome      = map[string]bool{"navy": true, "navarre": true}
+)
+
+// chrome reports whether element n is site chrome: nav, aside, a header or
+// footer that is not inside an article or section (HTML's own rule for the
+// banner and contentinfo landmarks), a chrome ARIA role, or an id/class that
+// clearly names navigation, a menu, a footer, a sidebar, breadcrumbs or a
+// cookie banner. html, body, main and article are never chrome.
+func chrome(n *html.Node) bool {
+	switch n.DataAtom {
+	case atom.Html, atom.Body, atom.Main, atom.Article:
+		return false
+	case atom.Nav, atom.Aside:
+		return true
+	case atom.Header, atom.Footer:
+		for p := n.Parent; p != nil; p = p.Parent {
+			switch p.DataAtom {
+			case atom.Article, atom.Section, atom.Main, atom.Aside, atom.Nav:
+				return false
+			}
+		}
+		return true
+	}
+	for _, a := range n.Attr {
+		if a.Namespace != "" {
+			continue
+		}
+		switch a.Key {
+		case "role":
+			if chromeRoles[strings.ToLower(strings.TrimSpace(a.Val))] {
+				return true
+			}
+		case "id", "class":
+			if chromeName(a.Val) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// chromeName reports whether an id or class attribute value names chrome.
+func chromeName(v string) bool {
+	if v == "" || len(v) > 512 {
+		return false
+	}
+	for _, name := range strings.Fields(v) {
+		lower := strings.ToLower(name)
+		if chromeWholeNames[lower] {
+			return true
+		}
+		for _, part := range nameParts(name) {
+			if notChrome[part] {
+				continue
+			}
+			for _, p := range chromePrefixes {
+				if strings.HasPrefix(part, p) {
+					return true
+				}
+			}
+			for _, s := range chromeSuffixes {
+				if strings.HasSuffix(part, s) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// nameParts splits a class name or id at '-', '_', digits and lower-to-upper
+// case changes, lower-casing the parts: "mainNav-2" → ["main", "nav"].
+func nameParts(s string) []string {
+	var parts []string
+	start := -1
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		isLower := c >= 'a' && c <= 'z'
+		isUpper := c >= 'A' && c <= 'Z'
+		if !isLower && !isUpper {
+			if start >= 0 {
+				parts = append(parts, strings.ToLower(s[start:i]))
+				start = -1
+			}
+			continue
+		}
+		if isUpper && start >= 0 && s[i-1] >= 'a' && s[i-1] <= 'z' {
+			parts = append(parts, strings.ToLower(s[start:i]))
+			start = -1
+		}
+		if start < 0 {
+			start = i
+		}
+	}
+	if start >= 0 {
+		parts = append(parts, strings.ToLower(s[start:]))
+	}
+	return parts
+}
+
+// textMode selects which text textWords collects.
+type textMode int
+
+const (
+	// allText: every text node except never-text elements (script, style...).
+	allText textMode = iota
+	// visibleText: allText minus hidden elements and site chrome.
+	visibleText
+)
+
+// textWords returns the words of the text under root, text nodes joined
+// with spaces at element boundaries (inline elements excepted) so that block
+// elements never glue words. maxWords caps the result (0: no cap).
+func textWords(root *html.Node, mode textMode, maxWords int) []string {
+	var b strings.Builder
+	enter := func(n *html.Node) bool {
+		switch n.Type {
+		case html.TextNode:
+			b.WriteString(n.Data)
+			return false
+		case html.ElementNode:
+			if neverText(n) {
+				return false
+			}
+			if mode == visibleText && (hidden(n) || chrome(n)) {
+				return false
+			}
+			if !inline(n) {
+				b.WriteByte(' ')
+			}
+			return true
+		case html.DocumentNode:
+			return true
+		}
+		return false
+	}
+	leave := func(n *html.Node) {
+		if n.Type == html.ElementNode && !inline(n) {
+			b.WriteByte(' ')
+		}
+	}
+	walk(root, enter, leave)
+	words := strings.Fields(b.String())
+	if maxWords > 0 && len(words) > maxWords {
+		words = words[:maxWords]
+	}
+	return words
+}
+
+// pageInfo is what one pass over the parsed page finds before pruning.
+type pageInfo struct {
+	title    string // first <title>
+	ogTitle  string // <meta property="og:title">
+	lang     string // <html lang>
+	body     *html.Node
+	elements int // element count after pruning
+	depth    int // maximum element depth
+}
+
+// inspectAndPrune records the title, og:title, <html lang> and <body> of doc
+// and removes from the tree what never holds page text and only costs time
+// later (scripts, styles, JSON-LD, templates, SVG, comments), so that
+// readability's clones and scoring run on a smaller tree.
+func inspectAndPrune(doc *html.Node) pageInfo {
+	var info pageInfo
+	var remove []*html.Node
+	depth := 0
+	enter := func(n *html.Node) bool {
+		switch n.Type {
+		case html.CommentNode, html.DoctypeNode:
+			remove = append(remove, n)
+			return false
+		case html.DocumentNode:
+			return true
+		case html.ElementNode:
+		default:
+			return false
+		}
+		switch n.DataAtom {
+		case atom.Title:
+			if info.title == "" && n.Namespace == "" {
+				info.title = nodeText(n)
+			}
+			return false
+		case atom.Meta:
+			if info.ogTitle == "" {
+				p := strings.ToLower(attr(n, "property"))
+				if p == "" {
+					p = strings.ToLower(attr(n, "name"))
+				}
+				if p == "og:title" {
+					info.ogTitle = attr(n, "content")
+				}
+			}
+			return false
+		case atom.Html:
+			if info.lang == "" {
+				info.lang = attr(n, "lang")
+				if info.lang == "" {
+					info.lang = attr(n, "xml:lang")
+				}
+			}
+		case atom.Body:
+			if info.body == nil {
+				info.body = n
+			}
+		case atom.Script, atom.Style, atom.Noscript, atom.Template, atom.Svg, atom.Math, atom.Link:
+			remove = append(remove, n)
+			return false
+		}
+		info.elements++
+		depth++
+		if depth > info.depth {
+			info.depth = depth
+		}
+		return true
+	}
+	leave := func(n *html.Node) {
+		if n.Type == html.ElementNode {
+			depth--
+		}
+	}
+	walk(doc, enter, leave)
+	for _, n := range remove {
+		if n.Parent != nil {
+			n.Parent.RemoveChild(n)
+		}
+	}
+	info.title = collapse(info.title, 1000)
+	info.ogTitle = collapse(info.ogTitle, 1000)
+	return info
+}
+
+// nodeText concatenates the text nodes under n.
+func nodeText(n *html.Node) string {
+	var b strings.Builder
+	walk(n, func(c *html.Node) bool {
+		if c.Type == html.TextNode {
+			if b.Len() < 4096 {
+				b.WriteString(c.Data)
+			}
+			return false
+		}
+		return true
+	}, nil)
+	return b.String()
+}
+
+// collapse collapses runs of white space to single spaces, trims, and caps
+// the result at max bytes (dropping a rune cut in two).
+func collapse(s string, max int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > max {
+		s = strings.ToValidUTF8(s[:max], "")
+	}
+	return s
+}

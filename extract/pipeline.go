@@ -1,0 +1,157 @@
+package extract
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"mime"
+	"net/http"
+	"strings"
+
+	readability "github.com/go-shiori/go-readability"
+	"golang.org/x/net/html"
+)
+
+// Extract turns an archived HTTP response (its header and raw body, as
+// recorded) into a Document.
+//
+// It decodes the body (see Decode), then by media type: HTML (text/html,
+// XHTML, or HTML sniffed when the type is missing, generic or text/plain) is
+// decoded to UTF-8 (charset from the HTTP header, else <meta>, else
+// sniffing), parsed once, and its main text taken from go-readability's
+// article, or from the visible body text without site chrome when the
+// article is too short (see Options.MinMainWords); text/plain is taken as
+// is; anything else yields Extractor "none" and no text.
+//
+// Extract never fails on bad input: the returned Document is always usable.
+// A non-nil error reports what was lenient about it (a truncated gzip stream,
+// a payload cut at Options.MaxBytes) and wraps the cause.
+func Extract(h http.Header, body []byte, opts Options) (*Document, error) {
+	opts = opts.withDefaults()
+	if h == nil {
+		h = http.Header{}
+	}
+	payload, decErr := Decode(h, body, opts.MaxBytes)
+	doc := &Document{ByteCount: len(payload), Extractor: ExtractorNone}
+	ct := h.Get("Content-Type")
+	doc.MediaType = mediaType(ct, payload)
+	switch doc.MediaType {
+	case "text/html":
+		extractHTML(doc, payload, ct, opts)
+	case "text/plain":
+		text, cs, from := toUTF8(payload, ct, false)
+		doc.Charset, doc.CharsetFrom = cs, from
+		words := strings.Fields(string(text))
+		if len(words) > opts.MaxWords {
+			words = words[:opts.MaxWords]
+		}
+		doc.Extractor = ExtractorPlain
+		finish(doc, words, "", opts)
+	}
+	return doc, decErr
+}
+
+// mediaType decides how a payload is handled: "text/html", "text/plain", or
+// its declared media type (lower-cased, without parameters) for anything
+// else. HTML is sniffed when the declared type is missing, unparseable,
+// generic (application/octet-stream, unknown), XML or text/plain.
+func mediaType(ct string, payload []byte) string {
+	mt, _, err := mime.ParseMediaType(ct)
+	if err != nil {
+		mt = strings.ToLower(strings.TrimSpace(strings.SplitN(ct, ";", 2)[0]))
+	}
+	switch mt {
+	case "text/html", "application/xhtml+xml":
+		return "text/html"
+	case "", "application/octet-stream", "unknown/unknown", "application/unknown", "*/*",
+		"text/plain", "text/xml", "application/xml", "binary/octet-stream":
+		sniffed := http.DetectContentType(payload)
+		switch {
+		case strings.HasPrefix(sniffed, "text/html"):
+			return "text/html"
+		case strings.HasPrefix(sniffed, "text/plain") && (mt == "" || mt == "text/plain"):
+			return "text/plain"
+		}
+	}
+	if mt == "" {
+		return "application/octet-stream"
+	}
+	return mt
+}
+
+// extractHTML fills doc from an HTML payload.
+func extractHTML(doc *Document, payload []byte, ct string, opts Options) {
+	text, cs, from := toUTF8(payload, ct, true)
+	doc.Charset, doc.CharsetFrom = cs, from
+	root, err := html.Parse(bytes.NewReader(text))
+	if err != nil || root == nil {
+		doc.Extractor = ExtractorBody
+		finish(doc, nil, "", opts)
+		return
+	}
+	info := inspectAndPrune(root)
+	doc.Title = info.title
+	if doc.Title == "" {
+		doc.Title = info.ogTitle
+	}
+	bodyRoot := info.body
+	if bodyRoot == nil {
+		bodyRoot = root
+	}
+	words := textWords(bodyRoot, visibleText, opts.MaxWords)
+	doc.Extractor = ExtractorBody
+	if !opts.NoReadability && len(words) >= opts.MinMainWords &&
+		info.elements <= opts.MaxElements && info.depth <= opts.MaxDepth {
+		need := max(opts.MinMainWords, int(math.Ceil(opts.MinMainShare*float64(len(words)))))
+		if main, err := readabilityWords(root, opts.MaxWords); err == nil && len(main) >= need {
+			words = main
+			doc.Extractor = ExtractorReadability
+		}
+	}
+	finish(doc, words, info.lang, opts)
+}
+
+// readabilityWords runs go-readability on the parsed (and pruned) page and
+// returns the visible words of the article it finds. go-readability clones
+// the tree before changing it, so root is left as it was.
+func readabilityWords(root *html.Node, maxWords int) (words []string, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			words, err = nil, fmt.Errorf("extract: readability panicked: %v", r)
+		}
+	}()
+	art, err := readability.FromDocument(root, nil)
+	if err != nil {
+		return nil, err
+	}
+	if art.Node == nil {
+		return nil, fmt.Errorf("extract: readability found no article")
+	}
+	// Node is the first element of readability's article container; the
+	// container holds the whole article.
+	n := art.Node
+	if n.Parent != nil {
+		n = n.Parent
+	}
+	return textWords(n, visibleText, maxWords), nil
+}
+
+// finish sets Text, WordCount, Lang, Terms and TermsLang from the words.
+func finish(doc *Document, words []string, langHint string, opts Options) {
+	doc.Text = strings.Join(words, " ")
+	doc.WordCount = len(words)
+	toks := tokenize(doc.Text, 0)
+	doc.Lang = detectTokensLang(toks, langHint)
+	tl := doc.Lang
+	if tl == "" {
+		tl = primaryTag(langHint)
+	}
+	if languages[tl] == nil {
+		tl = opts.DefaultLang
+	}
+	if languages[tl] == nil {
+		tl = ""
+	}
+	doc.TermsLang = tl
+	doc.Terms = termsOf(toks, tl)
+}
