@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"math/bits"
 	"strings"
 
 	"github.com/kljensen/snowball/english"
@@ -94,6 +95,20 @@ var languages = buildLanguages()
 // languageOrder fixes the order in which ties are broken.
 var languageOrder = []string{"en", "fr", "es", "de", "it", "pt", "nl", "ru", "sv", "no", "hu"}
 
+// stopIndex maps each stop word to the set of languages (bit i for
+// languageOrder[i]) that list it, so detection looks each token up once.
+var stopIndex = buildStopIndex()
+
+func buildStopIndex() map[string]uint32 {
+	idx := make(map[string]uint32)
+	for i, code := range languageOrder {
+		for w := range languages[code].stop {
+			idx[w] |= 1 << i
+		}
+	}
+	return idx
+}
+
 func buildLanguages() map[string]*language {
 	m := make(map[string]*language, len(stopWords))
 	for code, words := range stopWords {
@@ -155,13 +170,15 @@ func detectTokensLang(toks []string, hint string) string {
 	if len(toks) > detectTokens {
 		toks = toks[:detectTokens]
 	}
-	hits := make(map[string]int, len(languages))
+	var counts [32]int
 	for _, t := range toks {
-		for _, code := range languageOrder {
-			if languages[code].stop[t] {
-				hits[code]++
-			}
+		for set := stopIndex[t]; set != 0; set &= set - 1 {
+			counts[bits.TrailingZeros32(set)]++
 		}
+	}
+	hits := make(map[string]int, len(languageOrder))
+	for i, code := range languageOrder {
+		hits[code] = counts[i]
 	}
 	best, second := "", ""
 	for _, code := range languageOrder {

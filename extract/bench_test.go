@@ -1,0 +1,34 @@
+package extract
+
+import (
+	"testing"
+	"time"
+)
+
+// BenchmarkExtract extracts the distinct HTML payloads of the dev corpus
+// (skipped when the corpus is absent) and reports pages per second.
+func BenchmarkExtract(b *testing.B) {
+	var pages []corpusResponse
+	seen := map[string]bool{}
+	for _, r := range corpusHTML(b) {
+		if !seen[r.digest] {
+			seen[r.digest] = true
+			pages = append(pages, r)
+		}
+	}
+	if len(pages) == 0 {
+		b.Skip("no HTML pages")
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	start := time.Now()
+	n := 0
+	for i := 0; b.Loop(); i++ {
+		p := pages[i%len(pages)]
+		if _, err := Extract(p.header, p.body, Options{}); err != nil {
+			b.Fatal(err)
+		}
+		n++
+	}
+	b.ReportMetric(float64(n)/time.Since(start).Seconds(), "pages/s")
+}
