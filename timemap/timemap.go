@@ -17,9 +17,19 @@ type Location struct {
 	// gzipped files written one member per record).
 	Offset int64 `json:"offset"`
 	// Length is the length of the record as stored in File (compressed length
-	// for gzipped files). Zero when unknown.
+	// for gzipped files). Zero when unknown, and zero when the record shares
+	// its gzip member with other records (see MemberOffset).
 	Length int64 `json:"length"`
+	// MemberOffset is non-zero only for a record that is not the first in its
+	// gzip member (a file gzipped as a whole, or several records per member):
+	// it is the offset of the record in the decompressed member that starts
+	// at Offset. Reading such a record means decompressing the member up to
+	// there: it cannot be random-accessed cheaply.
+	MemberOffset int64 `json:"member_offset,omitempty"`
 }
+
+// IsZero reports whether l points nowhere.
+func (l Location) IsZero() bool { return l.File == "" }
 
 // Capture is one memento of a URI-R: the small index entry that a scan of the
 // input yields per response, resource or revisit record.

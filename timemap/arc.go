@@ -1,0 +1,367 @@
+package timemap
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// ARC files (the Internet Archive's format before WARC) are a version block
+// ("filedesc://name ip date mime length" and its body) followed by URL
+// records: a header line "url ip date mime length" (version 1) or
+// "url ip date mime status checksum location offset filename length"
+// (version 2), then length bytes (for HTTP URLs, the HTTP response), then a
+// newline. gowarc has no ARC reader, so this is a small one.
+//
+// A gzipped ARC file is read one gzip member at a time, each member held in
+// memory (writers put one record per member); a plain ARC file is held in
+// memory whole. Declared lengths are checked against where the next header
+// line is: a record whose length runs into the next record, or past the end
+// of the file, is reported as a RecordError and skipped.
+
+// arcHeader is a parsed ARC header line.
+type arcHeader struct {
+	url    string
+	date   time.Time
+	mime   string
+	length int64
+}
+
+// parseARCHeader parses an ARC header line (without line end).
+func parseARCHeader(line string) (arcHeader, error) {
+	f := strings.Fields(line)
+	if len(f) != 5 && len(f) != 10 {
+		return arcHeader{}, fmt.Errorf("ARC header line has %d fields, want 5 or 10", len(f))
+	}
+	if !strings.Contains(f[0], ":") {
+		return arcHeader{}, fmt.Errorf("ARC header line does not start with a URL")
+	}
+	h := arcHeader{url: f[0], mime: f[3]}
+	if len(f[2]) != 14 {
+		return h, fmt.Errorf("bad ARC date %q", f[2])
+	}
+	t, err := time.Parse("20060102150405", f[2])
+	if err != nil {
+		return h, fmt.Errorf("bad ARC date %q", f[2])
+	}
+	h.date = t
+	n, err := strconv.ParseInt(f[len(f)-1], 10, 64)
+	if err != nil || n < 0 {
+		return h, fmt.Errorf("bad ARC length %q", f[len(f)-1])
+	}
+	h.length = n
+	return h, nil
+}
+
+// arcItem is one parsed record or one error of a chunk.
+type arcItem struct {
+	start, end int // in the chunk: header line start, end of body
+	hdr        arcHeader
+	err        error
+}
+
+// parseARCChunk splits a chunk (a gzip member, or a whole plain file) into
+// records and errors.
+func parseARCChunk(buf []byte) []arcItem {
+	var items []arcItem
+	pos := skipSpace(buf, 0)
+	for pos < len(buf) {
+		line, lineEnd := lineAt(buf, pos)
+		hdr, err := parseARCHeader(line)
+		if err != nil {
+			items = append(items, arcItem{start: pos, err: fmt.Errorf("%v in %q", err, clip(line))})
+			pos = nextCandidateLine(buf, lineEnd)
+			continue
+		}
+		bodyStart := lineEnd
+		bodyEnd := bodyStart + int(hdr.length)
+		if bodyEnd <= len(buf) && followsRecord(buf, bodyEnd) {
+			items = append(items, arcItem{start: pos, end: bodyEnd, hdr: hdr})
+			pos = skipSpace(buf, bodyEnd)
+			continue
+		}
+		// The declared length does not land on a record boundary.
+		limit := min(bodyEnd, len(buf))
+		if q := nextHeaderLine(buf[:limit], bodyStart); q < limit {
+			items = append(items, arcItem{start: pos, err: fmt.Errorf("declared length %d runs into the next record at chunk offset %d", hdr.length, q)})
+			pos = q
+			continue
+		}
+		if bodyEnd > len(buf) {
+			items = append(items, arcItem{start: pos, err: fmt.Errorf("%w: declared length %d, %d bytes left", errTruncated, hdr.length, len(buf)-bodyStart)})
+			pos = len(buf)
+			continue
+		}
+		// Garbage follows the body: keep the record, resync after it.
+		items = append(items, arcItem{start: pos, end: bodyEnd, hdr: hdr})
+		pos = nextCandidateLine(buf, bodyEnd)
+	}
+	return items
+}
+
+func clip(s string) string {
+	if len(s) > 120 {
+		return s[:120] + "..."
+	}
+	return s
+}
+
+func skipSpace(buf []byte, pos int) int {
+	for pos < len(buf) && (buf[pos] == '\n' || buf[pos] == '\r' || buf[pos] == ' ' || buf[pos] == '\t' || buf[pos] == 0) {
+		pos++
+	}
+	return pos
+}
+
+// lineAt returns the line at pos without its line end, and the offset after it.
+func lineAt(buf []byte, pos int) (string, int) {
+	i := bytes.IndexByte(buf[pos:], '\n')
+	if i < 0 {
+		return strings.TrimRight(string(buf[pos:]), "\r"), len(buf)
+	}
+	return strings.TrimRight(string(buf[pos:pos+i]), "\r"), pos + i + 1
+}
+
+// followsRecord reports whether a record may end at pos: only white space
+// up to the end, or a valid header line after a newline.
+func followsRecord(buf []byte, pos int) bool {
+	p := skipSpace(buf, pos)
+	if p >= len(buf) {
+		return true
+	}
+	if p == pos && pos > 0 && buf[pos-1] != '\n' {
+		return false
+	}
+	line, _ := lineAt(buf, p)
+	_, err := parseARCHeader(line)
+	return err == nil
+}
+
+// nextHeaderLine returns the offset of the first line at or after pos (at a
+// line start) that parses as an ARC header line, or len(buf).
+func nextHeaderLine(buf []byte, pos int) int {
+	for pos < len(buf) {
+		if pos == 0 || buf[pos-1] == '\n' {
+			line, _ := lineAt(buf, pos)
+			if _, err := parseARCHeader(line); err == nil {
+				return pos
+			}
+		}
+		i := bytes.IndexByte(buf[pos:], '\n')
+		if i < 0 {
+			return len(buf)
+		}
+		pos += i + 1
+	}
+	return len(buf)
+}
+
+// nextCandidateLine returns the offset of the first line at or after pos
+// that looks like an ARC header line, valid or not (a URL followed by 4 or 9
+// more fields), or len(buf).
+func nextCandidateLine(buf []byte, pos int) int {
+	for pos < len(buf) {
+		if pos == 0 || buf[pos-1] == '\n' {
+			line, _ := lineAt(buf, pos)
+			f := strings.Fields(line)
+			if (len(f) == 5 || len(f) == 10) && (strings.Contains(f[0], "://") || strings.HasPrefix(f[0], "dns:")) {
+				return pos
+			}
+		}
+		i := bytes.IndexByte(buf[pos:], '\n')
+		if i < 0 {
+			return len(buf)
+		}
+		pos += i + 1
+	}
+	return len(buf)
+}
+
+// arcSource reads an ARC file chunk by chunk.
+type arcSource struct {
+	path  string
+	opts  ReadOptions
+	f     *os.File
+	cnt   countingReader
+	br    *bufio.Reader
+	gz    bool
+	zr    *gzip.Reader
+	first bool
+	done  bool
+
+	chunk    []byte
+	chunkOff int64 // file offset of the chunk (member start, or 0)
+	chunkLen int64 // compressed length of the member
+	items    []arcItem
+	multi    bool
+}
+
+func newARCSource(path string, f *os.File, gz bool, opts ReadOptions) *arcSource {
+	s := &arcSource{path: path, opts: opts, f: f, gz: gz, first: true}
+	s.cnt.r = f
+	s.br = bufio.NewReaderSize(&s.cnt, 64<<10)
+	return s
+}
+
+func (s *arcSource) close() error { return s.f.Close() }
+
+func (s *arcSource) filePos() int64 { return s.cnt.n - int64(s.br.Buffered()) }
+
+// load reads the next chunk; a returned error other than io.EOF is a
+// RecordError for a damaged member, after which reading goes on.
+func (s *arcSource) load() error {
+	if !s.gz {
+		if !s.first {
+			return io.EOF
+		}
+		s.first = false
+		b, err := io.ReadAll(s.br)
+		if err != nil {
+			return fmt.Errorf("timemap: %s: %w", s.path, err)
+		}
+		s.chunk, s.chunkOff, s.chunkLen = b, 0, 0
+		s.items = parseARCChunk(b)
+		s.multi = true
+		return nil
+	}
+	off := s.filePos()
+	magic, err := s.br.Peek(3)
+	if len(magic) < 3 || err != nil {
+		if len(bytes.TrimSpace(magic)) == 0 {
+			return io.EOF
+		}
+	}
+	if len(magic) < 3 || magic[0] != 0x1f || magic[1] != 0x8b || magic[2] != 8 {
+		n, _ := skipToGzipMagic(s.br)
+		return &RecordError{File: s.path, Offset: off, Err: fmt.Errorf("%d bytes of garbage between gzip members", n)}
+	}
+	if s.zr == nil {
+		s.zr, err = gzip.NewReader(s.br)
+	} else {
+		err = s.zr.Reset(s.br)
+	}
+	if err != nil {
+		_, _ = s.br.Discard(1)
+		_, _ = skipToGzipMagic(s.br)
+		return &RecordError{File: s.path, Offset: off, Err: fmt.Errorf("bad gzip member: %w", err)}
+	}
+	s.zr.Multistream(false)
+	b, rerr := io.ReadAll(s.zr)
+	s.chunk, s.chunkOff, s.chunkLen = b, off, s.filePos()-off
+	s.items = parseARCChunk(b)
+	s.multi = len(s.items) > 1
+	if rerr != nil {
+		_, _ = skipToGzipMagic(s.br)
+		s.items = append(s.items, arcItem{start: len(b), err: fmt.Errorf("bad gzip data: %w", rerr)})
+	}
+	return nil
+}
+
+func (s *arcSource) next() (*Record, error) {
+	for len(s.items) == 0 {
+		if s.done {
+			return nil, io.EOF
+		}
+		if err := s.load(); err != nil {
+			if err == io.EOF {
+				s.done = true
+				s.chunk = nil
+			}
+			return nil, err
+		}
+	}
+	it := s.items[0]
+	s.items = s.items[1:]
+	loc := s.location(it)
+	if it.err != nil {
+		err := it.err
+		if s.gz && it.start > 0 {
+			err = fmt.Errorf("at offset %d in the gzip member: %w", it.start, err)
+		}
+		return nil, &RecordError{File: s.path, Offset: loc.Offset, Err: err}
+	}
+	return s.record(it, loc), nil
+}
+
+func (s *arcSource) location(it arcItem) Location {
+	if !s.gz {
+		end := it.end
+		if end < len(s.chunk) && s.chunk[end] == '\n' {
+			end++
+		}
+		return Location{File: s.path, Offset: int64(it.start), Length: int64(end - it.start)}
+	}
+	if !s.multi && it.start == skipSpace(s.chunk, 0) {
+		return Location{File: s.path, Offset: s.chunkOff, Length: s.chunkLen}
+	}
+	return Location{File: s.path, Offset: s.chunkOff, MemberOffset: int64(it.start)}
+}
+
+func (s *arcSource) record(it arcItem, loc Location) *Record {
+	_, bodyStart := lineAt(s.chunk, it.start)
+	block := s.chunk[bodyStart:it.end]
+	return arcRecord(it.hdr, block, loc, s.opts)
+}
+
+// arcRecord turns an ARC header and its block into a Record.
+func arcRecord(h arcHeader, block []byte, loc Location, opts ReadOptions) *Record {
+	rec := &Record{
+		Format:        FormatARC,
+		Type:          "response",
+		TargetURI:     h.url,
+		Date:          h.date,
+		ContentType:   h.mime,
+		ContentLength: h.length,
+		Loc:           loc,
+	}
+	if strings.HasPrefix(h.url, "filedesc:") {
+		rec.Type = "warcinfo"
+	}
+	payload := block
+	if rec.Type == "response" && isHTTPURI(h.url) {
+		cr := &countingReader{r: bytes.NewReader(block)}
+		br := bufio.NewReaderSize(cr, 16<<10)
+		if hd, err := parseHTTPHead(br); err == nil {
+			rec.HTTP = hd
+			payload = block[cr.n-int64(br.Buffered()):]
+		}
+	}
+	rec.PayloadDigest, _ = sha1Base32(bytes.NewReader(payload))
+	rec.Body = limitedReader(bytes.NewReader(payload), opts.maxBody())
+	return rec
+}
+
+// readARCAt reads one ARC record from r (positioned on its header line).
+func readARCAt(r *bufio.Reader, loc Location, opts ReadOptions) (*Record, error) {
+	var line string
+	for {
+		l, err := r.ReadString('\n')
+		if t := strings.TrimSpace(l); t != "" {
+			line = t
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%w: no ARC header line", errTruncated)
+		}
+	}
+	h, err := parseARCHeader(line)
+	if err != nil {
+		return nil, err
+	}
+	max := opts.maxBody()
+	n := h.length
+	if max > 0 && n > max+maxHeadBytes {
+		n = max + maxHeadBytes
+	}
+	block := make([]byte, n)
+	if _, err := io.ReadFull(r, block); err != nil {
+		return nil, fmt.Errorf("%w: %v", errTruncated, err)
+	}
+	return arcRecord(h, block, loc, opts), nil
+}

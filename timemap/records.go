@@ -1,0 +1,300 @@
+package timemap
+
+import (
+	"bytes"
+	"compress/gzip"
+	"crypto/sha1"
+	"encoding/base32"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// DefaultMaxBodyBytes is the default cap on the HTTP body a Record or
+// ReadResponse exposes.
+const DefaultMaxBodyBytes = 16 << 20
+
+// ReadOptions configure OpenRecords and ReadResponse.
+type ReadOptions struct {
+	// MaxBodyBytes caps Record.Body (default DefaultMaxBodyBytes; negative
+	// means no cap).
+	MaxBodyBytes int64
+	// TempDir is where gowarc may buffer large record blocks (default
+	// os.TempDir()).
+	TempDir string
+}
+
+func (o ReadOptions) maxBody() int64 {
+	switch {
+	case o.MaxBodyBytes == 0:
+		return DefaultMaxBodyBytes
+	case o.MaxBodyBytes < 0:
+		return 0
+	}
+	return o.MaxBodyBytes
+}
+
+// Format is the container format of an archive file.
+type Format int
+
+const (
+	// FormatWARC is a WARC file (0.17, 1.0 or 1.1), plain or gzipped.
+	FormatWARC Format = iota
+	// FormatARC is a legacy ARC file (version 1 or 2), plain or gzipped.
+	FormatARC
+)
+
+// String returns "warc" or "arc".
+func (f Format) String() string {
+	if f == FormatARC {
+		return "arc"
+	}
+	return "warc"
+}
+
+// Record is one record read from a WARC or ARC file. ARC records are mapped
+// onto WARC terms: the filedesc version block is a "warcinfo" record, every
+// URL record a "response" record whose TargetURI, Date and ContentType come
+// from the ARC header line.
+//
+// Body and the record are valid only until the next call to Next.
+type Record struct {
+	// Format is the container format the record came from.
+	Format Format
+	// Version is the WARC version ("1.0", "1.1", "0.17"), "" for ARC.
+	Version string
+	// Type is the WARC-Type, lower case ("response", "revisit", ...).
+	Type string
+	// TargetURI is WARC-Target-URI (ARC: the URL) without angle brackets.
+	TargetURI string
+	// Date is WARC-Date (ARC: the 14-digit date), UTC.
+	Date time.Time
+	// RecordID is WARC-Record-ID ("" for ARC).
+	RecordID string
+	// PayloadDigest is WARC-Payload-Digest as recorded ("sha1:..."); for ARC
+	// records and WARC records without one it is computed over the raw HTTP
+	// body (sha1, base32) when the body was read by the reader.
+	PayloadDigest string
+	// RefersTo, RefersToTargetURI and RefersToDate are the WARC-Refers-To*
+	// fields of revisit records.
+	RefersTo          string
+	RefersToTargetURI string
+	RefersToDate      time.Time
+	// Profile is WARC-Profile (revisit records).
+	Profile string
+	// ContentType is the record's Content-Type (ARC: the MIME field).
+	ContentType string
+	// ContentLength is the declared length of the record block.
+	ContentLength int64
+	// Fields holds the raw WARC header fields as written (first value per
+	// name under canonical keys); nil for ARC records.
+	Fields http.Header
+	// Loc is where the record is stored.
+	Loc Location
+	// HTTP is the leniently parsed HTTP head of an HTTP response (also of a
+	// revisit carrying one); nil otherwise.
+	HTTP *HTTPHead
+	// Body is the raw HTTP body (after the head) of an HTTP response, else the
+	// raw record block; capped at ReadOptions.MaxBodyBytes. Never nil. It is
+	// neither de-chunked nor decoded.
+	Body io.Reader
+}
+
+// RecordError reports a record that could not be read (truncated, corrupt,
+// unparsable). The reader has skipped it: calling Next again continues with
+// the rest of the file.
+type RecordError struct {
+	// File is the path of the archive file.
+	File string
+	// Offset is the file offset where the bad record (or its gzip member) starts.
+	Offset int64
+	// Err says what is wrong.
+	Err error
+}
+
+// Error implements error.
+func (e *RecordError) Error() string {
+	return fmt.Sprintf("%s: offset %d: %v", e.File, e.Offset, e.Err)
+}
+
+// Unwrap returns the underlying error.
+func (e *RecordError) Unwrap() error { return e.Err }
+
+// recordSource is one format's record reader.
+type recordSource interface {
+	next() (*Record, error)
+	close() error
+}
+
+// RecordReader reads the records of one WARC or ARC file in order, in the
+// style of archive/tar: call Next until it returns io.EOF. A *RecordError
+// means one record was skipped and Next may be called again; any other error
+// is fatal for the file.
+type RecordReader struct {
+	path   string
+	format Format
+	src    recordSource
+}
+
+// OpenRecords opens a WARC or ARC file, plain or gzipped. The format is
+// sniffed from the content (gzip magic, "WARC/" or "filedesc://"), falling
+// back to the file name. Gzipped files may hold one member per record (the
+// norm) or any other member layout, including one member for the whole
+// file: records after the first in a member get Location.MemberOffset set.
+func OpenRecords(path string, opts ReadOptions) (*RecordReader, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("timemap: open %s: %w", path, err)
+	}
+	format, gz, err := sniff(f, path)
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("timemap: %s: offset 0: %w", path, err)
+	}
+	rr := &RecordReader{path: path, format: format}
+	if format == FormatARC {
+		rr.src = newARCSource(path, f, gz, opts)
+	} else {
+		rr.src = newWARCSource(path, f, 0, gz, 0, opts)
+	}
+	return rr, nil
+}
+
+// Next returns the next record, io.EOF at the end of the file, a
+// *RecordError for a skipped record (call Next again), or another error when
+// the file cannot be read further.
+func (r *RecordReader) Next() (*Record, error) { return r.src.next() }
+
+// Close releases the file and the current record.
+func (r *RecordReader) Close() error { return r.src.close() }
+
+// Path returns the path of the file being read.
+func (r *RecordReader) Path() string { return r.path }
+
+// Format returns the sniffed container format.
+func (r *RecordReader) Format() Format { return r.format }
+
+// sniff looks at the start of f and reports its format and whether it is
+// gzipped; f is left at offset 0.
+func sniff(f *os.File, path string) (Format, bool, error) {
+	head := make([]byte, 512)
+	n, err := io.ReadFull(f, head)
+	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
+		return 0, false, err
+	}
+	head = head[:n]
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return 0, false, err
+	}
+	gz := len(head) >= 2 && head[0] == 0x1f && head[1] == 0x8b
+	content := head
+	if gz {
+		zr, err := gzip.NewReader(f)
+		if err == nil {
+			buf := make([]byte, 512)
+			m, _ := io.ReadFull(zr, buf)
+			content = buf[:m]
+		}
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return 0, false, err
+		}
+	}
+	content = bytes.TrimLeft(content, " \t\r\n")
+	switch {
+	case bytes.HasPrefix(content, []byte("WARC/")):
+		return FormatWARC, gz, nil
+	case bytes.HasPrefix(content, []byte("filedesc://")), looksLikeARCHeader(content):
+		return FormatARC, gz, nil
+	}
+	name := strings.ToLower(filepath.Base(path))
+	if strings.Contains(name, ".arc") && !strings.Contains(name, ".warc") {
+		return FormatARC, gz, nil
+	}
+	return FormatWARC, gz, nil
+}
+
+func looksLikeARCHeader(b []byte) bool {
+	line, _, _ := bytes.Cut(b, []byte("\n"))
+	_, ok := parseARCHeader(string(bytes.TrimRight(line, "\r")))
+	return ok == nil
+}
+
+// parseWARCDate parses a WARC-Date (W3C profile of ISO 8601, any precision)
+// or a 14-digit timestamp.
+func parseWARCDate(s string) (time.Time, error) {
+	s = strings.TrimSpace(s)
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04Z07:00", "2006-01-02", "20060102150405"} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t.UTC(), nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("bad date %q", s)
+}
+
+// sha1Base32 returns "sha1:" and the base32 SHA-1 of the bytes read from r.
+func sha1Base32(r io.Reader) (string, error) {
+	h := sha1.New()
+	if _, err := io.Copy(h, r); err != nil {
+		return "", err
+	}
+	return "sha1:" + base32.StdEncoding.EncodeToString(h.Sum(nil)), nil
+}
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// rawWARCHeader parses the WARC header at the start of b (as far as it is
+// in b) without validating values, so that values gowarc blanks can be
+// recovered. It returns the length of the header (including the blank line
+// ending it) and whether that end was found.
+func rawWARCHeader(b []byte) (http.Header, int, bool) {
+	h := make(http.Header)
+	first := true
+	n := 0
+	for len(b) > 0 {
+		var line []byte
+		i := bytes.IndexByte(b, '\n')
+		if i < 0 {
+			return h, n, false
+		}
+		n += i + 1
+		line, b = bytes.TrimRight(b[:i], "\r"), b[i+1:]
+		if first {
+			first = false
+			continue // WARC/1.0
+		}
+		if len(line) == 0 {
+			return h, n, true
+		}
+		k, v, ok := bytes.Cut(line, []byte(":"))
+		if !ok {
+			continue
+		}
+		key := http.CanonicalHeaderKey(string(bytes.TrimSpace(k)))
+		if _, dup := h[key]; !dup {
+			h[key] = []string{string(bytes.TrimSpace(v))}
+		}
+	}
+	return h, n, false
+}
+
+func atoi64(s string) (int64, error) {
+	return strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+}
+
+var errTruncated = errors.New("truncated record")

@@ -1,0 +1,91 @@
+package timemap
+
+import (
+	"bufio"
+	"compress/gzip"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+)
+
+// Response is one HTTP response re-read from an archive file by its location.
+type Response struct {
+	// Status is the HTTP status code (0 when the record has no HTTP head).
+	Status int
+	// Proto is the protocol token of the status line ("HTTP/1.1").
+	Proto string
+	// Header holds the HTTP header fields (empty when there is no HTTP head).
+	Header http.Header
+	// Body is the raw HTTP body (neither de-chunked nor decoded), capped.
+	Body []byte
+	// Record is the record the response was read from (its Body consumed).
+	Record *Record
+}
+
+// ReadResponse opens loc.File, seeks to loc.Offset and reads the one record
+// stored there, returning its HTTP head and raw body (capped at maxBody
+// bytes; 0 means DefaultMaxBodyBytes, negative means no cap). It does not
+// scan the file, except that a record with a non-zero loc.MemberOffset is
+// reached by decompressing its gzip member up to there.
+func ReadResponse(loc Location, maxBody int64) (*Response, error) {
+	return readResponse(loc, ReadOptions{MaxBodyBytes: maxBody})
+}
+
+func readResponse(loc Location, opts ReadOptions) (*Response, error) {
+	f, err := os.Open(loc.File)
+	if err != nil {
+		return nil, fmt.Errorf("timemap: open %s: %w", loc.File, err)
+	}
+	defer f.Close()
+	format, gz, err := sniff(f, loc.File)
+	if err != nil {
+		return nil, fmt.Errorf("timemap: %s: offset %d: %w", loc.File, loc.Offset, err)
+	}
+	if _, err := f.Seek(loc.Offset, io.SeekStart); err != nil {
+		return nil, fmt.Errorf("timemap: %s: offset %d: %w", loc.File, loc.Offset, err)
+	}
+	var rec *Record
+	if format == FormatWARC {
+		src := newWARCSource(loc.File, f, loc.Offset, gz, loc.MemberOffset, opts)
+		defer src.closeCur()
+		rec, err = src.next()
+	} else {
+		var r io.Reader = bufio.NewReader(f)
+		if gz {
+			zr, zerr := gzip.NewReader(r)
+			if zerr != nil {
+				return nil, fmt.Errorf("timemap: %s: offset %d: %w", loc.File, loc.Offset, zerr)
+			}
+			zr.Multistream(false)
+			r = zr
+		}
+		br := bufio.NewReader(r)
+		if loc.MemberOffset > 0 {
+			if _, err := io.CopyN(io.Discard, br, loc.MemberOffset); err != nil {
+				return nil, fmt.Errorf("timemap: %s: offset %d: member offset %d: %w", loc.File, loc.Offset, loc.MemberOffset, err)
+			}
+		}
+		rec, err = readARCAt(br, loc, opts)
+	}
+	if err != nil {
+		var re *RecordError
+		if errors.As(err, &re) {
+			return nil, err
+		}
+		if err == io.EOF {
+			err = io.ErrUnexpectedEOF
+		}
+		return nil, fmt.Errorf("timemap: %s: offset %d: %w", loc.File, loc.Offset, err)
+	}
+	body, err := io.ReadAll(rec.Body)
+	if err != nil {
+		return nil, fmt.Errorf("timemap: %s: offset %d: reading body: %w", loc.File, loc.Offset, err)
+	}
+	resp := &Response{Body: body, Header: make(http.Header), Record: rec}
+	if rec.HTTP != nil {
+		resp.Status, resp.Proto, resp.Header = rec.HTTP.Status, rec.HTTP.Proto, rec.HTTP.Header
+	}
+	return resp, nil
+}

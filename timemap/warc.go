@@ -1,0 +1,430 @@
+package timemap
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"strings"
+
+	"github.com/nlnwa/gowarc/v2"
+)
+
+// warcSource reads WARC records with gowarc, driving the gzip members itself
+// so that it knows each member's offset and compressed length and can read
+// members holding more than one record (gowarc stops after the first record
+// of a member and discards the rest of it). gowarc is used with its default
+// validation policy, the only one under which record blocks stay readable
+// after Unmarshal returns.
+type warcSource struct {
+	path string
+	opts ReadOptions
+	f    *os.File
+	base int64 // file offset where reading started
+	cnt  countingReader
+	br   *bufio.Reader // file bytes
+	gz   bool
+	zr   *gzip.Reader
+
+	inMember     bool
+	memberOff    int64
+	memberRecs   int
+	skipInner    int64 // bytes to skip in the first member (ReadResponse)
+	dcnt         countingReader
+	dbr          *bufio.Reader // decompressed member bytes (gzip) or br
+	u            gowarc.Unmarshaler
+	cur          gowarc.WarcRecord
+	body         *bufio.Reader
+	done         bool
+	pendingGzErr bool
+}
+
+func newWARCSource(path string, f *os.File, base int64, gz bool, skipInner int64, opts ReadOptions) *warcSource {
+	s := &warcSource{path: path, opts: opts, f: f, base: base, gz: gz, skipInner: skipInner}
+	s.cnt.r = f
+	s.br = bufio.NewReaderSize(&s.cnt, 256<<10)
+	gopts := []gowarc.WarcRecordOption{gowarc.WithBufferMaxMemBytes(8 << 20)}
+	if opts.TempDir != "" {
+		gopts = append(gopts, gowarc.WithBufferTmpDir(opts.TempDir))
+	}
+	s.u = gowarc.NewUnmarshaler(gopts...)
+	if gz {
+		s.dbr = bufio.NewReaderSize(&s.dcnt, 64<<10)
+	} else {
+		s.dbr = s.br
+	}
+	return s
+}
+
+// filePos is the file offset of the next unread byte of br.
+func (s *warcSource) filePos() int64 { return s.base + s.cnt.n - int64(s.br.Buffered()) }
+
+// memberPos is the offset of the next unread decompressed byte in the member.
+func (s *warcSource) memberPos() int64 { return s.dcnt.n - int64(s.dbr.Buffered()) }
+
+func (s *warcSource) close() error {
+	s.closeCur()
+	if s.zr != nil {
+		s.zr.Close()
+	}
+	return s.f.Close()
+}
+
+func (s *warcSource) closeCur() {
+	if s.cur != nil {
+		_ = s.cur.Close()
+		s.cur = nil
+	}
+}
+
+func (s *warcSource) recErr(off int64, err error) *RecordError {
+	return &RecordError{File: s.path, Offset: off, Err: err}
+}
+
+// startMember positions the decompressor on the next gzip member.
+func (s *warcSource) startMember() error {
+	for {
+		off := s.filePos()
+		magic, err := s.br.Peek(3)
+		if len(magic) == 0 && err != nil {
+			if err == io.EOF {
+				return io.EOF
+			}
+			return fmt.Errorf("timemap: %s: offset %d: %w", s.path, off, err)
+		}
+		if len(magic) < 3 || magic[0] != 0x1f || magic[1] != 0x8b || magic[2] != 8 {
+			n, serr := skipToGzipMagic(s.br)
+			if trailingSpaceOnly(magic) && serr == io.EOF {
+				return io.EOF
+			}
+			if serr == io.EOF && n == 0 {
+				return io.EOF
+			}
+			return s.recErr(off, fmt.Errorf("%d bytes of garbage between gzip members", n))
+		}
+		var zerr error
+		if s.zr == nil {
+			s.zr, zerr = gzip.NewReader(s.br)
+		} else {
+			zerr = s.zr.Reset(s.br)
+		}
+		if zerr != nil {
+			_, _ = s.br.Discard(1)
+			_, _ = skipToGzipMagic(s.br)
+			return s.recErr(off, fmt.Errorf("bad gzip member: %w", zerr))
+		}
+		s.zr.Multistream(false)
+		s.dcnt = countingReader{r: s.zr}
+		s.dbr.Reset(&s.dcnt)
+		s.inMember, s.memberOff, s.memberRecs = true, off, 0
+		if s.skipInner > 0 {
+			if _, err := s.dbr.Discard(int(s.skipInner)); err != nil {
+				return fmt.Errorf("timemap: %s: offset %d: member offset %d: %w", s.path, off, s.skipInner, err)
+			}
+			s.skipInner = 0
+		}
+		return nil
+	}
+}
+
+func trailingSpaceOnly(b []byte) bool { return len(bytes.TrimSpace(b)) == 0 }
+
+// skipToGzipMagic discards bytes up to the next gzip member header.
+func skipToGzipMagic(br *bufio.Reader) (int64, error) {
+	var skipped int64
+	magic := []byte{0x1f, 0x8b, 8}
+	for {
+		buf, err := br.Peek(br.Size())
+		if i := bytes.Index(buf, magic); i >= 0 {
+			_, _ = br.Discard(i)
+			return skipped + int64(i), nil
+		}
+		n := len(buf) - 2
+		if err != nil || n <= 0 {
+			_, _ = br.Discard(len(buf))
+			skipped += int64(len(buf))
+			if err == nil {
+				err = io.EOF
+			}
+			return skipped, err
+		}
+		_, _ = br.Discard(n)
+		skipped += int64(n)
+	}
+}
+
+// skipToWARC discards bytes up to the next "WARC/<digit>" and returns how
+// many were skipped; err is io.EOF when none is left.
+func skipToWARC(br *bufio.Reader) (int64, error) {
+	var skipped int64
+	for {
+		buf, err := br.Peek(br.Size())
+		for i := 0; ; {
+			j := bytes.Index(buf[i:], []byte("WARC/"))
+			if j < 0 {
+				break
+			}
+			j += i
+			if j+5 < len(buf) && buf[j+5] >= '0' && buf[j+5] <= '9' {
+				_, _ = br.Discard(j)
+				return skipped + int64(j), nil
+			}
+			if j+5 >= len(buf) && err == nil {
+				break // need more bytes
+			}
+			i = j + 1
+		}
+		n := len(buf) - 5
+		if err != nil || n <= 0 {
+			_, _ = br.Discard(len(buf))
+			skipped += int64(len(buf))
+			if err == nil {
+				err = io.EOF
+			}
+			return skipped, err
+		}
+		_, _ = br.Discard(n)
+		skipped += int64(n)
+	}
+}
+
+func (s *warcSource) next() (*Record, error) {
+	s.closeCur()
+	if s.done {
+		return nil, io.EOF
+	}
+	for {
+		if s.gz && !s.inMember {
+			if err := s.startMember(); err != nil {
+				if err == io.EOF {
+					s.done = true
+				}
+				return nil, err
+			}
+		}
+		// Locate the record start.
+		recOff := s.filePos()
+		var inner int64
+		if s.gz {
+			inner = s.memberPos()
+		}
+		skipped, err := skipToWARC(s.dbr)
+		if err != nil {
+			if s.gz {
+				s.inMember = false
+				if err != io.EOF {
+					// Corrupt compressed data: find the next member.
+					_, _ = skipToGzipMagic(s.br)
+					return nil, s.recErr(s.memberOff, fmt.Errorf("bad gzip data: %w", err))
+				}
+				if skipped > 0 && trailingNonSpace(skipped) {
+					return nil, s.recErr(s.memberOff, fmt.Errorf("%d bytes of garbage at end of gzip member", skipped))
+				}
+				continue
+			}
+			s.done = true
+			if skipped > 4 {
+				return nil, s.recErr(recOff, fmt.Errorf("%d bytes of garbage at end of file", skipped))
+			}
+			return nil, io.EOF
+		}
+		if s.gz {
+			inner += skipped
+		} else {
+			recOff += skipped
+		}
+		rec, err := s.readOne(recOff, inner)
+		if err != nil {
+			return nil, err
+		}
+		return rec, nil
+	}
+}
+
+func trailingNonSpace(n int64) bool { return n > 4 }
+
+// readOne parses the record at the current position with gowarc.
+func (s *warcSource) readOne(recOff, inner int64) (*Record, error) {
+	errOff := recOff
+	if s.gz {
+		errOff = s.memberOff
+	}
+	peek, _ := s.dbr.Peek(min(s.dbr.Size(), 64<<10))
+	raw, hlen, hok := rawWARCHeader(peek)
+	var wr gowarc.WarcRecord
+	var err error
+	if hok && bytes.Contains(peek[:hlen], []byte("\r\r\n")) {
+		wr, err = s.unmarshalNormalized(peek[:hlen], raw)
+	} else {
+		wr, _, _, err = s.u.Unmarshal(s.dbr)
+	}
+	if err != nil {
+		if wr != nil {
+			_ = wr.Close()
+		}
+		s.resync(recOff)
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			err = fmt.Errorf("%w: %v", errTruncated, err)
+		}
+		return nil, s.recErr(errOff, err)
+	}
+	s.cur = wr
+	rec := &Record{Format: FormatWARC, Fields: raw}
+	if v := wr.Version(); v != nil {
+		rec.Version = strings.TrimPrefix(v.String(), "WARC/")
+	}
+	hdr := wr.WarcHeader()
+	get := func(k string) string {
+		if v := raw.Get(k); v != "" {
+			return v
+		}
+		return hdr.Get(k)
+	}
+	rec.Type = strings.ToLower(get(gowarc.WarcType))
+	rec.TargetURI = CleanURI(get(gowarc.WarcTargetURI))
+	rec.RecordID = get(gowarc.WarcRecordID)
+	rec.PayloadDigest = get(gowarc.WarcPayloadDigest)
+	rec.RefersTo = get(gowarc.WarcRefersTo)
+	rec.RefersToTargetURI = CleanURI(get(gowarc.WarcRefersToTargetURI))
+	if d := get(gowarc.WarcRefersToDate); d != "" {
+		rec.RefersToDate, _ = parseWARCDate(d)
+	}
+	rec.Profile = get(gowarc.WarcProfile)
+	rec.ContentType = get(gowarc.ContentType)
+	if d := get(gowarc.WarcDate); d != "" {
+		if t, err := parseWARCDate(d); err == nil {
+			rec.Date = t
+		}
+	}
+	declared, derr := atoi64(get(gowarc.ContentLength))
+	rec.ContentLength = declared
+	blk := wr.Block()
+	if derr == nil && blk != nil && blk.Size() < declared {
+		s.closeCur()
+		s.resync(recOff)
+		return nil, s.recErr(errOff, fmt.Errorf("%w: Content-Length %d, block has %d bytes", errTruncated, declared, blk.Size()))
+	}
+
+	// Location.
+	if s.gz {
+		s.memberRecs++
+		rec.Loc = Location{File: s.path, Offset: s.memberOff}
+		more := s.memberHasMore()
+		if s.memberRecs == 1 && inner == 0 && !more {
+			rec.Loc.Length = s.filePos() - s.memberOff
+		} else {
+			rec.Loc.MemberOffset = inner
+		}
+		if !more {
+			s.inMember = false
+		}
+	} else {
+		rec.Loc = Location{File: s.path, Offset: recOff, Length: s.filePos() - recOff}
+	}
+
+	// Block: HTTP head and body.
+	rec.Body = bytes.NewReader(nil)
+	if blk == nil {
+		return rec, nil
+	}
+	rb, err := blk.RawBytes()
+	if err != nil {
+		return rec, nil
+	}
+	if s.body == nil {
+		s.body = bufio.NewReaderSize(rb, 32<<10)
+	} else {
+		s.body.Reset(rb)
+	}
+	if (rec.Type == "response" || rec.Type == "revisit") && isHTTPBlock(rec.ContentType, s.body) {
+		if h, err := parseHTTPHead(s.body); err == nil {
+			rec.HTTP = h
+		}
+	}
+	rec.Body = limitedReader(s.body, s.opts.maxBody())
+	if rec.PayloadDigest == "" && (rec.Type == "response" || rec.Type == "resource") {
+		if pb, ok := blk.(gowarc.PayloadBlock); ok {
+			rec.PayloadDigest = pb.PayloadDigest()
+		}
+	}
+	return rec, nil
+}
+
+// unmarshalNormalized parses a record whose header lines end in CR CR LF,
+// which gowarc rejects: it hands gowarc the header with CRLF line ends and
+// exactly the declared block, then consumes the end-of-record marker itself.
+func (s *warcSource) unmarshalNormalized(header []byte, raw map[string][]string) (gowarc.WarcRecord, error) {
+	norm := bytes.ReplaceAll(header, []byte("\r\r\n"), []byte("\r\n"))
+	n, err := atoi64(http.Header(raw).Get("Content-Length"))
+	if err != nil || n < 0 {
+		return nil, fmt.Errorf("bad Content-Length in header with CR CR LF line ends")
+	}
+	if _, err := s.dbr.Discard(len(header)); err != nil {
+		return nil, err
+	}
+	block := io.LimitReader(s.dbr, n)
+	tmp := bufio.NewReader(io.MultiReader(bytes.NewReader(norm), block, strings.NewReader("\r\n\r\n")))
+	wr, _, _, err := s.u.Unmarshal(tmp)
+	for {
+		b, perr := s.dbr.Peek(1)
+		if perr != nil || (b[0] != '\r' && b[0] != '\n') {
+			break
+		}
+		_, _ = s.dbr.Discard(1)
+	}
+	return wr, err
+}
+
+// isHTTPBlock reports whether the block is an HTTP message: by content type,
+// or because it starts with "HTTP".
+func isHTTPBlock(ct string, br *bufio.Reader) bool {
+	if strings.HasPrefix(strings.ToLower(strings.TrimSpace(ct)), "application/http") {
+		return true
+	}
+	p, _ := br.Peek(4)
+	return bytes.EqualFold(p, []byte("HTTP"))
+}
+
+// memberHasMore reports whether the current gzip member holds more than
+// white space after the record just read. When it does not, the member has
+// been read to its end (trailer included).
+func (s *warcSource) memberHasMore() bool {
+	for {
+		b, err := s.dbr.Peek(1)
+		if err != nil {
+			return false
+		}
+		if b[0] == '\r' || b[0] == '\n' {
+			_, _ = s.dbr.Discard(1)
+			continue
+		}
+		return true
+	}
+}
+
+// resync positions the reader after a bad record: in a gzip file, on the
+// next member (or, inside a member holding several records, on the next
+// "WARC/" line); in a plain file, on the next "WARC/" after recOff.
+func (s *warcSource) resync(recOff int64) {
+	if s.gz {
+		if s.memberRecs > 0 {
+			return // next() scans for the next WARC/ line in the member
+		}
+		s.inMember = false
+		if _, err := io.Copy(io.Discard, s.dbr); err != nil {
+			_, _ = skipToGzipMagic(s.br)
+		}
+		return
+	}
+	if _, err := s.f.Seek(recOff+1, io.SeekStart); err != nil {
+		s.done = true
+		return
+	}
+	s.base = recOff + 1
+	s.cnt = countingReader{r: s.f}
+	s.br.Reset(&s.cnt)
+}
