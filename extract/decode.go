@@ -93,42 +93,48 @@ func hasToken(values []string, tok string) bool {
 	return false
 }
 
-// dechunk decodes an HTTP/1.1 chunked body. ok is false when body does not
-// start with a valid chunk-size line, or when the chunk framing breaks in a
-// way a truncated capture cannot explain: the body is then not chunked and
-// should pass through. A body cut short inside a chunk yields ok with the
-// chunks read so far and an error.
+// dechunk decodes an HTTP/1.1 chunked body. ok is false, and the body should
+// pass through unchanged, unless at least one whole chunk (size line, data,
+// CRLF) or the last chunk validates: a plain body may well start with a
+// hex-looking word ("cafe\r\n"). After that, a body cut short or broken
+// yields ok with the chunks read so far and an error.
 func dechunk(body []byte) (out []byte, ok bool, err error) {
+	out, complete, err := dechunkFrames(body)
+	if complete == 0 {
+		return nil, false, nil
+	}
+	return out, true, err
+}
+
+// dechunkFrames decodes chunks until the last chunk or an error, counting the
+// chunks that validated whole (the last chunk included).
+func dechunkFrames(body []byte) (out []byte, complete int, err error) {
 	rest := body
 	out = make([]byte, 0, len(body))
-	first := true
 	for {
 		line, after, found := bytes.Cut(rest, []byte("\n"))
 		if !found {
-			if first {
-				return nil, false, nil
-			}
 			if len(bytes.TrimSpace(rest)) == 0 {
 				// Last chunk missing: truncated, but everything read is whole.
-				return out, true, errors.New("extract: chunked body ends without last chunk")
+				return out, complete, errors.New("extract: chunked body ends without last chunk")
 			}
-			return out, true, errors.New("extract: chunked body truncated in a chunk-size line")
+			return out, complete, errors.New("extract: chunked body truncated in a chunk-size line")
 		}
 		size, valid := parseChunkSize(line)
 		if !valid {
-			if first {
-				return nil, false, nil
-			}
-			return out, true, errors.New("extract: invalid chunk-size line in chunked body")
+			return out, complete, errors.New("extract: invalid chunk-size line in chunked body")
 		}
-		first = false
 		rest = after
 		if size == 0 {
-			return out, true, nil // trailers, if any, are ignored
+			if complete == 0 && len(bytes.TrimSpace(rest)) > 0 {
+				// "0" then more text: a plain body that starts with 0.
+				return out, 0, errors.New("extract: last chunk first, then data")
+			}
+			return out, complete + 1, nil // trailers, if any, are ignored
 		}
 		if size > int64(len(rest)) {
 			out = append(out, rest...)
-			return out, true, errors.New("extract: chunked body truncated in a chunk")
+			return out, complete, errors.New("extract: chunked body truncated in a chunk")
 		}
 		out = append(out, rest[:size]...)
 		rest = rest[size:]
@@ -139,10 +145,11 @@ func dechunk(body []byte) (out []byte, ok bool, err error) {
 		case bytes.HasPrefix(rest, []byte("\n")):
 			rest = rest[1:]
 		case len(rest) == 0:
-			return out, true, errors.New("extract: chunked body ends without last chunk")
+			return out, complete + 1, errors.New("extract: chunked body ends without last chunk")
 		default:
-			return out, true, errors.New("extract: chunk data not followed by CRLF")
+			return out, complete, errors.New("extract: chunk data not followed by CRLF")
 		}
+		complete++
 	}
 }
 
