@@ -1,0 +1,476 @@
+package extract
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"golang.org/x/net/html"
+)
+
+// template lays content into a site template with chrome, scripts, styles
+// and JSON-LD, as the pages of a real site are.
+func template(title, content string) string {
+	return `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>` + title + `</title>
+<style>body{font:12px sans-serif}.menu{color:red}</style>
+<script>var tracker = function(a){return a && a.length > 3}; document.write("scriptword");</script>
+<script type="application/ld+json">{"@context":"https://schema.org","@type":"NewsArticle","headline":"jsonldword"}</script>
+</head><body>
+<div id="header"><div class="logo">Gazette</div><ul id="main-menu"><li><a href="/">Home</a></li><li><a href="/sport">Sport</a></li><li><a href="/weather">Weather</a></li></ul></div>
+<nav><a href="/a">Politics</a> <a href="/b">Business</a></nav>
+<div class="breadcrumbs"><a href="/">Home</a> &gt; News</div>
+<div id="content">` + content + `</div>
+<div id="sidebar"><h3>Most read</h3><ul><li><a href="/x">Sidebar story one</a></li></ul></div>
+<div id="cookie-banner">We use cookies to improve your experience</div>
+<footer><p>Copyright 2006 Gazette. All rights reserved.</p></footer>
+<noscript>Please enable JavaScript noscriptword</noscript>
+<script>trackPageview("footerscriptword");</script>
+</body></html>`
+}
+
+const articleParas = `<h1>Chancellor unveils budget</h1>
+<p>The chancellor has unveiled a budget that he says will help families across the country cope with rising costs, while opposition parties said the measures did not go far enough to address the concerns of voters.</p>
+<p>Speaking in the Commons, he told members that the economy had grown faster than forecast and that public finances were on track, allowing him to raise spending on schools and hospitals over the next three years.</p>
+<p>Critics argued that the plans relied on optimistic growth figures and warned that taxes would have to rise after the election if the forecasts proved wrong, leaving a gap in the public accounts.</p>
+<p>Business groups gave a cautious welcome to the announcement, saying that stability mattered more than any single measure, but called for simpler rules for small firms and less paperwork.</p>`
+
+func htmlHeader() http.Header {
+	return http.Header{"Content-Type": {"text/html; charset=utf-8"}}
+}
+
+func mustExtract(t *testing.T, h http.Header, body string) *Document {
+	t.Helper()
+	doc, err := Extract(h, []byte(body), Options{})
+	if err != nil {
+		t.Fatalf("Extract: %v", err)
+	}
+	return doc
+}
+
+func TestExtractorChoice(t *testing.T) {
+	var links strings.Builder
+	for i := range 12 {
+		fmt.Fprintf(&links, `<div class="item"><h2><a href="/s/%d">Story headline number %d</a></h2></div>`, i, i)
+	}
+	tests := []struct {
+		name      string
+		body      string
+		extractor string
+		has       []string
+		hasNot    []string
+	}{
+		{"article page", template("Chancellor unveils budget", articleParas), ExtractorReadability,
+			[]string{"chancellor has unveiled", "less paperwork."},
+			[]string{"Weather", "Sidebar", "cookies", "Copyright", "scriptword", "jsonldword", "noscriptword", "footerscriptword"}},
+		{"home page of short link lists", template("Gazette", "<h1>Latest news</h1>"+links.String()), ExtractorBody,
+			[]string{"Latest news", "Story headline number 0", "number 11"},
+			[]string{"Weather", "Sidebar", "cookies", "Copyright", "scriptword"}},
+		{"page not found in the site template", template("Page not found", "<h1>Page not found</h1><p>Sorry, the page you requested could not be found. It may have been moved or deleted.</p>"), ExtractorBody,
+			[]string{"Page not found Sorry, the page you requested could not be found."},
+			[]string{"Weather", "Politics", "Home", "Copyright", "cookies", "scriptword"}},
+		{"blank page in the template", template("Gazette", ""), ExtractorBody, nil,
+			[]string{"Weather", "Copyright"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			doc := mustExtract(t, htmlHeader(), tt.body)
+			if doc.Extractor != tt.extractor {
+				t.Errorf("Extractor = %q, want %q (text %q)", doc.Extractor, tt.extractor, doc.Text)
+			}
+			for _, s := range tt.has {
+				if !strings.Contains(doc.Text, s) {
+					t.Errorf("text lacks %q: %q", s, doc.Text)
+				}
+			}
+			for _, s := range tt.hasNot {
+				if strings.Contains(doc.Text, s) {
+					t.Errorf("text has %q: %q", s, doc.Text)
+				}
+			}
+			if doc.WordCount != len(strings.Fields(doc.Text)) {
+				t.Errorf("WordCount %d, text has %d words", doc.WordCount, len(strings.Fields(doc.Text)))
+			}
+			if doc.ByteCount != len(tt.body) {
+				t.Errorf("ByteCount %d, want %d", doc.ByteCount, len(tt.body))
+			}
+		})
+	}
+	t.Run("blank page has no text", func(t *testing.T) {
+		doc := mustExtract(t, htmlHeader(), template("Gazette", ""))
+		if doc.Text != "" || doc.WordCount != 0 {
+			t.Errorf("text %q", doc.Text)
+		}
+	})
+	t.Run("NoReadability", func(t *testing.T) {
+		doc, _ := Extract(htmlHeader(), []byte(template("x", articleParas)), Options{NoReadability: true})
+		if doc.Extractor != ExtractorBody || !strings.Contains(doc.Text, "less paperwork") {
+			t.Errorf("%s %q", doc.Extractor, doc.Text)
+		}
+	})
+}
+
+func TestTextWords(t *testing.T) {
+	tests := []struct {
+		name, body, want string
+	}{
+		{"paragraphs", `<p>one</p><p>two</p>`, "one two"},
+		{"divs and list items", `<div>alpha</div><div>beta<ul><li>gamma</li><li>delta</li></ul></div>`, "alpha beta gamma delta"},
+		{"table cells", `<table><tr><td>a1</td><td>b2</td></tr><tr><th>c3</th></tr></table>`, "a1 b2 c3"},
+		{"br", `<p>line<br>break</p>`, "line break"},
+		{"headings", `<h1>Title</h1><h2>Sub</h2>text`, "Title Sub text"},
+		{"inline elements do not split words", `<p>un<b>believ</b><i>able</i> <a href="#">link</a>s</p>`, "unbelievable links"},
+		{"entities and whitespace", "<p>caf&eacute;&nbsp;&amp;\n\t bar</p>", "café & bar"},
+		{"script style template svg", `<p>keep</p><script>drop1()</script><style>.drop2{}</style><template><p>drop3</p></template><svg><text>drop4</text></svg><p>this</p>`, "keep this"},
+		{"json-ld", `<script type="application/ld+json">{"headline":"drop"}</script><p>kept</p>`, "kept"},
+		{"hidden", `<p>a</p><p hidden>b</p><div aria-hidden="true">c</div><div style="display: none">d</div><div style="visibility:hidden">e</div><p>f</p>`, "a f"},
+		{"chrome", `<header>masthead</header><nav>menu</nav><div class="site-footer">foot</div><div id="topNav">tn</div><div class="cookie-consent">cc</div><div class="breadcrumb">bc</div><aside>side</aside><main><article><header>Story head</header><p>body</p><footer>By line</footer></article></main>`, "Story head body By line"},
+		{"chrome class on body is ignored", `<body class="nav-open menu"><p>still here</p></body>`, "still here"},
+		{"navy is not nav", `<div class="navy">blue</div>`, "blue"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			doc, err := Extract(htmlHeader(), []byte(tt.body), Options{NoReadability: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if doc.Text != tt.want {
+				t.Errorf("Text = %q, want %q", doc.Text, tt.want)
+			}
+		})
+	}
+}
+
+func TestReadabilityWordsNotGlued(t *testing.T) {
+	// Readability's TextContent would give "...paperwork.Second" here.
+	body := template("t", articleParas+`<p>Second</p><ul><li>alpha</li><li>beta</li></ul>`)
+	doc := mustExtract(t, htmlHeader(), body)
+	if doc.Extractor != ExtractorReadability {
+		t.Fatalf("extractor %s", doc.Extractor)
+	}
+	for _, glued := range []string{"paperwork.Second", "alphabeta", "budgetThe"} {
+		if strings.Contains(doc.Text, glued) {
+			t.Errorf("glued words %q in %q", glued, doc.Text)
+		}
+	}
+}
+
+func TestReadabilityLeavesTreeAlone(t *testing.T) {
+	root, err := html.Parse(strings.NewReader(template("t", articleParas)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	inspectAndPrune(root)
+	var before, after bytes.Buffer
+	html.Render(&before, root)
+	if _, err := readabilityWords(root, 0); err != nil {
+		t.Fatal(err)
+	}
+	html.Render(&after, root)
+	if before.String() != after.String() {
+		t.Error("readability changed the parsed document")
+	}
+}
+
+func TestTitle(t *testing.T) {
+	tests := []struct{ name, body, want string }{
+		{"title", "<html><head><title>\n  Hello \t World </title></head><body>x</body></html>", "Hello World"},
+		{"og:title fallback", `<html><head><meta property="og:title" content="From OG"></head><body>x</body></html>`, "From OG"},
+		{"svg title ignored", `<html><body><svg><title>icon</title></svg><p>x</p></body></html>`, ""},
+		{"title wins over og", `<head><meta property="og:title" content="OG"><title>T</title></head>`, "T"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := mustExtract(t, htmlHeader(), tt.body).Title; got != tt.want {
+				t.Errorf("Title = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestCharset(t *testing.T) {
+	// "café “quoted”" in windows-1252; 0x93/0x94 are curly quotes there and
+	// C1 controls in ISO-8859-1 proper (WHATWG decodes both as windows-1252).
+	cp1252 := []byte("caf\xe9 \x93quoted\x94 na\xefve")
+	want := "café “quoted” naïve"
+	page := func(meta string, text []byte) []byte {
+		return append(append([]byte("<html><head>"+meta+"<title>t</title></head><body><p>"), text...), "</p></body></html>"...)
+	}
+	tests := []struct {
+		name, ct string
+		body     []byte
+		cs, from string
+	}{
+		{"header windows-1252", "text/html; charset=windows-1252", page("", cp1252), "windows-1252", "header"},
+		{"header iso-8859-1", "text/html; charset=ISO-8859-1", page("", cp1252), "windows-1252", "header"},
+		{"header quoted", `text/html; charset="iso-8859-1"`, page("", cp1252), "windows-1252", "header"},
+		{"meta charset", "text/html", page(`<meta charset="windows-1252">`, cp1252), "windows-1252", "meta"},
+		{"meta http-equiv", "text/html", page(`<meta http-equiv="Content-Type" content="text/html; charset=iso-8859-1">`, cp1252), "windows-1252", "meta"},
+		{"meta after a long style", "text/html", page(`<style>`+strings.Repeat("a{b:c}", 500)+`</style><meta charset="iso-8859-1">`, cp1252), "windows-1252", "meta"},
+		{"header utf-8 contradicted by bytes, meta used", "text/html; charset=utf-8", page(`<meta charset="windows-1252">`, cp1252), "windows-1252", "meta"},
+		{"sniffed windows-1252", "text/html", page("", cp1252), "windows-1252", "sniff"},
+		{"sniffed utf-8", "", page("", []byte(want)), "utf-8", "sniff"},
+		{"header utf-8", "text/html; charset=utf-8", page("", []byte(want)), "utf-8", "header"},
+		{"header wins over meta", "text/html; charset=utf-8", page(`<meta charset="iso-8859-1">`, []byte(want)), "utf-8", "header"},
+		{"utf-8 BOM", "text/html; charset=iso-8859-1", append([]byte("\xef\xbb\xbf"), page("", []byte(want))...), "utf-8", "bom"},
+		{"unknown label falls through", "text/html; charset=x-bogus", page("", cp1252), "windows-1252", "sniff"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := http.Header{}
+			if tt.ct != "" {
+				h.Set("Content-Type", tt.ct)
+			}
+			doc, err := Extract(h, tt.body, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if doc.Text != want {
+				t.Errorf("Text = %q, want %q", doc.Text, want)
+			}
+			if doc.Charset != tt.cs || doc.CharsetFrom != tt.from {
+				t.Errorf("charset %s from %s, want %s from %s", doc.Charset, doc.CharsetFrom, tt.cs, tt.from)
+			}
+			if doc.ByteCount != len(tt.body) {
+				t.Errorf("ByteCount %d, want %d", doc.ByteCount, len(tt.body))
+			}
+		})
+	}
+}
+
+func TestMediaTypes(t *testing.T) {
+	tests := []struct {
+		name, ct, body, extractor, text string
+	}{
+		{"text/plain", "text/plain; charset=utf-8", "Just some\nplain  text.", ExtractorPlain, "Just some plain text."},
+		{"css", "text/css", "body { color: red }", ExtractorNone, ""},
+		{"pdf", "application/pdf", "%PDF-1.4 binary", ExtractorNone, ""},
+		{"image", "image/png", "\x89PNG\r\n\x1a\nxxxx", ExtractorNone, ""},
+		{"missing type, HTML sniffed", "", "<!DOCTYPE html><html><body><p>sniffed page</p></body></html>", ExtractorBody, "sniffed page"},
+		{"octet-stream, HTML sniffed", "application/octet-stream", "<html><body><p>sniffed</p></body></html>", ExtractorBody, "sniffed"},
+		{"text/plain that is HTML", "text/plain", "<html><body><p>really html</p></body></html>", ExtractorBody, "really html"},
+		{"xhtml", "application/xhtml+xml", `<html xmlns="http://www.w3.org/1999/xhtml"><body><p>x h</p></body></html>`, ExtractorBody, "x h"},
+		{"malformed content type", "text/html;;charset", "<p>still html</p>", ExtractorBody, "still html"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := http.Header{}
+			if tt.ct != "" {
+				h.Set("Content-Type", tt.ct)
+			}
+			doc := mustExtract(t, h, tt.body)
+			if doc.Extractor != tt.extractor || doc.Text != tt.text {
+				t.Errorf("got %s %q, want %s %q", doc.Extractor, doc.Text, tt.extractor, tt.text)
+			}
+		})
+	}
+}
+
+func TestExtractDecodes(t *testing.T) {
+	body := template("Chancellor unveils budget", articleParas)
+	chunked := fmt.Sprintf("%x\r\n%s\r\n0\r\n\r\n", len(body), body)
+	h := hdr("Content-Type", "text/html", "Transfer-Encoding", "chunked", "Content-Encoding", "gzip")
+	z := gz([]byte(body))
+	wire := fmt.Sprintf("%x\r\n%s\r\n0\r\n\r\n", len(z), z)
+	for name, tc := range map[string]struct {
+		h    http.Header
+		body string
+	}{
+		"chunked":      {hdr("Content-Type", "text/html", "Transfer-Encoding", "chunked"), chunked},
+		"chunked gzip": {h, wire},
+	} {
+		t.Run(name, func(t *testing.T) {
+			doc := mustExtract(t, tc.h, tc.body)
+			if doc.Extractor != ExtractorReadability || doc.ByteCount != len(body) || !strings.HasPrefix(doc.Text, "The chancellor has unveiled") {
+				t.Errorf("%s %d %q", doc.Extractor, doc.ByteCount, doc.Text)
+			}
+		})
+	}
+}
+
+func TestDetectLanguage(t *testing.T) {
+	tests := []struct{ name, text, hint, want string }{
+		{"en", "The government said that it would not change the law, and the opposition was quick to attack the plan for being too little and too late.", "", "en"},
+		{"fr", "Le gouvernement a annoncé que la loi ne serait pas modifiée, et l'opposition a critiqué le projet pour être trop peu et trop tard dans les faits.", "", "fr"},
+		{"es", "El gobierno dijo que no cambiaría la ley, y la oposición criticó el plan por ser demasiado poco y demasiado tarde para los ciudadanos.", "", "es"},
+		{"de", "Die Regierung sagte, dass sie das Gesetz nicht ändern werde, und die Opposition kritisierte den Plan, weil er zu wenig und zu spät sei.", "", "de"},
+		{"it", "Il governo ha detto che non cambierà la legge, e l'opposizione ha criticato il piano perché è troppo poco e troppo tardi per i cittadini.", "", "it"},
+		{"pt", "O governo disse que não vai mudar a lei, e a oposição criticou o plano por ser muito pouco e tarde demais para os cidadãos do país.", "", "pt"},
+		{"nl", "De regering zei dat zij de wet niet zal veranderen, en de oppositie had kritiek op het plan omdat het te weinig en te laat is.", "", "nl"},
+		{"ru", "Правительство заявило, что не будет менять закон, а оппозиция раскритиковала план, потому что это слишком мало и слишком поздно.", "", "ru"},
+		{"sv", "Regeringen sade att den inte kommer att ändra lagen, och oppositionen kritiserade planen för att den var för lite och för sent.", "", "sv"},
+		{"too short", "Welcome", "", ""},
+		{"no words", "12345 678", "", ""},
+		{"short with hint", "Page not found", "en-GB", "en"},
+		{"hint ignored against clear evidence", "Le gouvernement a annoncé que la loi ne serait pas modifiée, et l'opposition a critiqué le projet.", "en", "fr"},
+		{"unsupported hint", "Welcome", "ja", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := DetectLanguage(tt.text, tt.hint); got != tt.want {
+				t.Errorf("DetectLanguage = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestTerms(t *testing.T) {
+	tests := []struct {
+		name, text, lang string
+		want             []string
+	}{
+		{"english stems and stop words", "The running dogs were running to the Parks in 2005", "en", []string{"run", "dog", "run", "park"}},
+		{"numbers and one-letter tokens dropped", "x 42 a1 B 1999 ok", "en", []string{"a1", "ok"}},
+		{"french", "Les enfants mangeaient des pommes", "fr", []string{"enfant", "mang", "pomm"}},
+		{"german: stop words only", "Die Kinder und die Hunde", "de", []string{"kinder", "hunde"}},
+		{"unknown language: lower-cased tokens", "The Running DOGS", "", []string{"the", "running", "dogs"}},
+		{"punctuation splits", "e-mail, don't! café's", "en", []string{"mail", "café"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := Terms(tt.text, tt.lang); !slices.Equal(got, tt.want) {
+				t.Errorf("Terms = %q, want %q", got, tt.want)
+			}
+		})
+	}
+	if !HasStemmer("en") || HasStemmer("de") {
+		t.Error("HasStemmer")
+	}
+}
+
+func TestDocumentLangAndTerms(t *testing.T) {
+	doc := mustExtract(t, htmlHeader(), template("Chancellor unveils budget", articleParas))
+	if doc.Lang != "en" || doc.TermsLang != "en" {
+		t.Errorf("Lang %q TermsLang %q", doc.Lang, doc.TermsLang)
+	}
+	for _, stop := range []string{"the", "that", "and", "has"} {
+		if slices.Contains(doc.Terms, stop) {
+			t.Errorf("stop word %q in terms", stop)
+		}
+	}
+	for _, term := range []string{"chancellor", "unveil", "budget", "famili"} {
+		if !slices.Contains(doc.Terms, term) {
+			t.Errorf("term %q missing from %q", term, doc.Terms)
+		}
+	}
+	fr := mustExtract(t, hdr("Content-Type", "text/html"), `<html lang="fr"><body><p>Bienvenue</p></body></html>`)
+	if fr.Lang != "fr" || fr.TermsLang != "fr" {
+		t.Errorf("hinted page: Lang %q TermsLang %q", fr.Lang, fr.TermsLang)
+	}
+	none := mustExtract(t, hdr("Content-Type", "text/html"), `<body><p>Parking</p></body>`)
+	if none.Lang != "" || none.TermsLang != DefaultLang {
+		t.Errorf("unknown page: Lang %q TermsLang %q", none.Lang, none.TermsLang)
+	}
+}
+
+func TestHostileInput(t *testing.T) {
+	rng := rand.New(rand.NewSource(1))
+	random := make([]byte, 1<<16)
+	rng.Read(random)
+	deep := strings.Repeat("<div>", 100000) + "deep text" + strings.Repeat("</div>", 100000)
+	article := template("Chancellor unveils budget", articleParas)
+	cases := map[string]struct {
+		h    http.Header
+		body []byte
+	}{
+		"empty":             {htmlHeader(), nil},
+		"binary as html":    {htmlHeader(), random},
+		"binary as gzip":    {hdr("Content-Type", "text/html", "Content-Encoding", "gzip"), append([]byte{0x1f, 0x8b}, random...)},
+		"binary as br":      {hdr("Content-Encoding", "br"), random},
+		"binary as deflate": {hdr("Content-Encoding", "deflate"), random},
+		"binary as chunked": {hdr("Transfer-Encoding", "chunked"), random},
+		"truncated html":    {htmlHeader(), []byte(article[:len(article)/2])},
+		"unclosed tags":     {htmlHeader(), []byte(strings.Repeat("<table><tr><td><p><b><i>", 5000))},
+		"deep nesting":      {htmlHeader(), []byte(deep)},
+		"huge":              {htmlHeader(), bytes.Repeat([]byte("<p>word word word</p>"), 1<<20)},
+		"nul bytes":         {htmlHeader(), []byte("<p>a\x00b</p>\x00\x00<title>\x00</title>")},
+		"bad utf-8":         {htmlHeader(), []byte("<p>\xff\xfe\xc3(</p>")},
+		"utf-16 label":      {hdr("Content-Type", "text/html; charset=utf-16"), []byte("<p>ascii</p>")},
+		"nil header":        {nil, []byte("<p>x</p>")},
+		"huge attribute":    {htmlHeader(), []byte(`<div class="` + strings.Repeat("nav ", 1<<18) + `">x</div>`)},
+		"truncated article": {htmlHeader(), []byte(article[:len(article)-200])},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			doc, _ := Extract(tc.h, tc.body, Options{MaxBytes: 16 << 20})
+			if doc == nil {
+				t.Fatal("nil Document")
+			}
+			if doc.WordCount != len(strings.Fields(doc.Text)) {
+				t.Errorf("WordCount %d for %d words", doc.WordCount, len(strings.Fields(doc.Text)))
+			}
+		})
+	}
+	t.Run("random garbage, many seeds", func(t *testing.T) {
+		for i := range 200 {
+			b := make([]byte, rng.Intn(4000))
+			rng.Read(b)
+			// Sprinkle markup so the parser has something to chew on.
+			s := strings.ReplaceAll(string(b), "a", "<p>")
+			for _, h := range []http.Header{htmlHeader(), hdr("Content-Encoding", "gzip"), hdr("Transfer-Encoding", "chunked")} {
+				if doc, _ := Extract(h, []byte(s), Options{}); doc == nil {
+					t.Fatalf("seed %d: nil Document", i)
+				}
+			}
+		}
+	})
+	t.Run("MaxWords caps text", func(t *testing.T) {
+		doc, _ := Extract(htmlHeader(), bytes.Repeat([]byte("<p>w</p>"), 1000), Options{MaxWords: 10})
+		if doc.WordCount != 10 {
+			t.Errorf("WordCount %d", doc.WordCount)
+		}
+	})
+}
+
+func TestCache(t *testing.T) {
+	c := NewCache(2)
+	d1, d2, d3 := &Document{Title: "1"}, &Document{Title: "2"}, &Document{Title: "3"}
+	c.Put("a", d1)
+	c.Put("b", d2)
+	if got, ok := c.Get("a"); !ok || got != d1 {
+		t.Fatal("a missing")
+	}
+	c.Put("c", d3) // evicts b, the least recently used
+	if _, ok := c.Get("b"); ok {
+		t.Error("b not evicted")
+	}
+	if _, ok := c.Get("a"); !ok {
+		t.Error("a evicted")
+	}
+	if c.Len() != 2 {
+		t.Errorf("Len %d", c.Len())
+	}
+	c.Put("", d1)
+	if _, ok := c.Get(""); ok {
+		t.Error("empty digest cached")
+	}
+
+	t.Run("Extract once per digest, concurrently", func(t *testing.T) {
+		c := NewCache(0)
+		body := []byte(template("Chancellor unveils budget", articleParas))
+		first, _ := c.Extract("sha1:X", htmlHeader(), body, Options{})
+		// Same digest, other bytes: the cache answers, it does not re-extract.
+		again, _ := c.Extract("sha1:X", htmlHeader(), []byte("<p>other</p>"), Options{})
+		if again != first {
+			t.Error("second call re-extracted")
+		}
+		var wg sync.WaitGroup
+		for i := range 16 {
+			wg.Go(func() {
+				d := fmt.Sprintf("sha1:%d", i%4)
+				doc, err := c.Extract(d, htmlHeader(), body, Options{})
+				if err != nil || doc.Extractor != ExtractorReadability {
+					t.Errorf("%v %v", err, doc)
+				}
+			})
+		}
+		wg.Wait()
+		if c.Len() != 5 {
+			t.Errorf("Len %d, want 5", c.Len())
+		}
+	})
+}
