@@ -1,0 +1,575 @@
+package timemap
+
+import (
+	"bufio"
+	"cmp"
+	"container/heap"
+	"context"
+	"encoding/gob"
+	"errors"
+	"fmt"
+	"io"
+	"iter"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+)
+
+// DefaultMaxInMemory is the default number of capture entries an Index keeps
+// in memory before it spills a sorted run to disk.
+const DefaultMaxInMemory = 200_000
+
+// IndexOptions configure BuildIndex.
+type IndexOptions struct {
+	// Canon selects how URI-Rs become keys (default CanonSURT).
+	Canon CanonMode
+	// Read configures the record readers.
+	Read ReadOptions
+	// Workers is the number of files read in parallel (default runtime.NumCPU()).
+	Workers int
+	// MaxInMemory is the number of captures kept in memory before a sorted run
+	// is spilled to TempDir (default DefaultMaxInMemory).
+	MaxInMemory int
+	// TempDir is where sorted runs are spilled (default os.TempDir()).
+	TempDir string
+	// OnError receives each skipped record (*RecordError) and each file that
+	// could not be read. Calls are serialised. Nil means ignore.
+	OnError func(error)
+}
+
+// Stats counts what BuildIndex read.
+type Stats struct {
+	// Files is the number of input files; FilesFailed those that could not be
+	// opened or read to the end.
+	Files, FilesFailed int
+	// Records counts the records read by type ("response", "revisit", ...;
+	// ARC version blocks as "warcinfo", ARC URL records as "response").
+	Records map[string]int
+	// Captures is the number of captures indexed, Revisits how many of them
+	// are revisits.
+	Captures, Revisits int
+	// NonHTTP counts response, resource and revisit records with a non-HTTP
+	// target (dns:, metadata:, ...): counted, not indexed.
+	NonHTTP int
+	// Skipped counts records reported as *RecordError.
+	Skipped int
+	// Runs is the number of sorted runs spilled to disk.
+	Runs int
+}
+
+// entry is a capture as kept by the index, with what revisit resolution
+// needs and its input order.
+type entry struct {
+	C       Capture
+	Seq     uint64 // file index << 40 | record index: input order
+	RefURI  string // WARC-Refers-To-Target-URI of a revisit
+	RefDate time.Time
+	NoHead  bool // revisit without HTTP head: status and MIME come from the original
+}
+
+func cmpEntry(a, b *entry) int {
+	if c := strings.Compare(a.C.Key, b.C.Key); c != 0 {
+		return c
+	}
+	if c := a.C.Time.Compare(b.C.Time); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.Seq, b.Seq)
+}
+
+// original is what the index keeps per distinct payload digest of a
+// non-revisit capture, to resolve revisits across TimeMaps.
+type original struct {
+	loc    Location
+	status int
+	mime   string
+}
+
+// Index is a sorted capture index over a set of WARC/ARC files: captures in
+// (Key, Time, input order), held as sorted runs in memory and on disk and
+// merged when iterated. Memory: at most MaxInMemory capture entries, plus
+// one digest-to-location entry per distinct payload digest of a response
+// (about 150 bytes each, for revisit resolution across TimeMaps), plus the
+// largest TimeMap while iterating.
+type Index struct {
+	opts   IndexOptions
+	mem    []entry
+	runs   []string
+	tmpDir string
+	orig   map[string]original
+	stats  Stats
+	err    error
+}
+
+// BuildIndex scans files in parallel and indexes their response, resource
+// and revisit records with HTTP(S) targets (ARC URL records too). Skipped
+// records and unreadable files are reported to opts.OnError and reading goes
+// on; BuildIndex fails only when no file could be read at all, on a spill
+// error, or when ctx is done.
+func BuildIndex(ctx context.Context, files []string, opts IndexOptions) (*Index, error) {
+	if opts.Workers <= 0 {
+		opts.Workers = runtime.NumCPU()
+	}
+	if opts.MaxInMemory <= 0 {
+		opts.MaxInMemory = DefaultMaxInMemory
+	}
+	idx := &Index{opts: opts, orig: make(map[string]original), stats: Stats{Files: len(files), Records: map[string]int{}}}
+	var (
+		mu      sync.Mutex // guards idx.mem, idx.runs, idx.orig, idx.stats
+		errMu   sync.Mutex
+		spillMu sync.Mutex
+		spillEr error
+		wg      sync.WaitGroup
+		okFiles int
+	)
+	report := func(err error) {
+		if opts.OnError != nil {
+			errMu.Lock()
+			opts.OnError(err)
+			errMu.Unlock()
+		}
+	}
+	flush := func(batch []entry, origs map[string]original, st *Stats) {
+		mu.Lock()
+		idx.mem = append(idx.mem, batch...)
+		for d, o := range origs {
+			if _, ok := idx.orig[d]; !ok {
+				idx.orig[d] = o
+			}
+		}
+		idx.stats.add(st)
+		var full []entry
+		if len(idx.mem) >= opts.MaxInMemory {
+			full, idx.mem = idx.mem, make([]entry, 0, min(opts.MaxInMemory, 1<<16))
+		}
+		mu.Unlock()
+		for len(full) > 0 {
+			n := min(len(full), opts.MaxInMemory)
+			spillMu.Lock()
+			if spillEr == nil {
+				if err := idx.spill(full[:n]); err != nil {
+					spillEr = err
+				}
+			}
+			spillMu.Unlock()
+			full = full[n:]
+		}
+	}
+	jobs := make(chan int)
+	for w := 0; w < opts.Workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for fi := range jobs {
+				if ok := idx.scanFile(ctx, fi, files[fi], report, flush); ok {
+					mu.Lock()
+					okFiles++
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	for i := range files {
+		if ctx.Err() != nil {
+			break
+		}
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		idx.Close()
+		return nil, err
+	}
+	if spillEr != nil {
+		idx.Close()
+		return nil, spillEr
+	}
+	if okFiles == 0 && len(files) > 0 {
+		idx.Close()
+		return nil, fmt.Errorf("timemap: none of the %d input files could be read", len(files))
+	}
+	slices.SortFunc(idx.mem, func(a, b entry) int { return cmpEntry(&a, &b) })
+	return idx, nil
+}
+
+func (s *Stats) add(o *Stats) {
+	for k, v := range o.Records {
+		s.Records[k] += v
+	}
+	s.Captures += o.Captures
+	s.Revisits += o.Revisits
+	s.NonHTTP += o.NonHTTP
+	s.Skipped += o.Skipped
+	s.FilesFailed += o.FilesFailed
+	*o = Stats{Records: map[string]int{}}
+}
+
+// scanFile reads one file, handing batches of entries to flush. It reports
+// whether the file could be opened.
+func (idx *Index) scanFile(ctx context.Context, fi int, path string, report func(error), flush func([]entry, map[string]original, *Stats)) bool {
+	st := Stats{Records: map[string]int{}}
+	rr, err := OpenRecords(path, idx.opts.Read)
+	if err != nil {
+		report(err)
+		st.FilesFailed = 1
+		flush(nil, nil, &st)
+		return false
+	}
+	defer rr.Close()
+	const batchSize = 4096
+	batch := make([]entry, 0, 256)
+	origs := make(map[string]original)
+	var n uint64
+	for {
+		if ctx.Err() != nil {
+			break
+		}
+		rec, err := rr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			var re *RecordError
+			if errors.As(err, &re) {
+				st.Skipped++
+				report(err)
+				continue
+			}
+			report(err)
+			st.FilesFailed = 1
+			break
+		}
+		st.Records[rec.Type]++
+		n++
+		e, ok := idx.toEntry(rec, uint64(fi)<<40|n, &st)
+		if !ok {
+			continue
+		}
+		if !e.C.Revisit && e.C.Digest != "" {
+			d := normDigest(e.C.Digest)
+			if _, dup := origs[d]; !dup {
+				origs[d] = original{loc: e.C.Loc, status: e.C.Status, mime: e.C.MIME}
+			}
+		}
+		batch = append(batch, e)
+		if len(batch) >= min(batchSize, idx.opts.MaxInMemory) {
+			flush(batch, origs, &st)
+			batch = make([]entry, 0, batchSize)
+			origs = make(map[string]original)
+		}
+	}
+	flush(batch, origs, &st)
+	return true
+}
+
+// toEntry turns a record into a capture entry, or reports false for records
+// that are not captures.
+func (idx *Index) toEntry(rec *Record, seq uint64, st *Stats) (entry, bool) {
+	switch rec.Type {
+	case "response", "resource", "revisit":
+	default:
+		return entry{}, false
+	}
+	if rec.Format == FormatARC && rec.Type != "response" {
+		return entry{}, false
+	}
+	if !isHTTPURI(rec.TargetURI) {
+		st.NonHTTP++
+		return entry{}, false
+	}
+	c := Capture{
+		Key:    Canonicalize(rec.TargetURI, idx.opts.Canon),
+		URIR:   rec.TargetURI,
+		Time:   rec.Date,
+		Digest: rec.PayloadDigest,
+		Length: rec.Loc.Length,
+		Loc:    rec.Loc,
+	}
+	e := entry{Seq: seq}
+	if rec.HTTP != nil {
+		c.Status = rec.HTTP.Status
+		c.MIME = mimeType(rec.HTTP.Header.Get("Content-Type"))
+	}
+	switch {
+	case rec.Type == "revisit":
+		c.Revisit = true
+		e.RefURI, e.RefDate = rec.RefersToTargetURI, rec.RefersToDate
+		e.NoHead = rec.HTTP == nil
+		st.Revisits++
+	case rec.Type == "resource":
+		c.MIME = mimeType(rec.ContentType)
+		c.Payload = c.Loc
+	default:
+		if c.MIME == "" && rec.Format == FormatARC {
+			c.MIME = mimeType(rec.ContentType)
+		}
+		c.Payload = c.Loc
+	}
+	st.Captures++
+	e.C = c
+	return e, true
+}
+
+// normDigest returns the digest without its "sha1:" label, upper case.
+func normDigest(d string) string {
+	if i := strings.IndexByte(d, ':'); i >= 0 {
+		d = d[i+1:]
+	}
+	return strings.ToUpper(strings.TrimSpace(d))
+}
+
+// spill writes a sorted run to the temp dir.
+func (idx *Index) spill(run []entry) error {
+	slices.SortFunc(run, func(a, b entry) int { return cmpEntry(&a, &b) })
+	if idx.tmpDir == "" {
+		dir, err := os.MkdirTemp(idx.opts.TempDir, "offtopic-index-")
+		if err != nil {
+			return fmt.Errorf("timemap: index spill: %w", err)
+		}
+		idx.tmpDir = dir
+	}
+	name := filepath.Join(idx.tmpDir, fmt.Sprintf("run-%05d.gob", len(idx.runs)))
+	f, err := os.Create(name)
+	if err != nil {
+		return fmt.Errorf("timemap: index spill: %w", err)
+	}
+	bw := bufio.NewWriterSize(f, 256<<10)
+	enc := gob.NewEncoder(bw)
+	for i := range run {
+		if err := enc.Encode(&run[i]); err != nil {
+			f.Close()
+			return fmt.Errorf("timemap: index spill %s: %w", name, err)
+		}
+	}
+	if err := bw.Flush(); err != nil {
+		f.Close()
+		return fmt.Errorf("timemap: index spill %s: %w", name, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("timemap: index spill %s: %w", name, err)
+	}
+	idx.runs = append(idx.runs, name)
+	idx.stats.Runs++
+	return nil
+}
+
+// Stats returns the counts gathered by BuildIndex.
+func (idx *Index) Stats() Stats {
+	s := idx.stats
+	s.Records = make(map[string]int, len(idx.stats.Records))
+	for k, v := range idx.stats.Records {
+		s.Records[k] = v
+	}
+	return s
+}
+
+// Close removes the spilled runs. The index cannot be iterated afterwards.
+func (idx *Index) Close() error {
+	idx.mem, idx.runs, idx.orig = nil, nil, nil
+	if idx.tmpDir != "" {
+		dir := idx.tmpDir
+		idx.tmpDir = ""
+		return os.RemoveAll(dir)
+	}
+	return nil
+}
+
+// runIter iterates one sorted run.
+type runIter struct {
+	cur  entry
+	next func() (entry, error)
+	stop func()
+}
+
+// mergeHeap is a min-heap of run iterators by their current entry.
+type mergeHeap []*runIter
+
+func (h mergeHeap) Len() int           { return len(h) }
+func (h mergeHeap) Less(i, j int) bool { return cmpEntry(&h[i].cur, &h[j].cur) < 0 }
+func (h mergeHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *mergeHeap) Push(x any)        { *h = append(*h, x.(*runIter)) }
+func (h *mergeHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+// entries yields all entries in order, merging the runs.
+func (idx *Index) entries() iter.Seq2[entry, error] {
+	return func(yield func(entry, error) bool) {
+		var its []*runIter
+		defer func() {
+			for _, it := range its {
+				it.stop()
+			}
+		}()
+		for _, name := range idx.runs {
+			f, err := os.Open(name)
+			if err != nil {
+				yield(entry{}, fmt.Errorf("timemap: index run: %w", err))
+				return
+			}
+			dec := gob.NewDecoder(bufio.NewReaderSize(f, 64<<10))
+			it := &runIter{stop: func() { f.Close() }}
+			it.next = func() (entry, error) {
+				var e entry
+				err := dec.Decode(&e)
+				if err != nil && err != io.EOF {
+					err = fmt.Errorf("timemap: index run %s: %w", f.Name(), err)
+				}
+				return e, err
+			}
+			its = append(its, it)
+		}
+		mem := idx.mem
+		its = append(its, &runIter{stop: func() {}, next: func() (entry, error) {
+			if len(mem) == 0 {
+				return entry{}, io.EOF
+			}
+			e := mem[0]
+			mem = mem[1:]
+			return e, nil
+		}})
+		h := make(mergeHeap, 0, len(its))
+		for _, it := range its {
+			e, err := it.next()
+			if err == io.EOF {
+				continue
+			}
+			if err != nil {
+				yield(entry{}, err)
+				return
+			}
+			it.cur = e
+			h = append(h, it)
+		}
+		heap.Init(&h)
+		for len(h) > 0 {
+			it := h[0]
+			if !yield(it.cur, nil) {
+				return
+			}
+			e, err := it.next()
+			switch {
+			case err == io.EOF:
+				heap.Pop(&h)
+			case err != nil:
+				yield(entry{}, err)
+				return
+			default:
+				it.cur = e
+				heap.Fix(&h, 0)
+			}
+		}
+	}
+}
+
+// TimeMaps yields the TimeMaps of the index in key order, revisits resolved.
+// Only one TimeMap is held in memory at a time.
+func (idx *Index) TimeMaps(ctx context.Context) iter.Seq2[*TimeMap, error] {
+	return func(yield func(*TimeMap, error) bool) {
+		var group []entry
+		emit := func() bool {
+			if len(group) == 0 {
+				return true
+			}
+			tm := idx.resolve(group)
+			group = group[:0]
+			return yield(tm, nil)
+		}
+		for e, err := range idx.entries() {
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			if len(group) > 0 && group[0].C.Key != e.C.Key {
+				if err := ctx.Err(); err != nil {
+					yield(nil, err)
+					return
+				}
+				if !emit() {
+					return
+				}
+			}
+			group = append(group, e)
+		}
+		emit()
+	}
+}
+
+// resolve builds a TimeMap from one key's entries, resolving revisits: to an
+// earlier capture of the same TimeMap with the same payload digest, else to
+// the capture named by WARC-Refers-To-Target-URI and -Date when it is in the
+// TimeMap, else to any response of the collection with that digest. An
+// unresolved revisit keeps a zero Payload.
+func (idx *Index) resolve(group []entry) *TimeMap {
+	tm := &TimeMap{Key: group[0].C.Key, URIR: group[0].C.URIR, Captures: make([]Capture, len(group))}
+	byDigest := make(map[string]int)
+	for i := range group {
+		e := &group[i]
+		c := e.C
+		if !c.Revisit {
+			if c.Digest != "" {
+				if _, ok := byDigest[normDigest(c.Digest)]; !ok {
+					byDigest[normDigest(c.Digest)] = i
+				}
+			}
+			tm.Captures[i] = c
+			continue
+		}
+		var o *original
+		if j, ok := byDigest[normDigest(c.Digest)]; ok && c.Digest != "" {
+			oc := tm.Captures[j]
+			o = &original{loc: oc.Payload, status: oc.Status, mime: oc.MIME}
+		} else if e.RefURI != "" && !e.RefDate.IsZero() && Canonicalize(e.RefURI, idx.opts.Canon) == c.Key {
+			for j := 0; j < i; j++ {
+				if oc := tm.Captures[j]; !oc.Revisit && oc.Time.Equal(e.RefDate) {
+					o = &original{loc: oc.Payload, status: oc.Status, mime: oc.MIME}
+					break
+				}
+			}
+		}
+		if o == nil && c.Digest != "" {
+			if g, ok := idx.orig[normDigest(c.Digest)]; ok {
+				o = &g
+			}
+		}
+		if o != nil {
+			c.Payload = o.loc
+			if e.NoHead {
+				c.Status, c.MIME = o.status, o.mime
+			}
+		}
+		tm.Captures[i] = c
+	}
+	return tm
+}
+
+// Captures yields every capture of the index in key order (revisits
+// resolved), e.g. for WriteCDXJ. An error while reading spilled runs ends the
+// sequence early; Err reports it.
+func (idx *Index) Captures() iter.Seq[Capture] {
+	return func(yield func(Capture) bool) {
+		idx.err = nil
+		for tm, err := range idx.TimeMaps(context.Background()) {
+			if err != nil {
+				idx.err = err
+				return
+			}
+			for _, c := range tm.Captures {
+				if !yield(c) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// Err returns the error that ended the last Captures iteration early, if any.
+func (idx *Index) Err() error { return idx.err }

@@ -1,0 +1,245 @@
+package timemap
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"testing"
+	"time"
+)
+
+func buildIndex(t testing.TB, files []string, opts IndexOptions) (*Index, []error) {
+	t.Helper()
+	var errs []error
+	opts.OnError = func(err error) { errs = append(errs, err) }
+	idx, err := BuildIndex(context.Background(), files, opts)
+	if err != nil {
+		t.Fatalf("BuildIndex: %v", err)
+	}
+	t.Cleanup(func() { idx.Close() })
+	return idx, errs
+}
+
+func collect(t testing.TB, idx *Index) []*TimeMap {
+	t.Helper()
+	var tms []*TimeMap
+	for tm, err := range idx.TimeMaps(context.Background()) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		tms = append(tms, tm)
+	}
+	return tms
+}
+
+func TestIndexRevisits(t *testing.T) {
+	tests := []struct {
+		name            string
+		files           []string
+		captures        int
+		revisits        int
+		unresolved      int
+		wantMinTimeMaps int
+	}{
+		// pywb-dupes revisits refer to captures in pywb-iana, except one.
+		{"dupes alone", []string{"warc/pywb-dupes.warc.gz"}, 12, 9, 8, 2},
+		{"dupes+iana", []string{"warc/pywb-dupes.warc.gz", "warc/pywb-iana.warc.gz"}, 183, 132, 0, 10},
+		{"iana", []string{"warc/pywb-iana.warc.gz"}, 171, 123, 0, 10},
+		{"url-agnostic", []string{"warc/pywb-example-url-agnostic-orig.warc.gz", "warc/pywb-example-url-agnostic-revisit.warc.gz"}, 2, 1, 0, 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var files []string
+			for _, f := range tt.files {
+				files = append(files, fixture(t, f))
+			}
+			idx, errs := buildIndex(t, files, IndexOptions{})
+			if len(errs) > 0 {
+				t.Errorf("errors: %v", errs)
+			}
+			tms := collect(t, idx)
+			if len(tms) < tt.wantMinTimeMaps {
+				t.Errorf("%d TimeMaps, want >= %d", len(tms), tt.wantMinTimeMaps)
+			}
+			var n, rv, unresolved int
+			for _, tm := range tms {
+				for i, c := range tm.Captures {
+					n++
+					if c.Key != tm.Key {
+						t.Errorf("capture key %q in TimeMap %q", c.Key, tm.Key)
+					}
+					if i > 0 && c.Time.Before(tm.Captures[i-1].Time) {
+						t.Errorf("TimeMap %q not in time order", tm.Key)
+					}
+					if !c.Revisit {
+						if c.Payload != c.Loc {
+							t.Errorf("response %s: Payload %+v != Loc %+v", c.URIR, c.Payload, c.Loc)
+						}
+						continue
+					}
+					rv++
+					if c.Payload.IsZero() {
+						unresolved++
+						continue
+					}
+					// The payload must be a response with the same digest.
+					resp, err := ReadResponse(c.Payload, 0)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if resp.Record.Type == "revisit" || normDigest(resp.Record.PayloadDigest) != normDigest(c.Digest) {
+						t.Errorf("revisit %s %s resolved to %s record with digest %s", c.URIR, c.Digest, resp.Record.Type, resp.Record.PayloadDigest)
+					}
+					if c.Status == 0 {
+						t.Errorf("revisit %s has status 0", c.URIR)
+					}
+				}
+			}
+			if n != tt.captures || rv != tt.revisits || unresolved != tt.unresolved {
+				t.Errorf("captures %d revisits %d unresolved %d; want %d %d %d", n, rv, unresolved, tt.captures, tt.revisits, tt.unresolved)
+			}
+		})
+	}
+}
+
+// TestIndexSpill checks that a tiny MaxInMemory (forcing many spilled runs
+// and a k-way merge) gives the same TimeMaps as an all-in-memory index.
+func TestIndexSpill(t *testing.T) {
+	dir := filepath.Join(sharedDir(t), "fixtures", "warc")
+	var files []string
+	for _, f := range []string{"pywb-iana.warc.gz", "pywb-dupes.warc.gz", "pywb-example.warc.gz", "aut-example.warc.gz", "pywb-example-bad.warc.gz.bad"} {
+		files = append(files, filepath.Join(dir, f))
+	}
+	mem, _ := buildIndex(t, files, IndexOptions{})
+	tmp := t.TempDir()
+	spilled, _ := buildIndex(t, files, IndexOptions{MaxInMemory: 7, TempDir: tmp, Workers: 3})
+	if spilled.Stats().Runs < 10 {
+		t.Fatalf("only %d runs spilled", spilled.Stats().Runs)
+	}
+	a, b := collect(t, mem), collect(t, spilled)
+	if len(a) != len(b) {
+		t.Fatalf("%d vs %d TimeMaps", len(a), len(b))
+	}
+	for i := range a {
+		if !reflect.DeepEqual(normTM(a[i]), normTM(b[i])) {
+			t.Fatalf("TimeMap %d differs:\n%+v\n%+v", i, a[i], b[i])
+		}
+	}
+	if !sort.SliceIsSorted(a, func(i, j int) bool { return a[i].Key < a[j].Key }) {
+		t.Error("TimeMaps not in key order")
+	}
+	ents, _ := os.ReadDir(tmp)
+	if len(ents) == 0 {
+		t.Error("nothing spilled to TempDir")
+	}
+	spilled.Close()
+	ents, _ = os.ReadDir(tmp)
+	if len(ents) != 0 {
+		t.Errorf("Close left %d entries in TempDir", len(ents))
+	}
+}
+
+// normTM strips monotonic clock readings and locations so that TimeMaps from
+// gob and from memory compare equal.
+func normTM(tm *TimeMap) *TimeMap {
+	c := *tm
+	c.Captures = append([]Capture(nil), tm.Captures...)
+	for i := range c.Captures {
+		c.Captures[i].Time = c.Captures[i].Time.Round(0).UTC()
+	}
+	return &c
+}
+
+func TestIndexStatsAndErrors(t *testing.T) {
+	files := []string{
+		fixture(t, "warc/aut-example.warc.gz"),
+		fixture(t, "arc/aut-badexample.arc.gz"),
+		filepath.Join(t.TempDir(), "missing.warc.gz"),
+	}
+	idx, errs := buildIndex(t, files, IndexOptions{})
+	st := idx.Stats()
+	if st.Files != 3 || st.FilesFailed != 1 {
+		t.Errorf("Files %d FilesFailed %d", st.Files, st.FilesFailed)
+	}
+	if st.Records["metadata"] != 261 || st.Records["request"] != 261 || st.Records["response"] != 299+2 {
+		t.Errorf("Records = %v", st.Records)
+	}
+	// 38 dns: responses in the WARC, 1 in the ARC.
+	if st.NonHTTP != 39 {
+		t.Errorf("NonHTTP = %d, want 39", st.NonHTTP)
+	}
+	if st.Captures != 299-38+1 {
+		t.Errorf("Captures = %d, want %d", st.Captures, 299-38+1)
+	}
+	if st.Skipped != 3 || len(errs) != 4 {
+		t.Errorf("Skipped %d, errors %v", st.Skipped, errs)
+	}
+	if _, err := BuildIndex(context.Background(), files[2:], IndexOptions{}); err == nil {
+		t.Error("BuildIndex over only a missing file: no error")
+	}
+}
+
+func TestIndexCanonNone(t *testing.T) {
+	files := []string{fixture(t, "warc/pywb-example.warc.gz"), fixture(t, "warc/pywb-example-extra.warc")}
+	idx, _ := buildIndex(t, files, IndexOptions{Canon: CanonNone})
+	for _, tm := range collect(t, idx) {
+		if tm.Key != tm.URIR {
+			t.Errorf("CanonNone key %q for %q", tm.Key, tm.URIR)
+		}
+	}
+}
+
+func devCorpus(tb testing.TB) []string {
+	files, _ := filepath.Glob(filepath.Join(sharedDir(tb), "corpus", "dev", "*.warc.gz"))
+	if len(files) == 0 {
+		tb.Skip("dev corpus not found")
+	}
+	return files
+}
+
+func TestIndexDevCorpus(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short")
+	}
+	files := devCorpus(t)
+	start := time.Now()
+	idx, errs := buildIndex(t, files, IndexOptions{})
+	el := time.Since(start)
+	if len(errs) > 0 {
+		t.Errorf("errors: %v", errs[:min(5, len(errs))])
+	}
+	st := idx.Stats()
+	tms := collect(t, idx)
+	t.Logf("%d files in %v: %+v, %d TimeMaps", len(files), el, st, len(tms))
+	if st.Captures == 0 || len(tms) == 0 {
+		t.Fatal("nothing indexed")
+	}
+	unresolved := 0
+	for _, tm := range tms {
+		for _, c := range tm.Captures {
+			if c.Revisit && c.Payload.IsZero() {
+				unresolved++
+			}
+		}
+	}
+	if unresolved > 0 {
+		t.Errorf("%d unresolved revisits", unresolved)
+	}
+}
+
+func BenchmarkBuildIndexDev(b *testing.B) {
+	files := devCorpus(b)
+	for b.Loop() {
+		idx, err := BuildIndex(context.Background(), files, IndexOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		n := 0
+		for range idx.Captures() {
+			n++
+		}
+		idx.Close()
+	}
+}
