@@ -1,0 +1,287 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/offtopic/offtopic/report"
+	"github.com/offtopic/offtopic/similarity"
+	"github.com/offtopic/offtopic/timemap"
+)
+
+func detectCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "detect",
+		Usage:     "score every capture against its page's first on-topic capture and flag off-topic ones",
+		ArgsUsage: "FILE.warc[.gz]|FILE.arc[.gz]...",
+		Description: `Reads WARC and ARC files, groups captures into TimeMaps by canonical URI-R,
+scores each capture against URI-R@t0 and writes, in --out-dir:
+   results.jsonl  one JSON line per TimeMap (the input of 'evaluate' and of reports)
+   offtopic.json  OTMT's output schema
+   offtopic.csv   one row per capture: scores, verdict and reason
+
+Examples:
+   offtopic detect --out-dir out collection/*.warc.gz
+   offtopic detect --measures cosine=0.15 --csv scores.csv collection/*.warc.gz
+   offtopic detect --format csv --output - collection/*.warc.gz > scores.csv
+   offtopic detect --measures cosine,jaccard,sekernel --idf collection coll/*.warc.gz`,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "out-dir", Aliases: []string{"d"}, Value: "offtopic-out", Usage: "write results.jsonl, offtopic.json and offtopic.csv into `DIR` (unless --format/--output, --results, --json or --csv say otherwise)"},
+			&cli.StringFlag{Name: "format", Usage: "with --output: write only this format: jsonl (results), json (OTMT) or csv"},
+			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the --format output to `FILE` (- for stdout)"},
+			&cli.StringFlag{Name: "results", Usage: "write the results file (JSON lines) to `FILE`"},
+			&cli.StringFlag{Name: "json", Usage: "write OTMT-style JSON to `FILE`"},
+			&cli.StringFlag{Name: "csv", Usage: "write the CSV report to `FILE`"},
+			&cli.StringFlag{Name: "measures", Aliases: []string{"tm"}, Value: similarity.DefaultMeasures, Usage: "measures whose thresholds decide (OR), as `NAME[=THRESHOLD],...`; known: " + strings.Join(similarity.AllMeasures, ", ")},
+			&cli.StringFlag{Name: "score", Value: "cosine,jaccard,tfintersection,wordcount,bytecount", Usage: "further measures to compute and report without deciding, `NAME,...` (sekernel builds a search index over the collection)"},
+			&cli.StringFlag{Name: "idf", Value: "timemap", Usage: "fit IDF over each `timemap` (as in the paper) or the whole `collection`"},
+			&cli.StringFlag{Name: "canonicalize", Value: "surt", Usage: "group captures by `surt` canonical URI-R or by the exact URI (none)"},
+			&cli.StringFlag{Name: "archive-url", Value: "http://localhost:8080/collection", Usage: "URI-Ms are `URL`/<14-digit time>/<URI-R>"},
+			&cli.IntFlag{Name: "min-t0-words", Value: 20, Usage: "least number of words of text a capture needs to serve as t0"},
+			&cli.BoolFlag{Name: "no-topic-check", Usage: "always use the first capture with text as t0, even where it looks off the collection's topic"},
+			&cli.IntFlag{Name: "workers", Usage: "goroutines extracting and scoring (default: all cores)"},
+			&cli.StringFlag{Name: "temp-dir", Usage: "where temporary index and spill files go (default: the system's)"},
+			&cli.BoolFlag{Name: "strict", Usage: "exit non-zero when any record or payload had to be skipped"},
+			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
+		},
+		Action: runDetect,
+	}
+}
+
+// sinks are the outputs of a detection run, written atomically.
+type sinks struct {
+	files   []*report.AtomicFile
+	results []*report.ResultsWriter
+	otmt    []*report.OTMTWriter
+	csv     []*report.CSVWriter
+	rule    similarity.Rule
+}
+
+func (s *sinks) open(path string) (io.Writer, error) {
+	if path == "-" {
+		return os.Stdout, nil
+	}
+	f, err := report.CreateAtomic(path)
+	if err != nil {
+		return nil, err
+	}
+	s.files = append(s.files, f)
+	return f, nil
+}
+
+func (s *sinks) add(format, path string, run *report.Run) error {
+	w, err := s.open(path)
+	if err != nil {
+		return err
+	}
+	switch format {
+	case "jsonl", "results":
+		rw, err := report.NewResultsWriter(w, run)
+		if err != nil {
+			return fmt.Errorf("write %s: %w", path, err)
+		}
+		s.results = append(s.results, rw)
+	case "json", "otmt":
+		s.otmt = append(s.otmt, report.NewOTMTWriter(w))
+	case "csv":
+		cw, err := report.NewCSVWriter(w)
+		if err != nil {
+			return fmt.Errorf("write %s: %w", path, err)
+		}
+		s.csv = append(s.csv, cw)
+	default:
+		return fmt.Errorf("unknown format %q (want jsonl, json or csv)", format)
+	}
+	return nil
+}
+
+func (s *sinks) write(r *similarity.TimeMapResult) error {
+	for _, w := range s.results {
+		if err := w.Write(r); err != nil {
+			return err
+		}
+	}
+	for _, w := range s.otmt {
+		if err := w.Write(r, s.rule); err != nil {
+			return err
+		}
+	}
+	for _, w := range s.csv {
+		if err := w.Write(r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// commit finishes every output and renames it into place.
+func (s *sinks) commit() error {
+	for _, w := range s.otmt {
+		if err := w.Close(); err != nil {
+			return err
+		}
+	}
+	for _, w := range s.csv {
+		if err := w.Flush(); err != nil {
+			return err
+		}
+	}
+	for _, f := range s.files {
+		if err := f.Commit(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *sinks) abort() {
+	for _, f := range s.files {
+		f.Close()
+	}
+}
+
+// warnings prints the first problems in full and counts the rest.
+type warnings struct {
+	mu    sync.Mutex
+	w     io.Writer
+	n     int
+	shown int
+}
+
+func (w *warnings) add(err error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.n++
+	if w.shown < 20 {
+		w.shown++
+		fmt.Fprintln(w.w, "offtopic: skipped:", err)
+	}
+}
+
+func (w *warnings) summary() {
+	if w.n > w.shown {
+		fmt.Fprintf(w.w, "offtopic: %d more skipped (not shown)\n", w.n-w.shown)
+	}
+}
+
+func runDetect(c *cli.Context) error {
+	files := c.Args().Slice()
+	if len(files) == 0 {
+		return cli.Exit("detect: no input files (try: offtopic detect --out-dir out collection/*.warc.gz)", 2)
+	}
+	rule, err := similarity.ParseRule(c.String("measures"))
+	if err != nil {
+		return cli.Exit("detect: --measures: "+err.Error(), 2)
+	}
+	extra, err := similarity.ParseRule(c.String("score"))
+	if err != nil && strings.TrimSpace(c.String("score")) != "" {
+		return cli.Exit("detect: --score: "+err.Error(), 2)
+	}
+	canon, err := timemap.ParseCanonMode(c.String("canonicalize"))
+	if err != nil {
+		return cli.Exit("detect: --canonicalize: "+err.Error(), 2)
+	}
+	idf := c.String("idf")
+	if idf != "timemap" && idf != "collection" {
+		return cli.Exit("detect: --idf must be timemap or collection", 2)
+	}
+	opts := similarity.Options{Rule: rule, CollectionIDF: idf == "collection", MinT0Words: c.Int("min-t0-words"),
+		TopicCheck: !c.Bool("no-topic-check")}
+	for _, t := range extra {
+		opts.Measures = append(opts.Measures, t.Measure)
+	}
+
+	run := &report.Run{Tool: "offtopic", Version: version, Started: time.Now().UTC(), Inputs: files, Measures: rule.String(),
+		ArchiveURL: c.String("archive-url"), Options: map[string]string{"idf": idf, "canonicalize": canon.String(),
+			"min-t0-words": fmt.Sprint(opts.MinT0Words), "topic-check": fmt.Sprint(opts.TopicCheck)}}
+	out := &sinks{rule: rule}
+	defer out.abort()
+	named := false
+	if f, o := c.String("format"), c.String("output"); f != "" || o != "" {
+		if f == "" || o == "" {
+			return cli.Exit("detect: --format and --output go together", 2)
+		}
+		if err := out.add(f, o, run); err != nil {
+			return cli.Exit("detect: "+err.Error(), 2)
+		}
+		named = true
+	}
+	for _, fo := range [][2]string{{"jsonl", c.String("results")}, {"json", c.String("json")}, {"csv", c.String("csv")}} {
+		if fo[1] != "" {
+			if err := out.add(fo[0], fo[1], run); err != nil {
+				return cli.Exit("detect: "+err.Error(), 2)
+			}
+			named = true
+		}
+	}
+	dir := c.String("out-dir")
+	if !named || c.IsSet("out-dir") {
+		for _, fo := range [][2]string{{"jsonl", "results.jsonl"}, {"json", "offtopic.json"}, {"csv", "offtopic.csv"}} {
+			if err := out.add(fo[0], filepath.Join(dir, fo[1]), run); err != nil {
+				return cli.Exit("detect: "+err.Error(), 2)
+			}
+		}
+	}
+
+	prog := newProgress(c.App.ErrWriter, c.Bool("quiet"))
+	warn := &warnings{w: c.App.ErrWriter}
+	ctx := c.Context
+	prog.begin("index", 0)
+	idx, err := timemap.BuildIndex(ctx, files, timemap.IndexOptions{Canon: canon, TempDir: c.String("temp-dir"), OnError: warn.add})
+	prog.end()
+	if err != nil {
+		warn.summary()
+		return cli.Exit("detect: "+err.Error(), 1)
+	}
+	defer idx.Close()
+	st := idx.Stats()
+	if st.Captures == 0 {
+		warn.summary()
+		return cli.Exit("detect: no captures found in the input", 1)
+	}
+	cfg := similarity.Config{Options: opts, ArchiveURL: run.ArchiveURL, Workers: c.Int("workers"), TempDir: c.String("temp-dir"),
+		ReadPayload: readLocalPayload, OnError: warn.add}
+	cfg.Progress = func(p similarity.Progress) {
+		if p.Stage != prog.stage {
+			prog.end()
+			prog.begin(p.Stage, st.Captures)
+		}
+		prog.update(p.Captures, fmt.Sprintf("%d TimeMaps", p.TimeMaps))
+	}
+	stats, err := similarity.Detect(ctx, idx, cfg, out.write)
+	prog.end()
+	warn.summary()
+	if err != nil {
+		return cli.Exit("detect: "+err.Error(), 1)
+	}
+	if err := out.commit(); err != nil {
+		return cli.Exit("detect: "+err.Error(), 1)
+	}
+	fmt.Fprintf(c.App.ErrWriter, "offtopic: %d TimeMaps, %d captures: %d on-topic, %d off-topic, %d not scored; %d records skipped, %d payloads failed\n",
+		stats.TimeMaps, stats.Captures, stats.OnTopic, stats.OffTopic, stats.NotScored, st.Skipped, stats.Failed)
+	for _, f := range out.files {
+		fmt.Fprintln(c.App.ErrWriter, "offtopic: wrote", f.Path())
+	}
+	if c.Bool("strict") && warn.n > 0 {
+		return cli.Exit(fmt.Sprintf("detect: %d records or payloads were skipped (--strict)", warn.n), 1)
+	}
+	return nil
+}
+
+// readLocalPayload reads a capture's payload from its WARC or ARC file by offset.
+func readLocalPayload(_ context.Context, c timemap.Capture) (http.Header, []byte, error) {
+	resp, err := timemap.ReadResponse(c.Payload, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	return resp.Header, resp.Body, nil
+}

@@ -1,0 +1,204 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/offtopic/offtopic/report"
+	"github.com/offtopic/offtopic/similarity"
+)
+
+func evaluateCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "evaluate",
+		Usage:     "measure detection results against a gold standard",
+		ArgsUsage: "[RESULTS.jsonl|DIR]",
+		Description: `Matches captures by canonical URI-R and 14-digit timestamp and prints TP, FP,
+TN, FN, accuracy, precision, recall and F1 (off-topic is the positive class),
+and the ROC AUC of each measure's raw score. RESULTS is a results file written
+by 'detect' or the directory holding results.jsonl (default: offtopic-out).
+
+Examples:
+   offtopic evaluate --gold gold.tsv out
+   offtopic evaluate --gold gold.tsv --sweep --kinds scenarios.tsv out/results.jsonl`,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "gold", Required: true, Usage: "gold standard `TSV`: id, date, URI (URI-M), label (1 on-topic, 0 off-topic)"},
+			&cli.BoolFlag{Name: "sweep", Usage: "try 21 thresholds per measure and every pair of measures; print the best by F1"},
+			&cli.StringFlag{Name: "kinds", Usage: "TSV with URI and scenario (or kind) columns: break errors down by kind"},
+			&cli.IntFlag{Name: "misses", Value: 0, Usage: "list up to `N` wrong verdicts with their scores"},
+		},
+		Action: runEvaluate,
+	}
+}
+
+func runEvaluate(c *cli.Context) error {
+	path := c.Args().First()
+	if path == "" {
+		path = "offtopic-out"
+	}
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		path = filepath.Join(path, "results.jsonl")
+	}
+	gold, err := readGold(c.String("gold"))
+	if err != nil {
+		return cli.Exit("evaluate: "+err.Error(), 2)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return cli.Exit("evaluate: "+err.Error(), 2)
+	}
+	defer f.Close()
+	var run report.Run
+	var results []*similarity.TimeMapResult
+	for r, err := range report.ReadResults(f, path, &run) {
+		if err != nil {
+			return cli.Exit("evaluate: "+err.Error(), 1)
+		}
+		results = append(results, r)
+	}
+	ev := similarity.Evaluate(gold, results)
+	w := c.App.Writer
+	printEvaluation(w, ev, run.Measures)
+	if k := c.String("kinds"); k != "" {
+		kf, err := os.Open(k)
+		if err != nil {
+			return cli.Exit("evaluate: "+err.Error(), 2)
+		}
+		kinds, err := similarity.ReadKinds(kf, k)
+		kf.Close()
+		if err != nil {
+			return cli.Exit("evaluate: "+err.Error(), 2)
+		}
+		printKinds(w, ev, kinds)
+	}
+	if n := c.Int("misses"); n > 0 {
+		printMisses(w, ev, n)
+	}
+	if c.Bool("sweep") {
+		fmt.Fprintln(w, "\nSweep (21 thresholds per measure, OR of pairs), best by F1:")
+		for _, s := range similarity.Sweep(ev.Judged) {
+			fmt.Fprintf(w, "  %-40s %s\n", s.Rule.String(), formatConfusion(s.Confusion))
+		}
+	}
+	return nil
+}
+
+func readGold(path string) (similarity.Gold, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return similarity.ReadGoldTSV(f, path)
+}
+
+func formatConfusion(c similarity.Confusion) string {
+	return fmt.Sprintf("TP=%d FP=%d TN=%d FN=%d accuracy=%.4f precision=%.4f recall=%.4f F1=%.4f",
+		c.TP, c.FP, c.TN, c.FN, c.Accuracy(), c.Precision(), c.Recall(), c.F1())
+}
+
+func printEvaluation(w io.Writer, ev *similarity.Evaluation, measures string) {
+	fmt.Fprintf(w, "gold captures: %d (without a verdict: %d; scored captures not in the gold standard: %d)\n",
+		len(ev.Judged), ev.Missing, ev.Extra)
+	if measures != "" {
+		fmt.Fprintf(w, "verdicts (%s):\n", measures)
+	}
+	fmt.Fprintf(w, "  %s\n", formatConfusion(ev.Confusion))
+	fmt.Fprintln(w, "ROC AUC of each measure's raw score:")
+	for _, m := range similarity.AllMeasures {
+		if auc, ok := ev.AUC[m]; ok {
+			fmt.Fprintf(w, "  %-15s %.4f\n", m, auc)
+		}
+	}
+	fmt.Fprintln(w, "each measure alone at the paper's single-measure threshold:")
+	for _, m := range similarity.AllMeasures {
+		if _, ok := ev.AUC[m]; !ok {
+			continue
+		}
+		t, _ := similarity.DefaultThreshold(m)
+		var cm similarity.Confusion
+		rule := similarity.Rule{{Measure: m, Value: t}}
+		for _, j := range ev.Judged {
+			if j.Result == nil {
+				cm.Add(j.Gold.Off, !j.Gold.Off)
+				continue
+			}
+			cm.Add(j.Gold.Off, len(rule.Crossed(j.Result.Scores)) > 0)
+		}
+		fmt.Fprintf(w, "  %-22s %s\n", rule.String(), formatConfusion(cm))
+	}
+}
+
+func outcome(j similarity.Judged) string {
+	switch {
+	case j.Result == nil:
+		return "missing"
+	case j.Gold.Off && j.PredOff():
+		return "TP"
+	case j.Gold.Off:
+		return "FN"
+	case j.PredOff():
+		return "FP"
+	}
+	return "TN"
+}
+
+func printKinds(w io.Writer, ev *similarity.Evaluation, kinds map[similarity.GoldKey]string) {
+	by := map[string]map[string]int{}
+	for _, j := range ev.Judged {
+		k := kinds[j.Key]
+		if k == "" {
+			k = "?"
+		}
+		if by[k] == nil {
+			by[k] = map[string]int{}
+		}
+		by[k][outcome(j)]++
+	}
+	names := make([]string, 0, len(by))
+	for k := range by {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	fmt.Fprintln(w, "by kind:")
+	for _, k := range names {
+		var parts []string
+		for _, o := range []string{"TP", "FN", "TN", "FP", "missing"} {
+			if n := by[k][o]; n > 0 {
+				parts = append(parts, fmt.Sprintf("%s=%d", o, n))
+			}
+		}
+		fmt.Fprintf(w, "  %-14s %s\n", k, strings.Join(parts, " "))
+	}
+}
+
+func printMisses(w io.Writer, ev *similarity.Evaluation, n int) {
+	fmt.Fprintln(w, "wrong verdicts:")
+	for _, j := range ev.Judged {
+		o := outcome(j)
+		if o == "TP" || o == "TN" {
+			continue
+		}
+		if n == 0 {
+			break
+		}
+		n--
+		if j.Result == nil {
+			fmt.Fprintf(w, "  %-7s %s\n", o, j.Gold.URIM)
+			continue
+		}
+		var sc []string
+		for _, m := range similarity.AllMeasures {
+			if s, ok := j.Result.Scores[m]; ok {
+				sc = append(sc, fmt.Sprintf("%s=%.3f", m, s))
+			}
+		}
+		fmt.Fprintf(w, "  %-7s %s words=%d %s [%s] %.80q\n", o, j.Gold.URIM, j.Result.WordCount, strings.Join(sc, " "), j.Result.Reason, j.Result.Excerpt)
+	}
+}

@@ -1,0 +1,89 @@
+package report
+
+import (
+	"bufio"
+	"encoding/json"
+	"io"
+
+	"github.com/offtopic/offtopic/similarity"
+)
+
+// OTMTWriter streams results in the output schema of OTMT (the Off-Topic
+// Memento Toolkit): TimeMap URI -> URI-M -> "timemap measures" -> measure ->
+// {"comparison score", "topic status"}, plus "overall topic status" and the
+// capture's status where it was not scored.
+type OTMTWriter struct {
+	w     *bufio.Writer
+	first bool
+}
+
+// NewOTMTWriter opens the top-level JSON object.
+func NewOTMTWriter(w io.Writer) *OTMTWriter {
+	bw := bufio.NewWriter(w)
+	bw.WriteString("{")
+	return &OTMTWriter{w: bw, first: true}
+}
+
+type otmtMeasure struct {
+	Score  float64 `json:"comparison score"`
+	Status string  `json:"topic status"`
+}
+
+type otmtMemento struct {
+	Measures map[string]otmtMeasure `json:"timemap measures"`
+	Overall  string                 `json:"overall topic status"`
+	Datetime string                 `json:"memento-datetime"`
+	Status   int                    `json:"http status"`
+	Reason   string                 `json:"reason,omitempty"`
+	T0       bool                   `json:"t0,omitempty"`
+}
+
+// Write adds one TimeMap. A measure's "topic status" is "off-topic" only
+// where that measure crossed its threshold and made the capture off-topic.
+func (o *OTMTWriter) Write(r *similarity.TimeMapResult, rule similarity.Rule) error {
+	mems := make(map[string]otmtMemento, len(r.Captures))
+	for _, c := range r.Captures {
+		m := otmtMemento{Measures: map[string]otmtMeasure{}, Overall: c.Verdict, Datetime: c.Datetime.UTC().Format("20060102150405"),
+			Status: c.Status, T0: c.IsT0}
+		if c.Verdict != similarity.VerdictOff && c.Verdict != similarity.VerdictOn {
+			m.Reason = c.Reason
+		}
+		crossed := map[string]bool{}
+		if c.Verdict == similarity.VerdictOff {
+			for _, t := range rule.Crossed(c.Scores) {
+				crossed[t.Measure] = true
+			}
+		}
+		for name, s := range c.Scores {
+			st := similarity.VerdictOn
+			if crossed[name] {
+				st = similarity.VerdictOff
+			}
+			m.Measures[name] = otmtMeasure{s, st}
+		}
+		mems[c.URIM] = m
+	}
+	key, err := json.Marshal(r.URIT)
+	if err != nil {
+		return err
+	}
+	val, err := json.Marshal(mems)
+	if err != nil {
+		return err
+	}
+	if !o.first {
+		o.w.WriteString(",")
+	}
+	o.first = false
+	o.w.WriteString("\n")
+	o.w.Write(key)
+	o.w.WriteString(": ")
+	_, err = o.w.Write(val)
+	return err
+}
+
+// Close ends the JSON object and flushes.
+func (o *OTMTWriter) Close() error {
+	o.w.WriteString("\n}\n")
+	return o.w.Flush()
+}

@@ -1,0 +1,156 @@
+// Package report owns renderings of detection results: the results file (JSON
+// lines, one TimeMap per line, the only hand-off between detection and
+// everything after it), OTMT-style JSON and CSV (XLSX and HTML to come). A
+// report never recomputes a score.
+package report
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"iter"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/offtopic/offtopic/similarity"
+)
+
+// Run describes a detection run: what went in and how it was scored. It is
+// the first line of a results file.
+type Run struct {
+	Tool       string    `json:"tool"`
+	Version    string    `json:"version"`
+	Started    time.Time `json:"started"`
+	Inputs     []string  `json:"inputs"`
+	Measures   string    `json:"measures"`
+	ArchiveURL string    `json:"archive_url"`
+	// Options records the remaining settings as name: value.
+	Options map[string]string `json:"options,omitempty"`
+}
+
+// line is one line of a results file: either the run or a TimeMap.
+type line struct {
+	Run *Run `json:"run,omitempty"`
+	*similarity.TimeMapResult
+}
+
+// ResultsWriter writes a results file: the Run, then one JSON line per TimeMap.
+type ResultsWriter struct {
+	enc *json.Encoder
+}
+
+// NewResultsWriter starts a results file on w with the run's description.
+func NewResultsWriter(w io.Writer, run *Run) (*ResultsWriter, error) {
+	rw := &ResultsWriter{enc: json.NewEncoder(w)}
+	rw.enc.SetEscapeHTML(false)
+	if run != nil {
+		if err := rw.enc.Encode(line{Run: run}); err != nil {
+			return nil, err
+		}
+	}
+	return rw, nil
+}
+
+// Write adds one TimeMap's results.
+func (w *ResultsWriter) Write(r *similarity.TimeMapResult) error {
+	return w.enc.Encode(r)
+}
+
+// ReadResults iterates over a results file: the run (nil when the file has
+// none) is returned first through run, then each TimeMap. Errors name the line.
+func ReadResults(r io.Reader, name string, run *Run) iter.Seq2[*similarity.TimeMapResult, error] {
+	return func(yield func(*similarity.TimeMapResult, error) bool) {
+		br := bufio.NewReaderSize(r, 1<<20)
+		for n := 1; ; n++ {
+			b, err := br.ReadBytes('\n')
+			if len(b) > 0 && !isBlank(b) {
+				var l line
+				if jerr := json.Unmarshal(b, &l); jerr != nil {
+					if !yield(nil, fmt.Errorf("%s line %d: %w", name, n, jerr)) {
+						return
+					}
+				} else if l.Run != nil {
+					if run != nil {
+						*run = *l.Run
+					}
+				} else if l.TimeMapResult != nil && !yield(l.TimeMapResult, nil) {
+					return
+				}
+			}
+			if err == io.EOF {
+				return
+			}
+			if err != nil {
+				yield(nil, fmt.Errorf("read %s: %w", name, err))
+				return
+			}
+		}
+	}
+}
+
+func isBlank(b []byte) bool {
+	for _, c := range b {
+		if c != ' ' && c != '\n' && c != '\r' && c != '\t' {
+			return false
+		}
+	}
+	return true
+}
+
+// AtomicFile is an output file written to a temporary name beside its final
+// path and renamed into place by Commit, so that readers never see it half
+// written. Close without Commit removes the temporary file.
+type AtomicFile struct {
+	*os.File
+	path string
+	done bool
+}
+
+// CreateAtomic starts writing path atomically.
+func CreateAtomic(path string) (*AtomicFile, error) {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("create %s: %w", dir, err)
+	}
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return nil, fmt.Errorf("create %s: %w", path, err)
+	}
+	return &AtomicFile{File: f, path: path}, nil
+}
+
+// Path is the final path of the file.
+func (a *AtomicFile) Path() string { return a.path }
+
+// Commit flushes the file to disk and renames it into place.
+func (a *AtomicFile) Commit() error {
+	if err := a.File.Sync(); err != nil {
+		a.Close()
+		return fmt.Errorf("write %s: %w", a.path, err)
+	}
+	if err := a.File.Close(); err != nil {
+		os.Remove(a.File.Name())
+		return fmt.Errorf("write %s: %w", a.path, err)
+	}
+	if err := os.Chmod(a.File.Name(), 0o644); err != nil {
+		return fmt.Errorf("write %s: %w", a.path, err)
+	}
+	if err := os.Rename(a.File.Name(), a.path); err != nil {
+		os.Remove(a.File.Name())
+		return fmt.Errorf("rename into %s: %w", a.path, err)
+	}
+	a.done = true
+	return nil
+}
+
+// Close abandons the file unless it was committed.
+func (a *AtomicFile) Close() error {
+	if a.done {
+		return nil
+	}
+	a.done = true
+	a.File.Close()
+	return os.Remove(a.File.Name())
+}

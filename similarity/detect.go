@@ -1,0 +1,231 @@
+package similarity
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/offtopic/offtopic/extract"
+	"github.com/offtopic/offtopic/timemap"
+)
+
+// Input is one TimeMap with what extraction made of each capture's payload.
+type Input struct {
+	TimeMap *timemap.TimeMap
+	// URIT is the TimeMap's URI; URIMs holds each capture's URI-M.
+	URIT  string
+	URIMs []string
+	// Docs holds each capture's extracted document, nil where there is none.
+	Docs []*extract.Document
+	// Errs holds why a capture's payload could not be read or extracted.
+	Errs []string
+}
+
+// Options control scoring.
+type Options struct {
+	// Rule is the thresholds whose crossing makes a capture off-topic.
+	Rule Rule
+	// Measures are the measures to compute; those of Rule are always computed.
+	Measures []string
+	// CollectionIDF fits IDF over the whole collection instead of the TimeMap.
+	CollectionIDF bool
+	// MinT0Words is the least number of words a capture needs to serve as t0.
+	MinT0Words int
+	// ExcerptWords is the number of words of text kept per capture.
+	ExcerptWords int
+	// TopicCheck turns on the check of t0 against the collection's topic.
+	TopicCheck bool
+}
+
+// withDefaults fills zero fields.
+func (o Options) withDefaults() Options {
+	if len(o.Rule) == 0 {
+		o.Rule, _ = ParseRule(DefaultMeasures)
+	}
+	if o.MinT0Words == 0 {
+		o.MinT0Words = 20
+	}
+	if o.ExcerptWords == 0 {
+		o.ExcerptWords = 60
+	}
+	return o
+}
+
+// computes reports whether the measure is to be computed.
+func (o Options) computes(m string) bool {
+	if o.Rule.Has(m) {
+		return true
+	}
+	for _, x := range o.Measures {
+		if x == m {
+			return true
+		}
+	}
+	return false
+}
+
+// IsHTML reports whether a media type is one the measures apply to.
+func IsHTML(mime string) bool {
+	return mime == "text/html" || mime == "application/xhtml+xml"
+}
+
+// scorable says why a capture cannot be scored, "" when it can.
+func scorable(c timemap.Capture, doc *extract.Document, errText string) string {
+	switch {
+	case errText != "":
+		return errText
+	case c.Status != 200:
+		if c.Status == 0 {
+			return "no HTTP status"
+		}
+		return "HTTP status " + strconv.Itoa(c.Status)
+	case !IsHTML(c.MIME):
+		if c.MIME == "" {
+			return "no media type"
+		}
+		return "not HTML (" + c.MIME + ")"
+	case doc == nil:
+		return "no payload"
+	}
+	return ""
+}
+
+// prepared is a scorable capture's term statistics.
+type prepared struct {
+	tf  map[string]int
+	vec Vector
+}
+
+// Score scores every capture of one TimeMap against its t0 and gives each a
+// verdict. It is the per-TimeMap step shared by every way of running detection.
+func Score(ctx context.Context, in Input, model *Model, opts Options) (*TimeMapResult, error) {
+	opts = opts.withDefaults()
+	tm := in.TimeMap
+	res := &TimeMapResult{Key: tm.Key, URIR: tm.URIR, URIT: in.URIT, Captures: make([]CaptureResult, len(tm.Captures))}
+
+	prep := make([]*prepared, len(tm.Captures))
+	local := newDFTable()
+	for i, c := range tm.Captures {
+		doc, errText := at(in.Docs, i), atS(in.Errs, i)
+		cr := &res.Captures[i]
+		*cr = CaptureResult{URIR: c.URIR, URIM: atS(in.URIMs, i), Datetime: c.Time, Status: c.Status, MIME: c.MIME,
+			Digest: c.Digest, Revisit: c.Revisit, Loc: c.Loc}
+		if doc != nil {
+			cr.Extractor, cr.Lang, cr.Title = doc.Extractor, doc.Lang, doc.Title
+			cr.WordCount, cr.ByteCount = doc.WordCount, doc.ByteCount
+			cr.Excerpt = excerpt(doc.Text, opts.ExcerptWords)
+		}
+		if why := scorable(c, doc, errText); why != "" {
+			cr.Verdict, cr.Reason = VerdictNotScored, why
+			continue
+		}
+		p := &prepared{tf: termCounts(doc.Terms)}
+		local.add(p.tf)
+		prep[i] = p
+	}
+
+	var idf IDF = local
+	if opts.CollectionIDF && model != nil && model.DF != nil {
+		idf = model.DF
+	}
+	for _, p := range prep {
+		if p != nil {
+			p.vec = tfidf(p.tf, idf)
+		}
+	}
+
+	t0, why := chooseT0(in, prep, model, opts)
+	if t0 < 0 {
+		res.T0Reason = why
+		for i := range res.Captures {
+			if prep[i] != nil {
+				res.Captures[i].Verdict, res.Captures[i].Reason = VerdictNotScored, "no capture qualifies as t0: "+why
+			}
+		}
+		return res, nil
+	}
+	res.T0, res.T0Reason = res.Captures[t0].URIM, why
+	res.Captures[t0].IsT0 = true
+
+	var kernel map[string]bool
+	if opts.computes(MeasureSEKernel) && model != nil && model.Engine != nil {
+		var err error
+		if kernel, err = seKernelSet(ctx, model.Engine, prep[t0].tf); err != nil {
+			return nil, fmt.Errorf("sekernel of %s: %w", tm.URIR, err)
+		}
+	}
+	d0 := in.Docs[t0]
+	for i, p := range prep {
+		if p == nil {
+			continue
+		}
+		doc := in.Docs[i]
+		scores := map[string]float64{}
+		for _, m := range AllMeasures {
+			if !opts.computes(m) {
+				continue
+			}
+			switch m {
+			case MeasureCosine:
+				scores[m] = Cosine(p.vec, prep[t0].vec)
+			case MeasureJaccard:
+				scores[m] = Jaccard(p.tf, prep[t0].tf)
+			case MeasureTFIntersection:
+				scores[m] = TFIntersection(p.tf, prep[t0].tf, 20)
+			case MeasureSEKernel:
+				if kernel != nil {
+					scores[m] = Jaccard(p.tf, kernel)
+				}
+			case MeasureWordCount:
+				scores[m] = Change(doc.WordCount, d0.WordCount)
+			case MeasureByteCount:
+				scores[m] = Change(doc.ByteCount, d0.ByteCount)
+			}
+		}
+		cr := &res.Captures[i]
+		cr.Scores = scores
+		if i == t0 {
+			cr.Verdict, cr.Reason = VerdictOn, "t0"
+			continue
+		}
+		crossed := opts.Rule.Crossed(scores)
+		if len(crossed) == 0 {
+			cr.Verdict, cr.Reason = VerdictOn, "no threshold crossed"
+			continue
+		}
+		cr.Verdict, cr.Reason = VerdictOff, describe(crossed, scores)
+	}
+	return res, nil
+}
+
+// describe renders crossed thresholds as "cosine 0.04 < 0.10; wordcount -0.91 < -0.85".
+func describe(crossed []Threshold, scores map[string]float64) string {
+	parts := make([]string, len(crossed))
+	for i, t := range crossed {
+		parts[i] = fmt.Sprintf("%s %.3f < %s", t.Measure, scores[t.Measure], strconv.FormatFloat(t.Value, 'f', -1, 64))
+	}
+	return strings.Join(parts, "; ")
+}
+
+func excerpt(text string, words int) string {
+	f := strings.Fields(text)
+	if len(f) > words {
+		f = append(f[:words], "…")
+	}
+	return strings.Join(f, " ")
+}
+
+func at(docs []*extract.Document, i int) *extract.Document {
+	if i < len(docs) {
+		return docs[i]
+	}
+	return nil
+}
+
+func atS(s []string, i int) string {
+	if i < len(s) {
+		return s[i]
+	}
+	return ""
+}

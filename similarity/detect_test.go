@@ -1,0 +1,122 @@
+package similarity
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/offtopic/offtopic/extract"
+	"github.com/offtopic/offtopic/timemap"
+)
+
+// doc makes a document whose terms are its words.
+func doc(text string) *extract.Document {
+	f := strings.Fields(text)
+	return &extract.Document{Text: text, Terms: f, WordCount: len(f), ByteCount: 10 * len(text), Extractor: "body"}
+}
+
+const (
+	onText   = "lighthouse keeper lamp lens tower fog signal coast storm ship wreck rescue keeper lamp lens tower gallery brass clockwork wick oil cottage boat"
+	onText2  = "lighthouse keeper lamp lens tower fog signal coast storm ship wreck rescue keeper lamp lens tower gallery brass museum visitors open days"
+	parkText = "domain for sale"
+	spamText = "cheap pills casino poker replica watches discount pharmacy bonus slots shipping worldwide order pills casino poker replica watches bonus"
+)
+
+// input builds a TimeMap of one page from (status, mime, text) triples a year apart.
+func input(caps ...[3]string) Input {
+	tm := &timemap.TimeMap{Key: "org,example)/", URIR: "http://example.org/"}
+	in := Input{TimeMap: tm, URIT: "urn:t"}
+	t0 := time.Date(2005, 1, 1, 0, 0, 0, 0, time.UTC)
+	for i, c := range caps {
+		status := 200
+		if c[0] != "200" {
+			status = 404
+		}
+		tm.Captures = append(tm.Captures, timemap.Capture{Key: tm.Key, URIR: tm.URIR, Time: t0.AddDate(i, 0, 0), Status: status, MIME: c[1]})
+		in.URIMs = append(in.URIMs, "http://a/"+tm.Captures[i].Timestamp14()+"/"+tm.URIR)
+		var d *extract.Document
+		if c[2] != "" {
+			d = doc(c[2])
+		}
+		in.Docs = append(in.Docs, d)
+		in.Errs = append(in.Errs, "")
+	}
+	return in
+}
+
+func TestScoreVerdicts(t *testing.T) {
+	in := input(
+		[3]string{"404", "text/html", ""},
+		[3]string{"200", "text/html", onText},
+		[3]string{"200", "text/html", onText2},
+		[3]string{"200", "text/css", ""},
+		[3]string{"200", "text/html", spamText},
+		[3]string{"200", "text/html", parkText},
+	)
+	res, err := Score(context.Background(), in, nil, Options{Measures: AllMeasures})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []struct{ verdict, reason string }{
+		{VerdictNotScored, "HTTP status 404"},
+		{VerdictOn, "t0"},
+		{VerdictOn, "no threshold crossed"},
+		{VerdictNotScored, "not HTML (text/css)"},
+		{VerdictOff, "cosine"},
+		{VerdictOff, "wordcount"},
+	}
+	for i, w := range want {
+		c := res.Captures[i]
+		if c.Verdict != w.verdict || !strings.Contains(c.Reason, w.reason) {
+			t.Errorf("capture %d: %s (%s), want %s (%s)", i, c.Verdict, c.Reason, w.verdict, w.reason)
+		}
+	}
+	if res.T0 != in.URIMs[1] || !res.Captures[1].IsT0 {
+		t.Errorf("t0 = %q, want the first 200 HTML capture with text", res.T0)
+	}
+	if s := res.Captures[2].Scores; s[MeasureCosine] < 0.3 || s[MeasureCosine] > 0.99 || len(s) != 5 {
+		t.Errorf("scores of an edited capture = %v, want 5 measures (no engine, no sekernel) and a high cosine", s)
+	}
+}
+
+func TestScoreNoT0(t *testing.T) {
+	in := input([3]string{"200", "text/html", "too short"}, [3]string{"404", "text/html", ""})
+	res, err := Score(context.Background(), in, nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.T0 != "" || res.Captures[0].Verdict != VerdictNotScored || !strings.Contains(res.T0Reason, "no capture") {
+		t.Errorf("got t0 %q reason %q verdict %s, want no t0 and not scored", res.T0, res.T0Reason, res.Captures[0].Verdict)
+	}
+}
+
+// TestTopicCheck: a seed already parked at its first capture gets a later t0
+// once the collection's topic shows the first capture is off it.
+func TestTopicCheck(t *testing.T) {
+	parked := "domain parking sale buy this domain today related searches insurance flights loans credit hotels cheap offers best deals now"
+	b := NewModelBuilder(false, 5)
+	for i := range 20 {
+		in := input([3]string{"200", "text/html", onText}, [3]string{"200", "text/html", onText2})
+		in.TimeMap.Captures[0].Digest = "d" + string(rune('a'+i))
+		b.Add(in)
+	}
+	in := input([3]string{"200", "text/html", parked}, [3]string{"200", "text/html", onText}, [3]string{"200", "text/html", onText2})
+	b.Add(in)
+	model := b.Build()
+	res, err := Score(context.Background(), in, model, Options{TopicCheck: true, MinT0Words: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Captures[1].IsT0 || !strings.Contains(res.T0Reason, "off the collection's topic") {
+		t.Fatalf("t0 = %q (%s), want the second capture", res.T0, res.T0Reason)
+	}
+	if res.Captures[0].Verdict != VerdictOff {
+		t.Errorf("parked first capture: %s (%s), want off-topic", res.Captures[0].Verdict, res.Captures[0].Reason)
+	}
+	// Without the check the paper's method keeps the parked page as t0.
+	res, _ = Score(context.Background(), in, model, Options{MinT0Words: 5})
+	if !res.Captures[0].IsT0 {
+		t.Error("without TopicCheck t0 must be the first capture")
+	}
+}

@@ -1,0 +1,383 @@
+package similarity
+
+import (
+	"bufio"
+	"encoding/csv"
+	"fmt"
+	"io"
+	"math"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/offtopic/offtopic/timemap"
+)
+
+// GoldKey identifies a capture across tools: canonical URI-R and 14-digit time.
+type GoldKey struct {
+	Key string
+	TS  string
+}
+
+// GoldLabel is one labelled capture.
+type GoldLabel struct {
+	URIM string
+	// Off is true for off-topic (label 0 in the public gold standard).
+	Off bool
+}
+
+// Gold is a gold standard: labels by capture.
+type Gold map[GoldKey]GoldLabel
+
+var urimPattern = regexp.MustCompile(`/(\d{14})(?:[a-z]{2}_)?/(.+)$`)
+
+// KeyOfURIM recovers the GoldKey of a Wayback-style URI-M
+// (".../<14-digit time>[mod_]/<URI-R>"); ok is false when it has no timestamp.
+func KeyOfURIM(urim string) (GoldKey, bool) {
+	m := urimPattern.FindStringSubmatch(strings.TrimSpace(urim))
+	if m == nil {
+		return GoldKey{}, false
+	}
+	return GoldKey{Key: timemap.Canonicalize(m[2], timemap.CanonSURT), TS: m[1]}, true
+}
+
+// KeyOf is the GoldKey of a capture result.
+func KeyOf(c *CaptureResult) GoldKey {
+	return GoldKey{Key: timemap.Canonicalize(c.URIR, timemap.CanonSURT), TS: c.Datetime.UTC().Format("20060102150405")}
+}
+
+// ReadGoldTSV reads the public off-topic gold standard format: a header, then
+// tab-separated id, date, URI (a URI-M), label (1 on-topic, 0 off-topic).
+// name is used in error messages.
+func ReadGoldTSV(r io.Reader, name string) (Gold, error) {
+	g := Gold{}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	uriCol, labelCol, line := 2, 3, 0
+	for sc.Scan() {
+		line++
+		text := strings.TrimRight(sc.Text(), "\r")
+		if strings.TrimSpace(text) == "" {
+			continue
+		}
+		f := strings.Split(text, "\t")
+		if line == 1 {
+			for i, h := range f {
+				switch strings.ToLower(strings.TrimSpace(h)) {
+				case "uri", "urim", "uri-m", "uri_m":
+					uriCol = i
+				case "label":
+					labelCol = i
+				}
+			}
+			if _, ok := KeyOfURIM(f[min(uriCol, len(f)-1)]); !ok {
+				continue // a header line
+			}
+		}
+		if len(f) <= max(uriCol, labelCol) {
+			return nil, fmt.Errorf("%s line %d: want at least %d tab-separated fields, got %d", name, line, max(uriCol, labelCol)+1, len(f))
+		}
+		k, ok := KeyOfURIM(f[uriCol])
+		if !ok {
+			return nil, fmt.Errorf("%s line %d: %q is not a URI-M with a 14-digit timestamp", name, line, f[uriCol])
+		}
+		lab := strings.TrimSpace(f[labelCol])
+		if lab != "0" && lab != "1" {
+			return nil, fmt.Errorf("%s line %d: label %q is neither 0 nor 1", name, line, lab)
+		}
+		g[k] = GoldLabel{URIM: f[uriCol], Off: lab == "0"}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("read %s: %w", name, err)
+	}
+	return g, nil
+}
+
+// Confusion counts verdicts against the gold standard; off-topic is the positive class.
+type Confusion struct {
+	TP, FP, TN, FN int
+}
+
+// Add counts one judged capture.
+func (c *Confusion) Add(goldOff, predOff bool) {
+	switch {
+	case goldOff && predOff:
+		c.TP++
+	case goldOff:
+		c.FN++
+	case predOff:
+		c.FP++
+	default:
+		c.TN++
+	}
+}
+
+// Accuracy is (TP+TN)/all.
+func (c Confusion) Accuracy() float64 { return ratio(c.TP+c.TN, c.TP+c.TN+c.FP+c.FN) }
+
+// Precision is TP/(TP+FP).
+func (c Confusion) Precision() float64 { return ratio(c.TP, c.TP+c.FP) }
+
+// Recall is TP/(TP+FN).
+func (c Confusion) Recall() float64 { return ratio(c.TP, c.TP+c.FN) }
+
+// F1 is the harmonic mean of precision and recall.
+func (c Confusion) F1() float64 {
+	p, r := c.Precision(), c.Recall()
+	if p+r == 0 {
+		return 0
+	}
+	return 2 * p * r / (p + r)
+}
+
+func ratio(a, b int) float64 {
+	if b == 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
+}
+
+// Judged is one gold capture with what detection said of it.
+type Judged struct {
+	Key    GoldKey
+	Gold   GoldLabel
+	Result *CaptureResult // nil when detection has no verdict for it
+}
+
+// PredOff reports whether detection called the capture off-topic.
+func (j Judged) PredOff() bool { return j.Result != nil && j.Result.Verdict == VerdictOff }
+
+// Evaluation is detection measured against a gold standard.
+type Evaluation struct {
+	Confusion Confusion
+	// Missing counts gold captures without a verdict (absent or not scored);
+	// they count as wrong verdicts in Confusion, as the independent scorer does.
+	Missing int
+	// Extra counts scored captures that the gold standard does not label.
+	Extra int
+	// AUC is the ROC AUC of each measure's raw score (lower = more off-topic).
+	AUC map[string]float64
+	// Judged lists every gold capture, in gold-key order.
+	Judged []Judged
+}
+
+// Evaluate matches results to the gold standard by canonical URI-R and timestamp.
+func Evaluate(gold Gold, results []*TimeMapResult) *Evaluation {
+	byKey := map[GoldKey]*CaptureResult{}
+	ev := &Evaluation{AUC: map[string]float64{}}
+	for _, r := range results {
+		for i := range r.Captures {
+			c := &r.Captures[i]
+			if c.Verdict == VerdictNotScored {
+				continue
+			}
+			k := KeyOf(c)
+			byKey[k] = c
+			if _, ok := gold[k]; !ok {
+				ev.Extra++
+			}
+		}
+	}
+	keys := make([]GoldKey, 0, len(gold))
+	for k := range gold {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if keys[i].Key != keys[j].Key {
+			return keys[i].Key < keys[j].Key
+		}
+		return keys[i].TS < keys[j].TS
+	})
+	for _, k := range keys {
+		g := gold[k]
+		j := Judged{Key: k, Gold: g, Result: byKey[k]}
+		ev.Judged = append(ev.Judged, j)
+		if j.Result == nil {
+			ev.Missing++
+			ev.Confusion.Add(g.Off, !g.Off) // a capture not judged is a wrong verdict
+			continue
+		}
+		ev.Confusion.Add(g.Off, j.PredOff())
+	}
+	for _, m := range AllMeasures {
+		if auc, ok := rocAUC(ev.Judged, m); ok {
+			ev.AUC[m] = auc
+		}
+	}
+	return ev
+}
+
+// ROCPoints returns the ROC curve of a measure: (false positive rate, true
+// positive rate) as the threshold rises through every distinct score.
+func ROCPoints(judged []Judged, measure string) [][2]float64 {
+	type sl struct {
+		s   float64
+		off bool
+	}
+	var xs []sl
+	var pos, neg int
+	for _, j := range judged {
+		if j.Result == nil {
+			continue
+		}
+		s, ok := j.Result.Scores[measure]
+		if !ok {
+			continue
+		}
+		xs = append(xs, sl{s, j.Gold.Off})
+		if j.Gold.Off {
+			pos++
+		} else {
+			neg++
+		}
+	}
+	if pos == 0 || neg == 0 {
+		return nil
+	}
+	sort.Slice(xs, func(a, b int) bool { return xs[a].s < xs[b].s })
+	pts := [][2]float64{{0, 0}}
+	tp, fp := 0, 0
+	for i := 0; i < len(xs); {
+		k := i
+		for ; k < len(xs) && xs[k].s == xs[i].s; k++ {
+			if xs[k].off {
+				tp++
+			} else {
+				fp++
+			}
+		}
+		pts = append(pts, [2]float64{float64(fp) / float64(neg), float64(tp) / float64(pos)})
+		i = k
+	}
+	return pts
+}
+
+// rocAUC is the area under ROCPoints (trapezoids, so ties count half).
+func rocAUC(judged []Judged, measure string) (float64, bool) {
+	pts := ROCPoints(judged, measure)
+	if len(pts) < 2 {
+		return 0, false
+	}
+	var area float64
+	for i := 1; i < len(pts); i++ {
+		area += (pts[i][0] - pts[i-1][0]) * (pts[i][1] + pts[i-1][1]) / 2
+	}
+	return area, true
+}
+
+// SweepResult is one rule tried by Sweep with its quality.
+type SweepResult struct {
+	Rule      Rule
+	Confusion Confusion
+}
+
+// SweepThresholds are the 21 thresholds tried per measure: 0, 0.05, ..., 1
+// for similarities and -1, -0.95, ..., 0 for changes.
+func SweepThresholds(measure string) []float64 {
+	out := make([]float64, 21)
+	for i := range out {
+		v := float64(i) * 0.05
+		if measure == MeasureWordCount || measure == MeasureByteCount {
+			v -= 1
+		}
+		out[i] = math.Round(v*100) / 100
+	}
+	return out
+}
+
+// Sweep tries 21 thresholds for every measure with scores, alone and in every
+// pair (OR), as AlNoamany et al. did, and returns the best single-measure rule
+// of each measure followed by the best pair of each two measures, each by F1.
+func Sweep(judged []Judged) []SweepResult {
+	var measures []string
+	for _, m := range AllMeasures {
+		for _, j := range judged {
+			if j.Result != nil {
+				if _, ok := j.Result.Scores[m]; ok {
+					measures = append(measures, m)
+					break
+				}
+			}
+		}
+	}
+	eval := func(r Rule) Confusion {
+		var c Confusion
+		for _, j := range judged {
+			if j.Result == nil || j.Result.Scores == nil {
+				c.Add(j.Gold.Off, !j.Gold.Off)
+				continue
+			}
+			off := len(r.Crossed(j.Result.Scores)) > 0
+			c.Add(j.Gold.Off, off)
+		}
+		return c
+	}
+	var out []SweepResult
+	for _, m := range measures {
+		best := SweepResult{Confusion: Confusion{FN: -1}}
+		for _, t := range SweepThresholds(m) {
+			r := Rule{{m, t}}
+			if c := eval(r); best.Confusion.FN < 0 || c.F1() > best.Confusion.F1() {
+				best = SweepResult{r, c}
+			}
+		}
+		out = append(out, best)
+	}
+	for a := 0; a < len(measures); a++ {
+		for b := a + 1; b < len(measures); b++ {
+			best := SweepResult{Confusion: Confusion{FN: -1}}
+			for _, ta := range SweepThresholds(measures[a]) {
+				for _, tb := range SweepThresholds(measures[b]) {
+					r := Rule{{measures[a], ta}, {measures[b], tb}}
+					if c := eval(r); best.Confusion.FN < 0 || c.F1() > best.Confusion.F1() {
+						best = SweepResult{r, c}
+					}
+				}
+			}
+			out = append(out, best)
+		}
+	}
+	return out
+}
+
+// ReadKinds reads an optional TSV (with a header naming a URI or urim column
+// and a scenario or kind column) that says what kind each capture is, for
+// breaking errors down by kind.
+func ReadKinds(r io.Reader, name string) (map[GoldKey]string, error) {
+	cr := csv.NewReader(r)
+	cr.Comma = '\t'
+	cr.FieldsPerRecord = -1
+	cr.LazyQuotes = true
+	head, err := cr.Read()
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", name, err)
+	}
+	uc, kc := -1, -1
+	for i, h := range head {
+		switch strings.ToLower(h) {
+		case "uri", "urim", "uri_m", "uri-m":
+			uc = i
+		case "scenario", "kind":
+			kc = i
+		}
+	}
+	if uc < 0 || kc < 0 {
+		return nil, fmt.Errorf("%s: header needs a URI and a scenario (or kind) column, has %v", name, head)
+	}
+	out := map[GoldKey]string{}
+	for line := 2; ; line++ {
+		rec, err := cr.Read()
+		if err == io.EOF {
+			return out, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s line %d: %w", name, line, err)
+		}
+		if len(rec) <= max(uc, kc) {
+			continue
+		}
+		if k, ok := KeyOfURIM(rec[uc]); ok {
+			out[k] = rec[kc]
+		}
+	}
+}

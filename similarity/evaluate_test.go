@@ -1,0 +1,79 @@
+package similarity
+
+import (
+	"math"
+	"strings"
+	"testing"
+	"time"
+)
+
+const goldTSV = "id\tdate\tURI\tlabel\n" +
+	"1\t20050101000000\thttp://archive.example.org/1/20050101000000/http://www.example.org/\t1\n" +
+	"1\t20060101000000\thttp://archive.example.org/1/20060101000000/https://example.org/\t1\n" +
+	"1\t20070101000000\thttp://archive.example.org/1/20070101000000id_/http://example.org/\t0\n" +
+	"1\t20080101000000\thttp://archive.example.org/1/20080101000000/http://example.org/\t0\n" +
+	"2\t20050101000000\thttp://archive.example.org/1/20050101000000/http://other.org/a\t1\n"
+
+func cr(uri, ts, verdict string, cos float64) CaptureResult {
+	t, _ := time.Parse("20060102150405", ts)
+	return CaptureResult{URIR: uri, Datetime: t, Verdict: verdict, Scores: map[string]float64{MeasureCosine: cos}}
+}
+
+func TestEvaluate(t *testing.T) {
+	gold, err := ReadGoldTSV(strings.NewReader(goldTSV), "gold.tsv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(gold) != 5 {
+		t.Fatalf("gold has %d captures, want 5", len(gold))
+	}
+	results := []*TimeMapResult{{Captures: []CaptureResult{
+		cr("http://example.org/", "20050101000000", VerdictOn, 1),
+		cr("http://example.org/", "20060101000000", VerdictOff, 0.05), // FP
+		cr("http://example.org/", "20070101000000", VerdictOff, 0.02), // TP
+		cr("http://example.org/", "20080101000000", VerdictOn, 0.5),   // FN
+		cr("http://example.org/", "20090101000000", VerdictOn, 0.9),   // not in gold
+	}}}
+	ev := Evaluate(gold, results)
+	want := Confusion{TP: 1, FP: 2, TN: 1, FN: 1} // the missing other.org capture counts as a false positive
+	if ev.Confusion != want || ev.Missing != 1 || ev.Extra != 1 {
+		t.Fatalf("confusion %+v missing %d extra %d, want %+v missing 1 extra 1", ev.Confusion, ev.Missing, ev.Extra, want)
+	}
+	if !near(ev.Confusion.Precision(), 1.0/3) || !near(ev.Confusion.Recall(), 0.5) || !near(ev.Confusion.Accuracy(), 0.4) {
+		t.Errorf("precision %v recall %v accuracy %v", ev.Confusion.Precision(), ev.Confusion.Recall(), ev.Confusion.Accuracy())
+	}
+	// cosine: off-topic scores 0.02 and 0.5, on-topic 1 and 0.05: of the four
+	// (off, on) pairs, three rank the off-topic capture lower.
+	if auc := ev.AUC[MeasureCosine]; math.Abs(auc-0.75) > 1e-9 {
+		t.Errorf("AUC = %v, want 0.75", auc)
+	}
+	best := Sweep(ev.Judged)[0]
+	if best.Rule[0].Measure != MeasureCosine || best.Confusion.F1() < ev.Confusion.F1() {
+		t.Errorf("sweep best %v %+v, want a cosine rule at least as good as the verdicts", best.Rule, best.Confusion)
+	}
+}
+
+func TestReadGoldErrors(t *testing.T) {
+	tests := []struct{ name, in, want string }{
+		{"bad label", "id\tdate\tURI\tlabel\n1\t2005\thttp://a/20050101000000/http://x/\t7\n", "line 2"},
+		{"no timestamp", "id\tdate\tURI\tlabel\n1\t2005\thttp://x/\t1\n", "line 2"},
+		{"short", "id\tdate\tURI\tlabel\n1\t2005\n", "line 2"},
+	}
+	for _, tc := range tests {
+		_, err := ReadGoldTSV(strings.NewReader(tc.in), "g.tsv")
+		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "g.tsv") {
+			t.Errorf("%s: error %v, want one naming g.tsv %s", tc.name, err, tc.want)
+		}
+	}
+}
+
+func TestSweepThresholds(t *testing.T) {
+	c := SweepThresholds(MeasureCosine)
+	w := SweepThresholds(MeasureWordCount)
+	if len(c) != 21 || c[0] != 0 || c[20] != 1 || c[2] != 0.1 {
+		t.Errorf("cosine thresholds %v", c)
+	}
+	if len(w) != 21 || w[0] != -1 || w[20] != 0 || w[3] != -0.85 {
+		t.Errorf("wordcount thresholds %v", w)
+	}
+}

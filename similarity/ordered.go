@@ -1,0 +1,87 @@
+package similarity
+
+import (
+	"context"
+	"iter"
+	"sync"
+)
+
+// orderedMap applies f to every item of in on workers goroutines and hands
+// the results to out in input order. Memory holds at most about 2*workers
+// items in flight. The first error (from in, f or out) stops the work.
+func orderedMap[T, U any](ctx context.Context, workers int, in iter.Seq2[T, error], f func(context.Context, T) (U, error), out func(U) error) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	type job struct {
+		seq  int
+		item T
+		done chan result[U]
+	}
+	jobs := make(chan job)
+	queue := make(chan chan result[U], 2*workers)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range jobs {
+				u, err := f(ctx, j.item)
+				j.done <- result[U]{u, err}
+			}
+		}()
+	}
+	var feedErr error
+	go func() {
+		defer close(queue)
+		defer close(jobs)
+		seq := 0
+		for item, err := range in {
+			if err != nil {
+				feedErr = err
+				return
+			}
+			done := make(chan result[U], 1)
+			select {
+			case queue <- done:
+			case <-ctx.Done():
+				return
+			}
+			select {
+			case jobs <- job{seq, item, done}:
+			case <-ctx.Done():
+				done <- result[U]{err: ctx.Err()}
+				return
+			}
+			seq++
+		}
+	}()
+	var firstErr error
+	for done := range queue {
+		r := <-done
+		if firstErr != nil {
+			continue
+		}
+		if r.err != nil {
+			firstErr = r.err
+			cancel()
+			continue
+		}
+		if err := out(r.val); err != nil {
+			firstErr = err
+			cancel()
+		}
+	}
+	wg.Wait()
+	if firstErr != nil {
+		return firstErr
+	}
+	if feedErr != nil {
+		return feedErr
+	}
+	return ctx.Err()
+}
+
+type result[U any] struct {
+	val U
+	err error
+}

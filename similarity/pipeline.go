@@ -1,0 +1,244 @@
+package similarity
+
+import (
+	"bufio"
+	"context"
+	"encoding/gob"
+	"errors"
+	"fmt"
+	"io"
+	"iter"
+	"net/http"
+	"os"
+	"runtime"
+	"strings"
+	"sync/atomic"
+
+	"github.com/offtopic/offtopic/extract"
+	"github.com/offtopic/offtopic/timemap"
+)
+
+// Source yields TimeMaps in key order.
+type Source interface {
+	TimeMaps(ctx context.Context) iter.Seq2[*timemap.TimeMap, error]
+}
+
+// PayloadReader reads the HTTP response that holds a capture's payload:
+// its headers and raw body (still chunked or content-encoded as recorded).
+type PayloadReader func(ctx context.Context, c timemap.Capture) (http.Header, []byte, error)
+
+// Config is everything a detection run needs besides its source.
+type Config struct {
+	Options
+	// ArchiveURL prefixes URI-Ms: ArchiveURL/<14-digit time>/<URI-R>.
+	ArchiveURL string
+	// Workers is the number of goroutines extracting and scoring (all cores by default).
+	Workers int
+	// TempDir holds the spill file between the two passes ("" for the system's).
+	TempDir string
+	// Extract configures extraction.
+	Extract extract.Options
+	// ReadPayload reads one capture's payload.
+	ReadPayload PayloadReader
+	// CacheSize bounds the number of extracted documents kept by payload digest.
+	CacheSize int
+	// Progress, when set, is called as TimeMaps are done.
+	Progress func(Progress)
+	// OnError, when set, hears of every capture that could not be read or extracted.
+	OnError func(error)
+}
+
+// Progress is a snapshot of a detection run.
+type Progress struct {
+	// Stage is "extract" (first pass) or "score" (second pass).
+	Stage    string
+	TimeMaps int
+	Captures int
+}
+
+// Stats sums up a detection run.
+type Stats struct {
+	TimeMaps  int `json:"timemaps"`
+	Captures  int `json:"captures"`
+	OnTopic   int `json:"on_topic"`
+	OffTopic  int `json:"off_topic"`
+	NotScored int `json:"not_scored"`
+	// Failed counts captures whose payload could not be read or extracted.
+	Failed int `json:"failed"`
+}
+
+// Detect runs off-topic detection over every TimeMap of src and hands each
+// result to emit in key order. The first pass reads and extracts payloads
+// (each distinct digest once) on all cores, spills each TimeMap's documents
+// to a temporary file and builds the collection model; the second pass scores
+// each TimeMap against it. Memory is bounded by the largest TimeMap plus the
+// model's aggregated statistics.
+func Detect(ctx context.Context, src Source, cfg Config, emit func(*TimeMapResult) error) (Stats, error) {
+	cfg.Options = cfg.Options.withDefaults()
+	if cfg.Workers <= 0 {
+		cfg.Workers = runtime.NumCPU()
+	}
+	if cfg.ReadPayload == nil {
+		return Stats{}, errors.New("detect: no payload reader")
+	}
+	if cfg.CacheSize == 0 {
+		cfg.CacheSize = 4096
+	}
+	spill, err := os.CreateTemp(cfg.TempDir, "offtopic-spill-*.gob")
+	if err != nil {
+		return Stats{}, fmt.Errorf("create spill file: %w", err)
+	}
+	defer os.Remove(spill.Name())
+	defer spill.Close()
+
+	builder := NewModelBuilder(cfg.computes(MeasureSEKernel), cfg.MinT0Words)
+	cache := extract.NewCache(cfg.CacheSize)
+	var stats Stats
+	var failed atomic.Int64
+	bw := bufio.NewWriterSize(spill, 1<<20)
+	enc := gob.NewEncoder(bw)
+	err = orderedMap(ctx, cfg.Workers, src.TimeMaps(ctx), func(ctx context.Context, tm *timemap.TimeMap) (*Input, error) {
+		in := prepareInput(ctx, tm, &cfg, cache, &failed)
+		builder.Add(*in)
+		return in, nil
+	}, func(in *Input) error {
+		stats.TimeMaps++
+		stats.Captures += len(in.TimeMap.Captures)
+		if cfg.Progress != nil {
+			cfg.Progress(Progress{Stage: "extract", TimeMaps: stats.TimeMaps, Captures: stats.Captures})
+		}
+		return enc.Encode(toSpill(in))
+	})
+	if err != nil {
+		return stats, err
+	}
+	if err := bw.Flush(); err != nil {
+		return stats, fmt.Errorf("write spill file: %w", err)
+	}
+	stats.Failed = int(failed.Load())
+	model := builder.Build()
+	if _, err := spill.Seek(0, io.SeekStart); err != nil {
+		return stats, fmt.Errorf("rewind spill file: %w", err)
+	}
+	dec := gob.NewDecoder(bufio.NewReaderSize(spill, 1<<20))
+	inputs := func(yield func(*Input, error) bool) {
+		for {
+			var sp spilled
+			err := dec.Decode(&sp)
+			if err == io.EOF {
+				return
+			}
+			if err != nil {
+				yield(nil, fmt.Errorf("read spill file: %w", err))
+				return
+			}
+			if !yield(sp.input(), nil) {
+				return
+			}
+		}
+	}
+	done := Progress{Stage: "score"}
+	err = orderedMap(ctx, cfg.Workers, inputs, func(ctx context.Context, in *Input) (*TimeMapResult, error) {
+		return Score(ctx, *in, model, cfg.Options)
+	}, func(r *TimeMapResult) error {
+		on, off, ns := r.Counts()
+		stats.OnTopic += on
+		stats.OffTopic += off
+		stats.NotScored += ns
+		done.TimeMaps++
+		done.Captures += len(r.Captures)
+		if cfg.Progress != nil {
+			cfg.Progress(done)
+		}
+		return emit(r)
+	})
+	return stats, err
+}
+
+// prepareInput reads and extracts the payload of every capture of tm that the
+// measures apply to (HTTP 200 and HTML), each distinct digest once.
+func prepareInput(ctx context.Context, tm *timemap.TimeMap, cfg *Config, cache *extract.Cache, failed *atomic.Int64) *Input {
+	n := len(tm.Captures)
+	in := &Input{TimeMap: tm, URIT: uriT(cfg.ArchiveURL, tm), URIMs: make([]string, n), Docs: make([]*extract.Document, n), Errs: make([]string, n)}
+	for i, c := range tm.Captures {
+		in.URIMs[i] = uriM(cfg.ArchiveURL, c)
+		if c.Status != 200 || !IsHTML(c.MIME) {
+			continue
+		}
+		if c.Revisit && c.Payload == (timemap.Location{}) {
+			in.Errs[i] = "revisit of a payload that is not in the input"
+			continue
+		}
+		if doc, ok := cache.Get(c.Digest); ok && c.Digest != "" {
+			in.Docs[i] = doc
+			continue
+		}
+		doc, err := readAndExtract(ctx, c, cfg)
+		if err != nil {
+			failed.Add(1)
+			in.Errs[i] = err.Error()
+			if cfg.OnError != nil {
+				cfg.OnError(fmt.Errorf("%s %s (%s offset %d): %w", c.URIR, c.Timestamp14(), c.Payload.File, c.Payload.Offset, err))
+			}
+			continue
+		}
+		doc.Text = excerpt(doc.Text, cfg.ExcerptWords)
+		if c.Digest != "" {
+			cache.Put(c.Digest, doc)
+		}
+		in.Docs[i] = doc
+	}
+	return in
+}
+
+func readAndExtract(ctx context.Context, c timemap.Capture, cfg *Config) (*extract.Document, error) {
+	h, body, err := cfg.ReadPayload(ctx, c)
+	if err != nil {
+		return nil, fmt.Errorf("read payload: %w", err)
+	}
+	doc, err := extract.Extract(h, body, cfg.Extract)
+	if err != nil && doc == nil {
+		return nil, fmt.Errorf("extract: %w", err)
+	}
+	return doc, nil
+}
+
+// uriM builds a Wayback-style URI-M: prefix/<14-digit time>/<URI-R>.
+func uriM(prefix string, c timemap.Capture) string {
+	return strings.TrimRight(prefix, "/") + "/" + c.Timestamp14() + "/" + c.URIR
+}
+
+// uriT builds a Wayback-style TimeMap URI: prefix/timemap/link/<URI-R>.
+func uriT(prefix string, tm *timemap.TimeMap) string {
+	return strings.TrimRight(prefix, "/") + "/timemap/link/" + tm.URIR
+}
+
+// spilled is an Input as the spill file holds it: gob cannot encode nil
+// pointers in a slice, so documents are values with a mask of which exist.
+type spilled struct {
+	In   Input
+	Docs []extract.Document
+	Has  []bool
+}
+
+func toSpill(in *Input) spilled {
+	sp := spilled{In: *in, Docs: make([]extract.Document, len(in.Docs)), Has: make([]bool, len(in.Docs))}
+	sp.In.Docs = nil
+	for i, d := range in.Docs {
+		if d != nil {
+			sp.Docs[i], sp.Has[i] = *d, true
+		}
+	}
+	return sp
+}
+
+func (sp *spilled) input() *Input {
+	in := sp.In
+	in.Docs = make([]*extract.Document, len(sp.Docs))
+	for i := range sp.Docs {
+		if sp.Has[i] {
+			in.Docs[i] = &sp.Docs[i]
+		}
+	}
+	return &in
+}

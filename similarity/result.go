@@ -1,0 +1,72 @@
+package similarity
+
+import (
+	"time"
+
+	"github.com/offtopic/offtopic/timemap"
+)
+
+// Verdicts a capture can get.
+const (
+	VerdictOn        = "on-topic"
+	VerdictOff       = "off-topic"
+	VerdictNotScored = "not scored"
+)
+
+// CaptureResult is everything known about one capture after detection: what
+// the index said, what extraction found, each score and the verdict with its
+// reason. Reports render it and never recompute it.
+type CaptureResult struct {
+	URIR      string           `json:"uri_r"`
+	URIM      string           `json:"uri_m"`
+	Datetime  time.Time        `json:"datetime"`
+	Status    int              `json:"status"`
+	MIME      string           `json:"mime"`
+	Digest    string           `json:"digest,omitempty"`
+	Revisit   bool             `json:"revisit,omitempty"`
+	Loc       timemap.Location `json:"loc"`
+	Extractor string           `json:"extractor,omitempty"`
+	Lang      string           `json:"lang,omitempty"`
+	Title     string           `json:"title,omitempty"`
+	WordCount int              `json:"word_count"`
+	ByteCount int              `json:"byte_count"`
+	// Scores holds each computed measure's score against t0.
+	Scores map[string]float64 `json:"scores,omitempty"`
+	// Verdict is VerdictOn, VerdictOff or VerdictNotScored.
+	Verdict string `json:"verdict"`
+	// Reason says why: the thresholds crossed, "t0", or why it was not scored.
+	Reason string `json:"reason"`
+	// IsT0 marks the capture used as URI-R@t0.
+	IsT0 bool `json:"t0,omitempty"`
+	// Excerpt is the first words of the extracted text.
+	Excerpt string `json:"excerpt,omitempty"`
+}
+
+// TimeMapResult is the detection result of one TimeMap: the unit that results
+// files hold one JSON line of.
+type TimeMapResult struct {
+	Key  string `json:"key"`
+	URIR string `json:"uri_r"`
+	// URIT is the URI of the TimeMap (as OTMT keys its output).
+	URIT string `json:"uri_t"`
+	// T0 is the URI-M of the capture used as URI-R@t0, "" when none qualified.
+	T0 string `json:"t0,omitempty"`
+	// T0Reason says why that capture was chosen.
+	T0Reason string          `json:"t0_reason"`
+	Captures []CaptureResult `json:"captures"`
+}
+
+// Counts tallies verdicts.
+func (r *TimeMapResult) Counts() (on, off, notScored int) {
+	for _, c := range r.Captures {
+		switch c.Verdict {
+		case VerdictOn:
+			on++
+		case VerdictOff:
+			off++
+		default:
+			notScored++
+		}
+	}
+	return
+}

@@ -1,0 +1,150 @@
+package similarity
+
+import (
+	"math"
+	"sort"
+)
+
+// Vector is a sparse term-weight vector.
+type Vector map[string]float64
+
+// termCounts counts the terms of a document.
+func termCounts(terms []string) map[string]int {
+	tf := make(map[string]int, len(terms)/2+1)
+	for _, t := range terms {
+		tf[t]++
+	}
+	return tf
+}
+
+// IDF gives the inverse document frequency of a term.
+type IDF interface {
+	IDF(term string) float64
+}
+
+// dfTable is document frequencies over a set of documents, with the smoothed
+// IDF of scikit-learn's TfidfVectorizer: ln((1+N)/(1+df)) + 1. Smoothing keeps
+// terms that occur in every document (common in a TimeMap of two captures)
+// from vanishing.
+type dfTable struct {
+	n  int
+	df map[string]int
+}
+
+func newDFTable() *dfTable { return &dfTable{df: map[string]int{}} }
+
+// add counts one document given its distinct terms.
+func (d *dfTable) add(tf map[string]int) {
+	d.n++
+	for t := range tf {
+		d.df[t]++
+	}
+}
+
+// IDF implements IDF.
+func (d *dfTable) IDF(term string) float64 {
+	return math.Log(float64(1+d.n)/float64(1+d.df[term])) + 1
+}
+
+// tfidf weights raw term counts by idf.
+func tfidf(tf map[string]int, idf IDF) Vector {
+	v := make(Vector, len(tf))
+	for t, n := range tf {
+		v[t] = float64(n) * idf.IDF(t)
+	}
+	return v
+}
+
+// Cosine is the cosine of the angle between a and b, 0 when either is empty.
+func Cosine(a, b Vector) float64 {
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	var dot float64
+	for t, w := range a {
+		dot += w * b[t]
+	}
+	na, nb := norm(a), norm(b)
+	if na == 0 || nb == 0 {
+		return 0
+	}
+	return clamp(dot/(na*nb), 0, 1)
+}
+
+func norm(v Vector) float64 {
+	var s float64
+	for _, w := range v {
+		s += w * w
+	}
+	return math.Sqrt(s)
+}
+
+// Jaccard is |A∩B| / |A∪B| of two term sets, 0 when both are empty.
+func Jaccard[V any, W any](a map[string]V, b map[string]W) float64 {
+	inter := 0
+	for t := range a {
+		if _, ok := b[t]; ok {
+			inter++
+		}
+	}
+	union := len(a) + len(b) - inter
+	if union == 0 {
+		return 0
+	}
+	return float64(inter) / float64(union)
+}
+
+// topTerms returns the k most frequent terms, ties broken alphabetically so
+// that results do not depend on map order.
+func topTerms(tf map[string]int, k int) []string {
+	terms := make([]string, 0, len(tf))
+	for t := range tf {
+		terms = append(terms, t)
+	}
+	sort.Slice(terms, func(i, j int) bool {
+		if tf[terms[i]] != tf[terms[j]] {
+			return tf[terms[i]] > tf[terms[j]]
+		}
+		return terms[i] < terms[j]
+	})
+	if len(terms) > k {
+		terms = terms[:k]
+	}
+	return terms
+}
+
+// TFIntersection is the share of the k most frequent terms that two documents
+// have in common: |top(a) ∩ top(b)| / max(|top(a)|, |top(b)|), in [0, 1].
+func TFIntersection(a, b map[string]int, k int) float64 {
+	ta, tb := topTerms(a, k), topTerms(b, k)
+	if len(ta) == 0 || len(tb) == 0 {
+		return 0
+	}
+	set := make(map[string]bool, len(ta))
+	for _, t := range ta {
+		set[t] = true
+	}
+	inter := 0
+	for _, t := range tb {
+		if set[t] {
+			inter++
+		}
+	}
+	return float64(inter) / float64(max(len(ta), len(tb)))
+}
+
+// Change is the relative change (n - n0) / n0 clamped to [-1, 1]; 0 when both
+// are 0, 1 when only n0 is 0.
+func Change(n, n0 int) float64 {
+	if n0 == 0 {
+		if n == 0 {
+			return 0
+		}
+		return 1
+	}
+	return clamp(float64(n-n0)/float64(n0), -1, 1)
+}
+
+func clamp(x, lo, hi float64) float64 {
+	return math.Max(lo, math.Min(hi, x))
+}
