@@ -17,6 +17,7 @@ import (
 // corpusResponse is one HTTP response record of a dev-corpus WARC.
 type corpusResponse struct {
 	uri    string
+	date   string
 	digest string
 	status string
 	header http.Header
@@ -109,6 +110,7 @@ func readWARCResponses(path string) ([]corpusResponse, error) {
 		}
 		out = append(out, corpusResponse{
 			uri:    wh.Get("Warc-Target-Uri"),
+			date:   wh.Get("Warc-Date"),
 			digest: wh.Get("Warc-Payload-Digest"),
 			status: status,
 			header: http.Header(hh),
@@ -155,7 +157,7 @@ func TestDevCorpus(t *testing.T) {
 			t.Errorf("%s: script or style in text: %.200s", r.uri, doc.Text)
 		}
 		if os.Getenv("OFFTOPIC_DUMP") != "" {
-			t.Logf("%s %s %s %d %q | %.300s", r.uri, doc.Extractor, doc.Lang, doc.WordCount, doc.Title, doc.Text)
+			t.Logf("%s %s %s %s %d %q | %.300s", r.date, r.uri, doc.Extractor, doc.Lang, doc.WordCount, doc.Title, doc.Text)
 		}
 	}
 	t.Logf("%d distinct payloads, %d HTML; by extractor: %v", len(seen), htmlCount, byExtractor)

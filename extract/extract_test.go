@@ -130,6 +130,7 @@ func TestTextWords(t *testing.T) {
 		{"hidden", `<p>a</p><p hidden>b</p><div aria-hidden="true">c</div><div style="display: none">d</div><div style="visibility:hidden">e</div><p>f</p>`, "a f"},
 		{"chrome", `<header>masthead</header><nav>menu</nav><div class="site-footer">foot</div><div id="topNav">tn</div><div class="cookie-consent">cc</div><div class="breadcrumb">bc</div><aside>side</aside><main><article><header>Story head</header><p>body</p><footer>By line</footer></article></main>`, "Story head body By line"},
 		{"chrome class on body is ignored", `<body class="nav-open menu"><p>still here</p></body>`, "still here"},
+		{"table-layout chrome", `<table><tr><td class="hdr">Site</td></tr><tr><td class="nav">Links</td><td class="main">Content</td></tr><tr><td class="page-ftr">Copyright</td></tr></table>`, "Content"},
 		{"navy is not nav", `<div class="navy">blue</div>`, "blue"},
 	}
 	for _, tt := range tests {

@@ -142,6 +142,8 @@ var chromeRoles = map[string]bool{
 var chromeWholeNames = map[string]bool{
 	"header": true, "masthead": true, "site-header": true, "siteheader": true,
 	"site_header": true, "topbar": true, "top-bar": true, "banner": true,
+	// Abbreviations of table-layout templates.
+	"hdr": true, "ftr": true,
 }
 
 // chromePrefixes and chromeSuffixes match the parts of ids and class names
@@ -151,6 +153,8 @@ var (
 	chromePrefixes = []string{"nav", "menu", "footer", "sidebar", "breadcrumb", "cookie", "skiplink"}
 	chromeSuffixes = []string{"nav", "menu", "navigation", "footer", "sidebar", "breadcrumbs", "breadcrumb"}
 	notChrome      = map[string]bool{"navy": true, "navarre": true}
+	// chromeParts are whole parts that name chrome ("page-ftr").
+	chromeParts = map[string]bool{"hdr": true, "ftr": true, "navbar": true}
 )
 
 // chrome reports whether element n is site chrome: nav, aside, a header or
@@ -204,6 +208,9 @@ func chromeName(v string) bool {
 		for _, part := range nameParts(name) {
 			if notChrome[part] {
 				continue
+			}
+			if chromeParts[part] {
+				return true
 			}
 			for _, p := range chromePrefixes {
 				if strings.HasPrefix(part, p) {
