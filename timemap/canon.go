@@ -59,8 +59,8 @@ func CleanURI(uri string) string {
 // Canonicalize returns the key of uri under mode. In CanonSURT mode an
 // http(s) URI (or one without a scheme, taken as http) becomes a SURT key as
 // Wayback and pywb build it: host labels reversed and comma-joined, scheme,
-// user info, leading "www."/"www<digits>." and the default port dropped, the
-// whole key lower-cased, query parameters sorted, an empty query and the
+// user info, leading "www."/"www<digits>." and the default port dropped, a
+// trailing slash of a non-root path dropped, the whole key lower-cased, query parameters sorted, an empty query and the
 // fragment dropped. Other schemes (dns:, mailto:, ...) are only lower-cased.
 // A URI that cannot be parsed is returned lower-cased.
 func Canonicalize(uri string, mode CanonMode) string {
@@ -121,6 +121,12 @@ func surtKey(raw string) string {
 	}
 	if path == "" {
 		path = "/"
+	}
+	if len(path) > 1 && strings.HasSuffix(path, "/") {
+		path = strings.TrimRight(path, "/") // as surt's strip_trailing_slash_unless_empty
+		if path == "" {
+			path = "/"
+		}
 	}
 	var b strings.Builder
 	b.Grow(len(raw) + 4)

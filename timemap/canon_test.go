@@ -25,6 +25,8 @@ func TestCanonicalize(t *testing.T) {
 		{"http://192.168.1.1/x", CanonSURT, "192.168.1.1)/x"},
 		{"http://www.iana.org/_css/2013.1/fonts/Inconsolata.otf", CanonSURT, "org,iana)/_css/2013.1/fonts/inconsolata.otf"},
 		{"http://www.com/", CanonSURT, "com,www)/"},
+		{"http://www.iana.org/domains/root/db/", CanonSURT, "org,iana)/domains/root/db"},
+		{"http://example.com/a/?b=1", CanonSURT, "com,example)/a?b=1"},
 		{"http://wwwexample.com/", CanonSURT, "com,wwwexample)/"},
 		{"dns:www.archive.org", CanonSURT, "dns:www.archive.org"},
 		{"http://bücher.example/", CanonSURT, "example,xn--bcher-kva)/"},
