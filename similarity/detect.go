@@ -36,7 +36,16 @@ type Options struct {
 	ExcerptWords int
 	// TopicCheck turns on the check of t0 against the collection's topic.
 	TopicCheck bool
+	// TopicGuard keeps on-topic a capture that crosses only thresholds of
+	// content similarity (cosine, jaccard, tfintersection, sekernel) while its
+	// topic score stays at or above TopicGuard: a page whose stories rotate
+	// (a front page, a blog) leaves t0's words behind without leaving the
+	// subject. Word-count and byte-count collapses are never guarded. 0 = off.
+	TopicGuard float64
 }
+
+// DefaultTopicGuard is the default Options.TopicGuard.
+const DefaultTopicGuard = 0.35
 
 // withDefaults fills zero fields.
 func (o Options) withDefaults() Options {
@@ -156,6 +165,13 @@ func Score(ctx context.Context, in Input, model *Model, opts Options) (*TimeMapR
 		}
 	}
 	d0 := in.Docs[t0]
+	var nbhd Vector
+	var localT0 float64
+	if model != nil {
+		if nbhd = model.LocalTopic(prep[t0].tf); len(nbhd) > 0 {
+			localT0 = Cosine(model.Vec(prep[t0].tf), nbhd)
+		}
+	}
 	for i, p := range prep {
 		if p == nil {
 			continue
@@ -183,6 +199,9 @@ func Score(ctx context.Context, in Input, model *Model, opts Options) (*TimeMapR
 				scores[m] = Change(doc.ByteCount, d0.ByteCount)
 			}
 		}
+		if localT0 > 0 {
+			scores[MeasureTopic] = Cosine(model.Vec(p.tf), nbhd) / localT0
+		}
 		cr := &res.Captures[i]
 		cr.Scores = scores
 		if i == t0 {
@@ -194,9 +213,30 @@ func Score(ctx context.Context, in Input, model *Model, opts Options) (*TimeMapR
 			cr.Verdict, cr.Reason = VerdictOn, "no threshold crossed"
 			continue
 		}
+		if topic, ok := scores[MeasureTopic]; ok && opts.TopicGuard > 0 && onlyContent(crossed) {
+			if topic >= opts.TopicGuard {
+				cr.Verdict, cr.Reason = VerdictOn, fmt.Sprintf("%s, but still on its subject in the collection (topic %.3f >= %s)",
+					describe(crossed, scores), topic, strconv.FormatFloat(opts.TopicGuard, 'f', -1, 64))
+				continue
+			}
+			crossed = append(crossed, Threshold{MeasureTopic, opts.TopicGuard})
+		}
 		cr.Verdict, cr.Reason = VerdictOff, describe(crossed, scores)
 	}
 	return res, nil
+}
+
+// onlyContent reports whether every crossed threshold is one of content
+// similarity, which a page can cross by changing its stories.
+func onlyContent(crossed []Threshold) bool {
+	for _, t := range crossed {
+		switch t.Measure {
+		case MeasureCosine, MeasureJaccard, MeasureTFIntersection, MeasureSEKernel:
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // describe renders crossed thresholds as "cosine 0.04 < 0.10; wordcount -0.91 < -0.85".

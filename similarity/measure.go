@@ -15,10 +15,13 @@ const (
 	MeasureSEKernel       = "sekernel"
 	MeasureWordCount      = "wordcount"
 	MeasureByteCount      = "bytecount"
+	// MeasureTopic is the similarity of a capture to the collection's topic,
+	// relative to the typical first capture (1 = as close as is typical).
+	MeasureTopic = "topic"
 )
 
 // AllMeasures lists every measure in report order.
-var AllMeasures = []string{MeasureCosine, MeasureJaccard, MeasureTFIntersection, MeasureSEKernel, MeasureWordCount, MeasureByteCount}
+var AllMeasures = []string{MeasureCosine, MeasureJaccard, MeasureTFIntersection, MeasureSEKernel, MeasureWordCount, MeasureByteCount, MeasureTopic}
 
 // DefaultThreshold is each measure's single-measure threshold from Table 2 of
 // AlNoamany et al. (IJDL 2016). A capture is off-topic for a measure when its
@@ -37,6 +40,8 @@ func DefaultThreshold(measure string) (float64, bool) {
 		return 0.05, true
 	case MeasureTFIntersection:
 		return 0.00, true
+	case MeasureTopic:
+		return 0.35, true
 	}
 	return 0, false
 }

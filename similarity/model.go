@@ -20,6 +20,81 @@ type Model struct {
 	Topic Vector
 	// TypicalTopicSim is the median similarity of TimeMaps' first captures to Topic.
 	TypicalTopicSim float64
+	// refs are unit vectors of a bounded sample of first captures, the
+	// neighbours from which a TimeMap's own topic is drawn.
+	refs []Vector
+}
+
+// neighbours is how many similar first captures make a TimeMap's topic: a
+// quarter of the reference sample (10 to 200), wide enough to stand for the
+// TimeMap's subject rather than its own story, narrow enough to tell apart
+// the subjects of a collection that mixes several.
+func neighbours(refs int) int {
+	return min(200, max(10, refs/4))
+}
+
+// LocalTopic is the topic of the part of the collection a document belongs
+// to: the centroid of the first captures most similar to it
+// (itself excluded). A collection mixing subjects (or several collections
+// scored together) thus gives each TimeMap the topic of its own subject.
+func (m *Model) LocalTopic(tf map[string]int) Vector {
+	if m == nil || len(m.refs) == 0 {
+		return nil
+	}
+	v := unit(tfidf(tf, m.DF))
+	type scored struct {
+		i int
+		s float64
+	}
+	k := neighbours(len(m.refs))
+	best := make([]scored, 0, k+1)
+	for i, r := range m.refs {
+		s := dot(v, r)
+		if s > 0.999 { // the document itself, or an identical one
+			continue
+		}
+		if len(best) < k || s > best[len(best)-1].s {
+			j := sort.Search(len(best), func(k int) bool { return best[k].s < s })
+			best = append(best, scored{})
+			copy(best[j+1:], best[j:])
+			best[j] = scored{i, s}
+			if len(best) > k {
+				best = best[:k]
+			}
+		}
+	}
+	c := Vector{}
+	for _, b := range best {
+		for t, w := range m.refs[b.i] {
+			c[t] += w
+		}
+	}
+	return unit(c)
+}
+
+// Vec is a document's vector with collection IDF.
+func (m *Model) Vec(tf map[string]int) Vector { return tfidf(tf, m.DF) }
+
+func unit(v Vector) Vector {
+	n := norm(v)
+	if n == 0 {
+		return v
+	}
+	for t := range v {
+		v[t] /= n
+	}
+	return v
+}
+
+func dot(a, b Vector) float64 {
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	var s float64
+	for t, w := range a {
+		s += w * b[t]
+	}
+	return s
 }
 
 // TopicSim is the cosine of a document's terms (collection IDF) with the
@@ -45,9 +120,32 @@ type ModelBuilder struct {
 	minWords int
 }
 
+// refTerms is the number of heaviest terms kept per reference document.
+const refTerms = 200
+
+// prune keeps the n heaviest terms of v.
+func prune(v Vector, n int) Vector {
+	if len(v) <= n {
+		return v
+	}
+	ws := make([]float64, 0, len(v))
+	for _, w := range v {
+		ws = append(ws, w)
+	}
+	sort.Float64s(ws)
+	cut := ws[len(ws)-n]
+	out := make(Vector, n)
+	for t, w := range v {
+		if w >= cut && len(out) < n {
+			out[t] = w
+		}
+	}
+	return out
+}
+
 // sampleSize bounds how many first captures are kept to estimate the typical
 // similarity to the topic.
-const sampleSize = 2000
+const sampleSize = 5000
 
 // NewModelBuilder starts a model; withEngine builds the BM25 index that
 // SEKernel needs (it holds the collection's terms, so it is built only then).
@@ -131,8 +229,10 @@ func (b *ModelBuilder) Build() *Model {
 			m.Topic[t] = w * b.df.IDF(t)
 		}
 		sims := make([]float64, len(b.sample))
+		m.refs = make([]Vector, len(b.sample))
 		for i, tf := range b.sample {
 			sims[i] = m.TopicSim(tf)
+			m.refs[i] = unit(prune(tfidf(tf, m.DF), refTerms))
 		}
 		sort.Float64s(sims)
 		m.TypicalTopicSim = sims[len(sims)/2]

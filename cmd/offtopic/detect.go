@@ -48,6 +48,7 @@ Examples:
 			&cli.StringFlag{Name: "archive-url", Value: "http://localhost:8080/collection", Usage: "URI-Ms are `URL`/<14-digit time>/<URI-R>"},
 			&cli.IntFlag{Name: "min-t0-words", Value: 20, Usage: "least number of words of text a capture needs to serve as t0"},
 			&cli.BoolFlag{Name: "no-topic-check", Usage: "always use the first capture with text as t0, even where it looks off the collection's topic"},
+			&cli.Float64Flag{Name: "topic-guard", Value: similarity.DefaultTopicGuard, Usage: "keep on-topic a capture that crosses only content-similarity thresholds while its topic score (similarity to its subject in the collection, relative to t0) is at least `X`; 0 turns it off (the paper's plain rule)"},
 			&cli.IntFlag{Name: "workers", Usage: "goroutines extracting and scoring (default: all cores)"},
 			&cli.StringFlag{Name: "temp-dir", Usage: "where temporary index and spill files go (default: the system's)"},
 			&cli.BoolFlag{Name: "strict", Usage: "exit non-zero when any record or payload had to be skipped"},
@@ -195,14 +196,14 @@ func runDetect(c *cli.Context) error {
 		return cli.Exit("detect: --idf must be timemap or collection", 2)
 	}
 	opts := similarity.Options{Rule: rule, CollectionIDF: idf == "collection", MinT0Words: c.Int("min-t0-words"),
-		TopicCheck: !c.Bool("no-topic-check")}
+		TopicCheck: !c.Bool("no-topic-check"), TopicGuard: c.Float64("topic-guard")}
 	for _, t := range extra {
 		opts.Measures = append(opts.Measures, t.Measure)
 	}
 
 	run := &report.Run{Tool: "offtopic", Version: version, Started: time.Now().UTC(), Inputs: files, Measures: rule.String(),
 		ArchiveURL: c.String("archive-url"), Options: map[string]string{"idf": idf, "canonicalize": canon.String(),
-			"min-t0-words": fmt.Sprint(opts.MinT0Words), "topic-check": fmt.Sprint(opts.TopicCheck)}}
+			"min-t0-words": fmt.Sprint(opts.MinT0Words), "topic-check": fmt.Sprint(opts.TopicCheck), "topic-guard": fmt.Sprint(opts.TopicGuard)}}
 	out := &sinks{rule: rule}
 	defer out.abort()
 	named := false
