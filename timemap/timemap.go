@@ -3,6 +3,33 @@
 // canonicalisation of URI-Rs, grouping captures into TimeMaps in key order, and
 // writing TimeMaps (RFC 7089 link-format, JSON) and CDXJ indexes.
 //
+// Reading archive files:
+//
+//   - OpenRecords returns a RecordReader over one WARC (0.17, 1.0, 1.1) or ARC
+//     file, plain or gzipped, whose Next returns Records in the style of
+//     archive/tar; a *RecordError reports a skipped record and Next goes on.
+//     WARC records are parsed by gowarc v2.0.1 behind a thin layer that makes
+//     up for what gowarc loses: the layer drives the gzip members itself (so
+//     a file gzipped as one member yields all its records, see
+//     Location.MemberOffset), recovers header values gowarc blanks (wget's
+//     "<http://...>" target URIs) from the raw header, reads headers whose
+//     lines end in CR CR LF, parses HTTP heads leniently (HTTPHead) and
+//     keeps bodies raw (no de-chunking, no Content-Encoding decoding: that is
+//     the extract package's job). ARC files have a small reader of their own.
+//   - ReadResponse re-reads one record by its Location without scanning.
+//
+// Indexing: BuildIndex scans files in parallel into capture entries sorted
+// by (Key, Time, input order), spilling sorted runs to disk beyond
+// IndexOptions.MaxInMemory and merging them when iterated. Index.TimeMaps
+// yields one TimeMap per canonical URI-R (Canonicalize) in key order, with
+// revisits resolved to the record holding their payload; Index.Captures
+// yields every capture, e.g. for WriteCDXJ.
+//
+// Writing and reading TimeMaps: WriteCDXJ and ReadCDXJ (pywb's CDXJ),
+// WriteLinkFormat and ParseLinkFormat (RFC 7089 application/link-format),
+// WriteTimeMapJSON and ParseTimeMapJSON (MemGator's JSON shape). URIM is the
+// one place URI-Ms are built.
+//
 // It imports no other package of this module.
 package timemap
 

@@ -255,6 +255,15 @@ func (s *warcSource) readOne(recOff, inner int64) (*Record, error) {
 	}
 	peek, _ := s.dbr.Peek(min(s.dbr.Size(), 64<<10))
 	raw, hlen, hok := rawWARCHeader(peek)
+	if j := embeddedWARCLine(peek[:hlen]); j > 0 {
+		// The header is cut short: the next record starts inside it.
+		if s.gz {
+			_, _ = s.dbr.Discard(j)
+		} else {
+			s.resync(recOff)
+		}
+		return nil, s.recErr(errOff, fmt.Errorf("%w: record header cut short by the next record %d bytes further", errTruncated, j))
+	}
 	var wr gowarc.WarcRecord
 	var err error
 	if hok && bytes.Contains(peek[:hlen], []byte("\r\r\n")) {
@@ -324,6 +333,11 @@ func (s *warcSource) readOne(recOff, inner int64) (*Record, error) {
 		}
 	} else {
 		rec.Loc = Location{File: s.path, Offset: recOff, Length: s.filePos() - recOff}
+		if q := s.overrun(recOff, s.filePos()); q >= 0 {
+			s.closeCur()
+			s.resync(recOff)
+			return nil, s.recErr(errOff, fmt.Errorf("Content-Length %d runs into the next record at offset %d", declared, q))
+		}
 	}
 
 	// Block: HTTP head and body.
@@ -387,6 +401,60 @@ func isHTTPBlock(ct string, br *bufio.Reader) bool {
 	}
 	p, _ := br.Peek(4)
 	return bytes.EqualFold(p, []byte("HTTP"))
+}
+
+// embeddedWARCLine returns the offset of a "WARC/<d>.<d>" version line
+// start inside a record header (after its first line; the header line before
+// it may be cut short, so no line start is required), or -1.
+func embeddedWARCLine(h []byte) int {
+	for i := 1; i < len(h); {
+		j := bytes.Index(h[i:], []byte("WARC/"))
+		if j < 0 {
+			return -1
+		}
+		k := i + j + 5
+		rest := h[k:]
+		if len(rest) >= 4 && rest[0] >= '0' && rest[0] <= '9' && rest[1] == '.' {
+			e := bytes.IndexByte(rest, '\n')
+			if e > 0 && e <= 6 {
+				return i + j
+			}
+		}
+		i += j + 1
+	}
+	return -1
+}
+
+// overrun checks, in a plain file, that the record [start, end) ends where
+// the next one starts. When something other than line ends and "WARC/"
+// follows and a record header starts inside the span (the declared length
+// swallowed the next record), it returns that header's offset; else -1.
+// Garbage after a record that swallowed nothing is left to next.
+func (s *warcSource) overrun(start, end int64) int64 {
+	p, _ := s.dbr.Peek(16)
+	p = bytes.TrimLeft(p, "\r\n")
+	if len(p) == 0 || bytes.HasPrefix(p, []byte("WARC/")) {
+		return -1
+	}
+	const maxSpan = 64 << 20
+	if end-start > maxSpan {
+		return -1
+	}
+	span := make([]byte, end-start)
+	if _, err := s.f.ReadAt(span, start); err != nil {
+		return -1
+	}
+	for i := 1; ; {
+		j := bytes.Index(span[i:], []byte("\nWARC/"))
+		if j < 0 {
+			return -1
+		}
+		k := i + j + 7
+		if k < len(span) && span[k] >= '0' && span[k] <= '9' {
+			return start + int64(i+j+1)
+		}
+		i += j + 1
+	}
 }
 
 // memberHasMore reports whether the current gzip member holds more than
