@@ -161,7 +161,7 @@ func prepareInput(ctx context.Context, tm *timemap.TimeMap, cfg *Config, cache *
 	n := len(tm.Captures)
 	in := &Input{TimeMap: tm, URIT: uriT(cfg.ArchiveURL, tm), URIMs: make([]string, n), Docs: make([]*extract.Document, n), Errs: make([]string, n)}
 	for i, c := range tm.Captures {
-		in.URIMs[i] = uriM(cfg.ArchiveURL, c)
+		in.URIMs[i] = timemap.URIM(cfg.ArchiveURL, c)
 		if c.Status != 200 || !IsHTML(c.MIME) {
 			continue
 		}
@@ -201,11 +201,6 @@ func readAndExtract(ctx context.Context, c timemap.Capture, cfg *Config) (*extra
 		return nil, fmt.Errorf("extract: %w", err)
 	}
 	return doc, nil
-}
-
-// uriM builds a Wayback-style URI-M: prefix/<14-digit time>/<URI-R>.
-func uriM(prefix string, c timemap.Capture) string {
-	return strings.TrimRight(prefix, "/") + "/" + c.Timestamp14() + "/" + c.URIR
 }
 
 // uriT builds a Wayback-style TimeMap URI: prefix/timemap/link/<URI-R>.
