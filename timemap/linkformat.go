@@ -95,23 +95,30 @@ func WriteLinkFormat(w io.Writer, tm *TimeMap, opts LinkOptions) error {
 
 // JSONMemento is one memento of a JSON TimeMap.
 type JSONMemento struct {
+	// Datetime is the memento's capture time (RFC 3339 in JSON).
 	Datetime time.Time `json:"datetime"`
-	URI      string    `json:"uri"`
+	// URI is the URI-M.
+	URI string `json:"uri"`
 }
 
 // JSONTimeMap is a TimeMap in MemGator's JSON shape.
 type JSONTimeMap struct {
+	// OriginalURI is the URI-R.
 	OriginalURI string `json:"original_uri"`
-	Self        string `json:"self"`
-	Mementos    struct {
+	// Self is the URI of this JSON TimeMap.
+	Self string `json:"self"`
+	// Mementos lists the mementos in time order, and the first and last.
+	Mementos struct {
 		List  []JSONMemento `json:"list"`
 		First *JSONMemento  `json:"first,omitempty"`
 		Last  *JSONMemento  `json:"last,omitempty"`
 	} `json:"mementos"`
+	// TimeMapURI gives the TimeMap's URIs by format.
 	TimeMapURI struct {
 		LinkFormat string `json:"link_format,omitempty"`
 		JSONFormat string `json:"json_format,omitempty"`
 	} `json:"timemap_uri"`
+	// TimeGateURI is the URI of the TimeGate for the URI-R.
 	TimeGateURI string `json:"timegate_uri,omitempty"`
 }
 
@@ -145,7 +152,9 @@ func WriteTimeMapJSON(w io.Writer, tm *TimeMap, opts LinkOptions) error {
 // Link is one link of a link-format document: its target and parameters
 // (names lower-cased, values unquoted).
 type Link struct {
-	URI    string
+	// URI is the link target (between '<' and '>').
+	URI string
+	// Params are the link's parameters by lower-cased name (first wins).
 	Params map[string]string
 }
 
@@ -164,7 +173,9 @@ func (l Link) HasRel(rel string) bool {
 
 // LinkMemento is one memento of a parsed TimeMap.
 type LinkMemento struct {
-	URI      string
+	// URI is the URI-M.
+	URI string
+	// Datetime is the memento's datetime, zero when the link has none.
 	Datetime time.Time
 	// Rels are the relation types given ("first", "memento", ...).
 	Rels []string
@@ -172,8 +183,11 @@ type LinkMemento struct {
 
 // LinkTimeMap is a TimeMap as read from link-format or JSON.
 type LinkTimeMap struct {
+	// Original is the URI-R (rel "original").
 	Original string
-	Self     string
+	// Self is the TimeMap's own URI (rel "self").
+	Self string
+	// TimeGate is the TimeGate URI (rel "timegate").
 	TimeGate string
 	// From and Until are the self link's attributes, zero when absent.
 	From, Until time.Time

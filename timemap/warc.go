@@ -10,9 +10,16 @@ import (
 	"net/http"
 	"os"
 	"strings"
+	"sync"
 
 	"github.com/nlnwa/gowarc/v2"
 )
+
+// newUnmarshalerMu serialises gowarc.NewUnmarshaler, which writes a global
+// of github.com/google/uuid (EnableRandPool) without synchronisation: a
+// data race when readers are opened from several goroutines. It guards
+// gowarc's state, not ours.
+var newUnmarshalerMu sync.Mutex
 
 // warcSource reads WARC records with gowarc, driving the gzip members itself
 // so that it knows each member's offset and compressed length and can read
@@ -51,7 +58,9 @@ func newWARCSource(path string, f *os.File, base int64, gz bool, skipInner int64
 	if opts.TempDir != "" {
 		gopts = append(gopts, gowarc.WithBufferTmpDir(opts.TempDir))
 	}
+	newUnmarshalerMu.Lock()
 	s.u = gowarc.NewUnmarshaler(gopts...)
+	newUnmarshalerMu.Unlock()
 	if gz {
 		s.dbr = bufio.NewReaderSize(&s.dcnt, 64<<10)
 	} else {
