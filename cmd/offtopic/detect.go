@@ -233,6 +233,7 @@ func runDetect(c *cli.Context) error {
 		}
 	}
 
+	start := time.Now()
 	prog := newProgress(c.App.ErrWriter, c.Bool("quiet"))
 	warn := &warnings{w: c.App.ErrWriter}
 	ctx := c.Context
@@ -269,6 +270,9 @@ func runDetect(c *cli.Context) error {
 	}
 	fmt.Fprintf(c.App.ErrWriter, "offtopic: %d TimeMaps, %d captures: %d on-topic, %d off-topic, %d not scored; %d records skipped, %d payloads failed\n",
 		stats.TimeMaps, stats.Captures, stats.OnTopic, stats.OffTopic, stats.NotScored, st.Skipped, stats.Failed)
+	elapsed := time.Since(start)
+	fmt.Fprintf(c.App.ErrWriter, "offtopic: %.1f s, %.0f captures/s, peak memory %d MB\n",
+		elapsed.Seconds(), float64(stats.Captures)/elapsed.Seconds(), peakRSS()>>20)
 	for _, f := range out.files {
 		fmt.Fprintln(c.App.ErrWriter, "offtopic: wrote", f.Path())
 	}
