@@ -36,6 +36,9 @@ type IndexOptions struct {
 	MaxInMemory int
 	// TempDir is where sorted runs are spilled (default os.TempDir()).
 	TempDir string
+	// Progress, when set, hears how far indexing has got: files finished and
+	// captures indexed so far. Calls are serialised.
+	Progress func(filesDone, captures int)
 	// OnError receives each skipped record (*RecordError) and each file that
 	// could not be read. Calls are serialised. Nil means ignore.
 	OnError func(error)
@@ -119,12 +122,13 @@ func BuildIndex(ctx context.Context, files []string, opts IndexOptions) (*Index,
 	}
 	idx := &Index{opts: opts, orig: make(map[string]original), stats: Stats{Files: len(files), Records: map[string]int{}}}
 	var (
-		mu      sync.Mutex // guards idx.mem, idx.runs, idx.orig, idx.stats
-		errMu   sync.Mutex
-		spillMu sync.Mutex
-		spillEr error
-		wg      sync.WaitGroup
-		okFiles int
+		mu        sync.Mutex // guards idx.mem, idx.runs, idx.orig, idx.stats
+		errMu     sync.Mutex
+		spillMu   sync.Mutex
+		spillEr   error
+		wg        sync.WaitGroup
+		okFiles   int
+		filesDone int
 	)
 	report := func(err error) {
 		if opts.OnError != nil {
@@ -142,6 +146,9 @@ func BuildIndex(ctx context.Context, files []string, opts IndexOptions) (*Index,
 			}
 		}
 		idx.stats.add(st)
+		if opts.Progress != nil {
+			opts.Progress(filesDone, idx.stats.Captures)
+		}
 		var full []entry
 		if len(idx.mem) >= opts.MaxInMemory {
 			full, idx.mem = idx.mem, make([]entry, 0, min(opts.MaxInMemory, 1<<16))
@@ -165,11 +172,16 @@ func BuildIndex(ctx context.Context, files []string, opts IndexOptions) (*Index,
 		go func() {
 			defer wg.Done()
 			for fi := range jobs {
-				if ok := idx.scanFile(ctx, fi, files[fi], report, flush); ok {
-					mu.Lock()
+				ok := idx.scanFile(ctx, fi, files[fi], report, flush)
+				mu.Lock()
+				if ok {
 					okFiles++
-					mu.Unlock()
 				}
+				filesDone++
+				if opts.Progress != nil {
+					opts.Progress(filesDone, idx.stats.Captures)
+				}
+				mu.Unlock()
 			}
 		}()
 	}

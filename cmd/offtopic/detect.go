@@ -238,14 +238,18 @@ func runDetect(c *cli.Context) error {
 	warn := &warnings{w: c.App.ErrWriter}
 	ctx := c.Context
 	prog.begin("index", 0)
-	idx, err := timemap.BuildIndex(ctx, files, timemap.IndexOptions{Canon: canon, TempDir: c.String("temp-dir"), OnError: warn.add})
-	prog.end()
+	idx, err := timemap.BuildIndex(ctx, files, timemap.IndexOptions{Canon: canon, TempDir: c.String("temp-dir"), OnError: warn.add,
+		Progress: func(filesDone, captures int) {
+			prog.update(captures, fmt.Sprintf("captures, %d/%d files", filesDone, len(files)))
+		}})
 	if err != nil {
+		prog.end()
 		warn.summary()
 		return cli.Exit("detect: "+err.Error(), 1)
 	}
 	defer idx.Close()
 	st := idx.Stats()
+	prog.finish(st.Captures, fmt.Sprintf("captures, %d/%d files", st.Files, len(files)))
 	if st.Captures == 0 {
 		warn.summary()
 		return cli.Exit("detect: no captures found in the input", 1)

@@ -72,6 +72,9 @@ func (p *progress) update(done int, note string) {
 		fmt.Fprintf(&b, "%d/%d captures (%.0f%%)", done, p.total, 100*float64(done)/float64(p.total))
 	} else {
 		fmt.Fprintf(&b, "%d", done)
+		if p.tty {
+			b.WriteString(" ")
+		}
 	}
 	fmt.Fprintf(&b, " %s %.0f/s", note, rate)
 	if p.tty {
@@ -81,6 +84,15 @@ func (p *progress) update(done int, note string) {
 	}
 	p.lastDraw = b.String()
 	io.WriteString(p.w, p.lastDraw)
+}
+
+// finish forces a last update of the current stage, then ends its line.
+func (p *progress) finish(done int, note string) {
+	p.mu.Lock()
+	p.last = time.Time{}
+	p.mu.Unlock()
+	p.update(done, note)
+	p.end()
 }
 
 // end finishes the current stage's line.
