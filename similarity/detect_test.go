@@ -2,6 +2,8 @@ package similarity
 
 import (
 	"context"
+	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
@@ -118,5 +120,54 @@ func TestTopicCheck(t *testing.T) {
 	res, _ = Score(context.Background(), in, model, Options{MinT0Words: 5})
 	if !res.Captures[0].IsT0 {
 		t.Error("without TopicCheck t0 must be the first capture")
+	}
+}
+
+// subjectDoc draws n words from the vocabulary of one subject, so that two
+// documents of a subject share few words (different stories) but their
+// subject's vocabulary.
+func subjectDoc(rng *rand.Rand, subject string, n int) string {
+	words := make([]string, n)
+	for i := range words {
+		words[i] = fmt.Sprintf("%s%03d", subject, rng.IntN(300))
+	}
+	return strings.Join(words, " ")
+}
+
+// TestTopicGuard: a page whose stories rotate keeps its subject and stays
+// on-topic, although its cosine with t0 falls under the threshold; a page
+// taken over by another subject of the same collection goes off-topic.
+func TestTopicGuard(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	b := NewModelBuilder(false, 5)
+	for i := range 40 {
+		subject := []string{"light", "cook"}[i%2]
+		b.Add(input([3]string{"200", "text/html", subjectDoc(rng, subject, 40)}))
+	}
+	in := input(
+		[3]string{"200", "text/html", subjectDoc(rng, "light", 40)},
+		[3]string{"200", "text/html", subjectDoc(rng, "light", 40)},
+		[3]string{"200", "text/html", subjectDoc(rng, "cook", 40)},
+	)
+	b.Add(in)
+	model := b.Build()
+	res, err := Score(context.Background(), in, model, Options{MinT0Words: 5, TopicGuard: DefaultTopicGuard})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rotated, taken := res.Captures[1], res.Captures[2]
+	if rotated.Scores[MeasureCosine] >= 0.10 {
+		t.Fatalf("test set-up: cosine of the rotated page %.3f should be under 0.10", rotated.Scores[MeasureCosine])
+	}
+	if rotated.Verdict != VerdictOn || !strings.Contains(rotated.Reason, "still on its subject") {
+		t.Errorf("rotated stories: %s (%s), topic %.3f; want on-topic by the guard", rotated.Verdict, rotated.Reason, rotated.Scores[MeasureTopic])
+	}
+	if taken.Verdict != VerdictOff || !strings.Contains(taken.Reason, "topic") {
+		t.Errorf("other subject: %s (%s), topic %.3f; want off-topic", taken.Verdict, taken.Reason, taken.Scores[MeasureTopic])
+	}
+	// Without the guard, the paper's rule flags both.
+	res, _ = Score(context.Background(), in, model, Options{MinT0Words: 5})
+	if res.Captures[1].Verdict != VerdictOff {
+		t.Errorf("without the guard the rotated page must cross cosine: %s", res.Captures[1].Reason)
 	}
 }
