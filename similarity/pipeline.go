@@ -11,7 +11,6 @@ import (
 	"net/http"
 	"os"
 	"runtime"
-	"strings"
 	"sync/atomic"
 
 	"github.com/offtopic/offtopic/extract"
@@ -159,7 +158,7 @@ func Detect(ctx context.Context, src Source, cfg Config, emit func(*TimeMapResul
 // measures apply to (HTTP 200 and HTML), each distinct digest once.
 func prepareInput(ctx context.Context, tm *timemap.TimeMap, cfg *Config, cache *extract.Cache, failed *atomic.Int64) *Input {
 	n := len(tm.Captures)
-	in := &Input{TimeMap: tm, URIT: uriT(cfg.ArchiveURL, tm), URIMs: make([]string, n), Docs: make([]*extract.Document, n), Errs: make([]string, n)}
+	in := &Input{TimeMap: tm, URIT: timemap.LinkOptions{ArchivePrefix: cfg.ArchiveURL}.LinkTimeMapURI(tm), URIMs: make([]string, n), Docs: make([]*extract.Document, n), Errs: make([]string, n)}
 	for i, c := range tm.Captures {
 		in.URIMs[i] = timemap.URIM(cfg.ArchiveURL, c)
 		if c.Status != 200 || !IsHTML(c.MIME) {
@@ -201,11 +200,6 @@ func readAndExtract(ctx context.Context, c timemap.Capture, cfg *Config) (*extra
 		return nil, fmt.Errorf("extract: %w", err)
 	}
 	return doc, nil
-}
-
-// uriT builds a Wayback-style TimeMap URI: prefix/timemap/link/<URI-R>.
-func uriT(prefix string, tm *timemap.TimeMap) string {
-	return strings.TrimRight(prefix, "/") + "/timemap/link/" + tm.URIR
 }
 
 // spilled is an Input as the spill file holds it: gob cannot encode nil

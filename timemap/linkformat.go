@@ -27,7 +27,9 @@ type LinkOptions struct {
 
 func (o LinkOptions) prefix() string { return strings.TrimRight(o.ArchivePrefix, "/") }
 
-func (o LinkOptions) timeMapURI(tm *TimeMap) string {
+// LinkTimeMapURI is the URI of tm's link-format TimeMap: TimeMapURI when set,
+// else ArchivePrefix + "/timemap/link/" + URI-R (as Wayback and pywb serve it).
+func (o LinkOptions) LinkTimeMapURI(tm *TimeMap) string {
 	if o.TimeMapURI != "" {
 		return o.TimeMapURI
 	}
@@ -78,7 +80,7 @@ func mementoRel(i, n int) string {
 func WriteLinkFormat(w io.Writer, tm *TimeMap, opts LinkOptions) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "<%s>; rel=\"original\",\n", tm.URIR)
-	fmt.Fprintf(bw, "<%s>; rel=\"self\"; type=\"application/link-format\"", opts.timeMapURI(tm))
+	fmt.Fprintf(bw, "<%s>; rel=\"self\"; type=\"application/link-format\"", opts.LinkTimeMapURI(tm))
 	if n := len(tm.Captures); n > 0 {
 		fmt.Fprintf(bw, "; from=\"%s\"; until=\"%s\"", httpDate(tm.Captures[0].Time), httpDate(tm.Captures[n-1].Time))
 	}
@@ -137,7 +139,7 @@ func WriteTimeMapJSON(w io.Writer, tm *TimeMap, opts LinkOptions) error {
 	if n := len(j.Mementos.List); n > 0 {
 		j.Mementos.First, j.Mementos.Last = &j.Mementos.List[0], &j.Mementos.List[n-1]
 	}
-	j.TimeMapURI.LinkFormat = opts.timeMapURI(tm)
+	j.TimeMapURI.LinkFormat = opts.LinkTimeMapURI(tm)
 	j.TimeMapURI.JSONFormat = j.Self
 	j.TimeGateURI = opts.timeGateURI(tm)
 	enc := json.NewEncoder(w)
