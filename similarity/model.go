@@ -1,7 +1,6 @@
 package similarity
 
 import (
-	"math"
 	"math/rand/v2"
 	"sort"
 	"sync"
@@ -75,35 +74,13 @@ func (m *Model) LocalTopic(tf map[string]int) Vector {
 // Vec is a document's vector with collection IDF.
 func (m *Model) Vec(tf map[string]int) Vector { return tfidf(tf, m.DF) }
 
-func unit(v Vector) Vector {
-	n := norm(v)
-	if n == 0 {
-		return v
-	}
-	for t := range v {
-		v[t] /= n
-	}
-	return v
-}
-
-func dot(a, b Vector) float64 {
-	if len(a) > len(b) {
-		a, b = b, a
-	}
-	var s float64
-	for t, w := range a {
-		s += w * b[t]
-	}
-	return s
-}
-
 // TopicSim is the cosine of a document's terms (collection IDF) with the
 // collection's topic; 0 without a model.
 func (m *Model) TopicSim(tf map[string]int) float64 {
 	if m == nil || len(m.Topic) == 0 {
 		return 0
 	}
-	return Cosine(tfidf(tf, m.DF), m.Topic)
+	return Cosine(m.Vec(tf), m.Topic)
 }
 
 // ModelBuilder accumulates a Model from a stream of TimeMaps. Its methods are
@@ -197,13 +174,8 @@ func (b *ModelBuilder) Add(in Input) {
 	}
 	if first >= 0 {
 		tf := termCounts(in.Docs[first].Terms)
-		var n float64
-		for _, c := range tf {
-			n += float64(c * c)
-		}
-		n = math.Sqrt(n)
-		for t, c := range tf {
-			b.centroid[t] += float64(c) / n
+		for t, w := range unit(tfidf(tf, flat{})) {
+			b.centroid[t] += w
 		}
 		b.nFirst++
 		if len(b.sample) < sampleSize {
@@ -213,6 +185,12 @@ func (b *ModelBuilder) Add(in Input) {
 		}
 	}
 }
+
+// flat weighs every term 1: tfidf(tf, flat{}) is the raw term-count vector.
+type flat struct{}
+
+// IDF implements IDF.
+func (flat) IDF(string) float64 { return 1 }
 
 // Build ends accumulation and returns the model.
 func (b *ModelBuilder) Build() *Model {

@@ -57,18 +57,35 @@ func tfidf(tf map[string]int, idf IDF) Vector {
 
 // Cosine is the cosine of the angle between a and b, 0 when either is empty.
 func Cosine(a, b Vector) float64 {
-	if len(a) > len(b) {
-		a, b = b, a
-	}
-	var dot float64
-	for t, w := range a {
-		dot += w * b[t]
-	}
 	na, nb := norm(a), norm(b)
 	if na == 0 || nb == 0 {
 		return 0
 	}
-	return clamp(dot/(na*nb), 0, 1)
+	return clamp(dot(a, b)/(na*nb), 0, 1)
+}
+
+// dot is the dot product of two sparse vectors.
+func dot(a, b Vector) float64 {
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	var s float64
+	for t, w := range a {
+		s += w * b[t]
+	}
+	return s
+}
+
+// unit scales v to length 1 in place and returns it.
+func unit(v Vector) Vector {
+	n := norm(v)
+	if n == 0 {
+		return v
+	}
+	for t := range v {
+		v[t] /= n
+	}
+	return v
 }
 
 func norm(v Vector) float64 {
