@@ -74,8 +74,8 @@ func (c *CSVWriter) Write(r *similarity.TimeMapResult) error {
 	return nil
 }
 
-// Flush writes buffered rows and reports any write error.
-func (c *CSVWriter) Flush() error {
+// Close writes buffered rows and reports any write error.
+func (c *CSVWriter) Close() error {
 	c.w.Flush()
 	return c.w.Error()
 }

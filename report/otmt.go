@@ -14,14 +14,16 @@ import (
 // capture's status where it was not scored.
 type OTMTWriter struct {
 	w     *bufio.Writer
+	rule  similarity.Rule
 	first bool
 }
 
-// NewOTMTWriter opens the top-level JSON object.
-func NewOTMTWriter(w io.Writer) *OTMTWriter {
+// NewOTMTWriter opens the top-level JSON object; rule says which measures
+// made an off-topic capture off-topic.
+func NewOTMTWriter(w io.Writer, rule similarity.Rule) *OTMTWriter {
 	bw := bufio.NewWriter(w)
 	bw.WriteString("{")
-	return &OTMTWriter{w: bw, first: true}
+	return &OTMTWriter{w: bw, rule: rule, first: true}
 }
 
 type otmtMeasure struct {
@@ -40,7 +42,7 @@ type otmtMemento struct {
 
 // Write adds one TimeMap. A measure's "topic status" is "off-topic" only
 // where that measure crossed its threshold and made the capture off-topic.
-func (o *OTMTWriter) Write(r *similarity.TimeMapResult, rule similarity.Rule) error {
+func (o *OTMTWriter) Write(r *similarity.TimeMapResult) error {
 	mems := make(map[string]otmtMemento, len(r.Captures))
 	for _, c := range r.Captures {
 		m := otmtMemento{Measures: map[string]otmtMeasure{}, Overall: c.Verdict, Datetime: c.Datetime.UTC().Format("20060102150405"),
@@ -50,7 +52,7 @@ func (o *OTMTWriter) Write(r *similarity.TimeMapResult, rule similarity.Rule) er
 		}
 		crossed := map[string]bool{}
 		if c.Verdict == similarity.VerdictOff {
-			for _, t := range rule.Crossed(c.Scores) {
+			for _, t := range o.rule.Crossed(c.Scores) {
 				crossed[t.Measure] = true
 			}
 		}

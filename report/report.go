@@ -58,6 +58,9 @@ func (w *ResultsWriter) Write(r *similarity.TimeMapResult) error {
 	return w.enc.Encode(r)
 }
 
+// Close implements Writer; a results file needs no ending.
+func (w *ResultsWriter) Close() error { return nil }
+
 // ReadResults iterates over a results file: the run (nil when the file has
 // none) is returned first through run, then each TimeMap. Errors name the line.
 func ReadResults(r io.Reader, name string, run *Run) iter.Seq2[*similarity.TimeMapResult, error] {

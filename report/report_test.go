@@ -93,15 +93,15 @@ func TestResultsRoundTrip(t *testing.T) {
 
 func TestOTMTJSON(t *testing.T) {
 	var buf bytes.Buffer
-	w := NewOTMTWriter(&buf)
-	rule, _ := similarity.ParseRule("cosine=0.10,wordcount=-0.85")
+	w := NewOTMTWriter(&buf, nil)
+	w.rule, _ = similarity.ParseRule("cosine=0.10,wordcount=-0.85")
 	r := sampleResult()
-	if err := w.Write(r, rule); err != nil {
+	if err := w.Write(r); err != nil {
 		t.Fatal(err)
 	}
 	r2 := sampleResult()
 	r2.URIT = "http://a/timemap/link/http://other.org/"
-	w.Write(r2, rule)
+	w.Write(r2)
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +136,7 @@ func TestCSV(t *testing.T) {
 	r := sampleResult()
 	r.Captures[1].URIR = "=cmd|'/c calc'!A0"
 	w.Write(r)
-	if err := w.Flush(); err != nil {
+	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
 	rows, err := csv.NewReader(&buf).ReadAll()

@@ -300,18 +300,7 @@ func Sweep(judged []Judged) []SweepResult {
 			}
 		}
 	}
-	eval := func(r Rule) Confusion {
-		var c Confusion
-		for _, j := range judged {
-			if j.Result == nil || j.Result.Scores == nil {
-				c.Add(j.Gold.Off, !j.Gold.Off)
-				continue
-			}
-			off := len(r.Crossed(j.Result.Scores)) > 0
-			c.Add(j.Gold.Off, off)
-		}
-		return c
-	}
+	eval := func(r Rule) Confusion { return ConfusionOf(judged, r) }
 	var out []SweepResult
 	for _, m := range measures {
 		best := SweepResult{Confusion: Confusion{FN: -1}}
@@ -380,4 +369,34 @@ func ReadKinds(r io.Reader, name string) (map[GoldKey]string, error) {
 			out[k] = rec[kc]
 		}
 	}
+}
+
+// CurvePoint is a rule's quality at one threshold.
+type CurvePoint struct {
+	Threshold float64
+	Confusion Confusion
+}
+
+// ThresholdCurve is the quality of one measure alone at each of its 21 sweep
+// thresholds (F1 against threshold, for choosing one).
+func ThresholdCurve(judged []Judged, measure string) []CurvePoint {
+	var out []CurvePoint
+	for _, t := range SweepThresholds(measure) {
+		out = append(out, CurvePoint{t, ConfusionOf(judged, Rule{{measure, t}})})
+	}
+	return out
+}
+
+// ConfusionOf judges the gold captures by a rule applied to their stored
+// scores alone (a capture without scores counts as a wrong verdict).
+func ConfusionOf(judged []Judged, r Rule) Confusion {
+	var c Confusion
+	for _, j := range judged {
+		if j.Result == nil || j.Result.Scores == nil {
+			c.Add(j.Gold.Off, !j.Gold.Off)
+			continue
+		}
+		c.Add(j.Gold.Off, len(r.Crossed(j.Result.Scores)) > 0)
+	}
+	return c
 }

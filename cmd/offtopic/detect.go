@@ -36,6 +36,7 @@ Examples:
    offtopic detect --measures cosine,jaccard,sekernel --idf collection coll/*.warc.gz`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "out-dir", Aliases: []string{"d"}, Value: "offtopic-out", Usage: "write results.jsonl, offtopic.json and offtopic.csv into `DIR` (unless --format/--output, --results, --json or --csv say otherwise)"},
+			&cli.StringFlag{Name: "report-dir", Usage: "also write every report (results, OTMT JSON, CSV, XLSX, HTML) into `DIR`"},
 			&cli.StringFlag{Name: "format", Usage: "with --output: write only this format: jsonl (results), json (OTMT) or csv"},
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the --format output to `FILE` (- for stdout)"},
 			&cli.StringFlag{Name: "results", Usage: "write the results file (JSON lines) to `FILE`"},
@@ -58,65 +59,33 @@ Examples:
 	}
 }
 
-// sinks are the outputs of a detection run, written atomically.
+// sinks are the outputs of a run, each written atomically.
 type sinks struct {
 	files   []*report.AtomicFile
-	results []*report.ResultsWriter
-	otmt    []*report.OTMTWriter
-	csv     []*report.CSVWriter
-	rule    similarity.Rule
+	writers []report.Writer
 }
 
-func (s *sinks) open(path string) (io.Writer, error) {
-	if path == "-" {
-		return os.Stdout, nil
-	}
-	f, err := report.CreateAtomic(path)
-	if err != nil {
-		return nil, err
-	}
-	s.files = append(s.files, f)
-	return f, nil
-}
-
+// add opens path ("-" for stdout) for one format.
 func (s *sinks) add(format, path string, run *report.Run) error {
-	w, err := s.open(path)
+	var w io.Writer = os.Stdout
+	if path != "-" {
+		f, err := report.CreateAtomic(path)
+		if err != nil {
+			return err
+		}
+		s.files = append(s.files, f)
+		w = f
+	}
+	rw, err := report.New(format, w, run)
 	if err != nil {
-		return err
+		return fmt.Errorf("%s: %w", path, err)
 	}
-	switch format {
-	case "jsonl", "results":
-		rw, err := report.NewResultsWriter(w, run)
-		if err != nil {
-			return fmt.Errorf("write %s: %w", path, err)
-		}
-		s.results = append(s.results, rw)
-	case "json", "otmt":
-		s.otmt = append(s.otmt, report.NewOTMTWriter(w))
-	case "csv":
-		cw, err := report.NewCSVWriter(w)
-		if err != nil {
-			return fmt.Errorf("write %s: %w", path, err)
-		}
-		s.csv = append(s.csv, cw)
-	default:
-		return fmt.Errorf("unknown format %q (want jsonl, json or csv)", format)
-	}
+	s.writers = append(s.writers, rw)
 	return nil
 }
 
 func (s *sinks) write(r *similarity.TimeMapResult) error {
-	for _, w := range s.results {
-		if err := w.Write(r); err != nil {
-			return err
-		}
-	}
-	for _, w := range s.otmt {
-		if err := w.Write(r, s.rule); err != nil {
-			return err
-		}
-	}
-	for _, w := range s.csv {
+	for _, w := range s.writers {
 		if err := w.Write(r); err != nil {
 			return err
 		}
@@ -126,13 +95,8 @@ func (s *sinks) write(r *similarity.TimeMapResult) error {
 
 // commit finishes every output and renames it into place.
 func (s *sinks) commit() error {
-	for _, w := range s.otmt {
+	for _, w := range s.writers {
 		if err := w.Close(); err != nil {
-			return err
-		}
-	}
-	for _, w := range s.csv {
-		if err := w.Flush(); err != nil {
 			return err
 		}
 	}
@@ -204,7 +168,7 @@ func runDetect(c *cli.Context) error {
 	run := &report.Run{Tool: "offtopic", Version: version, Started: time.Now().UTC(), Inputs: files, Measures: rule.String(),
 		ArchiveURL: c.String("archive-url"), Options: map[string]string{"idf": idf, "canonicalize": canon.String(),
 			"min-t0-words": fmt.Sprint(opts.MinT0Words), "topic-check": fmt.Sprint(opts.TopicCheck), "topic-guard": fmt.Sprint(opts.TopicGuard)}}
-	out := &sinks{rule: rule}
+	out := &sinks{}
 	defer out.abort()
 	named := false
 	if f, o := c.String("format"), c.String("output"); f != "" || o != "" {
@@ -226,8 +190,15 @@ func runDetect(c *cli.Context) error {
 	}
 	dir := c.String("out-dir")
 	if !named || c.IsSet("out-dir") {
-		for _, fo := range [][2]string{{"jsonl", "results.jsonl"}, {"json", "offtopic.json"}, {"csv", "offtopic.csv"}} {
-			if err := out.add(fo[0], filepath.Join(dir, fo[1]), run); err != nil {
+		for _, f := range report.Formats {
+			if err := out.add(f, filepath.Join(dir, report.FileName(f)), run); err != nil {
+				return cli.Exit("detect: "+err.Error(), 2)
+			}
+		}
+	}
+	if rd := c.String("report-dir"); rd != "" {
+		for _, f := range report.ReportFormats {
+			if err := out.add(f, filepath.Join(rd, report.FileName(f)), run); err != nil {
 				return cli.Exit("detect: "+err.Error(), 2)
 			}
 		}

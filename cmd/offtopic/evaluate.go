@@ -122,15 +122,8 @@ func printEvaluation(w io.Writer, ev *similarity.Evaluation, measures string) {
 			continue
 		}
 		t, _ := similarity.DefaultThreshold(m)
-		var cm similarity.Confusion
 		rule := similarity.Rule{{Measure: m, Value: t}}
-		for _, j := range ev.Judged {
-			if j.Result == nil {
-				cm.Add(j.Gold.Off, !j.Gold.Off)
-				continue
-			}
-			cm.Add(j.Gold.Off, len(rule.Crossed(j.Result.Scores)) > 0)
-		}
+		cm := similarity.ConfusionOf(ev.Judged, rule)
 		fmt.Fprintf(w, "  %-22s %s\n", rule.String(), formatConfusion(cm))
 	}
 }
