@@ -120,6 +120,9 @@ func Score(ctx context.Context, in Input, model *Model, opts Options) (*TimeMapR
 		cr := &res.Captures[i]
 		*cr = CaptureResult{URIR: c.URIR, URIM: atS(in.URIMs, i), Datetime: c.Time, Status: c.Status, MIME: c.MIME,
 			Digest: c.Digest, Revisit: c.Revisit, Loc: c.Loc}
+		if c.Revisit {
+			cr.Payload = c.Payload
+		}
 		if doc != nil {
 			cr.Extractor, cr.Lang, cr.Title = doc.Extractor, doc.Lang, doc.Title
 			cr.WordCount, cr.ByteCount = doc.WordCount, doc.ByteCount

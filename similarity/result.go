@@ -17,14 +17,16 @@ const (
 // the index said, what extraction found, each score and the verdict with its
 // reason. Reports render it and never recompute it.
 type CaptureResult struct {
-	URIR      string           `json:"uri_r"`
-	URIM      string           `json:"uri_m"`
-	Datetime  time.Time        `json:"datetime"`
-	Status    int              `json:"status"`
-	MIME      string           `json:"mime"`
-	Digest    string           `json:"digest,omitempty"`
-	Revisit   bool             `json:"revisit,omitempty"`
-	Loc       timemap.Location `json:"loc"`
+	URIR     string           `json:"uri_r"`
+	URIM     string           `json:"uri_m"`
+	Datetime time.Time        `json:"datetime"`
+	Status   int              `json:"status"`
+	MIME     string           `json:"mime"`
+	Digest   string           `json:"digest,omitempty"`
+	Revisit  bool             `json:"revisit,omitempty"`
+	Loc      timemap.Location `json:"loc"`
+	// Payload is where a revisit's payload is stored (zero for other captures).
+	Payload   timemap.Location `json:"payload,omitzero"`
 	Extractor string           `json:"extractor,omitempty"`
 	Lang      string           `json:"lang,omitempty"`
 	Title     string           `json:"title,omitempty"`

@@ -1,0 +1,385 @@
+package prune
+
+import (
+	"bufio"
+	"compress/gzip"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/offtopic/offtopic/timemap"
+)
+
+// FileCount is what happened to one input file's records.
+type FileCount struct {
+	File     string
+	Records  int // records in the input, unreadable ones included
+	Kept     int
+	Excluded int
+	// Unreadable counts records the reader could not parse; they are copied
+	// as they are (a cleaned copy keeps everything that is not off-topic).
+	Unreadable int
+}
+
+// Summary is the outcome of a prune.
+type Summary struct {
+	Files    []FileCount
+	Excluded []ExcludedRecord
+	// Captures is the number of captures the written index holds.
+	Captures int
+}
+
+// ExcludedRecord is one record left out of the copy.
+type ExcludedRecord struct {
+	Exclusion
+	Type   string
+	File   string
+	Offset int64
+}
+
+// entry is one record (or unreadable stretch) of an input file.
+type entry struct {
+	loc       timemap.Location
+	typ       string
+	id        string
+	concur    []string
+	uri       string
+	date      time.Time
+	exclude   bool
+	why       Exclusion
+	corrupted bool
+}
+
+// Copy writes a cleaned copy of files into outDir: each input file under its
+// own name, without the off-topic captures of plan and their paired request
+// and metadata records, plus index.cdxj (of the new files) and excluded.tsv.
+// The copy is built in a temporary directory beside outDir and renamed into
+// place at the end, so an interrupted run leaves no partial output. outDir
+// must not exist or be empty. Input files are only read.
+func Copy(ctx context.Context, plan *Plan, files []string, outDir string) (*Summary, error) {
+	if err := checkOutDir(outDir, files); err != nil {
+		return nil, err
+	}
+	parent := filepath.Dir(filepath.Clean(outDir))
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return nil, fmt.Errorf("create %s: %w", parent, err)
+	}
+	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(outDir)+".partial-")
+	if err != nil {
+		return nil, fmt.Errorf("create temporary output: %w", err)
+	}
+	done := false
+	defer func() {
+		if !done {
+			os.RemoveAll(tmp)
+		}
+	}()
+	sum := &Summary{}
+	var outFiles []string
+	for _, f := range files {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		fc, ex, err := copyFile(plan, f, filepath.Join(tmp, filepath.Base(f)))
+		if err != nil {
+			return nil, err
+		}
+		sum.Files = append(sum.Files, fc)
+		sum.Excluded = append(sum.Excluded, ex...)
+		outFiles = append(outFiles, filepath.Join(tmp, filepath.Base(f)))
+	}
+	n, err := writeIndex(ctx, outFiles, filepath.Join(tmp, "index.cdxj"))
+	if err != nil {
+		return nil, err
+	}
+	sum.Captures = n
+	if err := writeExcluded(sum.Excluded, filepath.Join(tmp, "excluded.tsv")); err != nil {
+		return nil, err
+	}
+	os.Remove(outDir) // an empty directory; checkOutDir refused anything else
+	if err := os.Rename(tmp, outDir); err != nil {
+		return nil, fmt.Errorf("move the copy into %s: %w", outDir, err)
+	}
+	done = true
+	return sum, nil
+}
+
+// checkOutDir refuses an output directory that holds anything (so no output
+// is ever mixed with an older one) or that would put a file over its input.
+func checkOutDir(outDir string, files []string) error {
+	if entries, err := os.ReadDir(outDir); err == nil && len(entries) > 0 {
+		return fmt.Errorf("output directory %s is not empty", outDir)
+	}
+	absOut, _ := filepath.Abs(outDir)
+	seen := map[string]string{}
+	for _, f := range files {
+		base := filepath.Base(f)
+		if prev, ok := seen[base]; ok {
+			return fmt.Errorf("inputs %s and %s have the same name; prune them separately", prev, f)
+		}
+		seen[base] = f
+		if absIn, _ := filepath.Abs(filepath.Dir(f)); absIn == absOut {
+			return fmt.Errorf("output directory %s holds the input %s", outDir, f)
+		}
+	}
+	return nil
+}
+
+// scan lists the records of one file with what pairing needs.
+func scan(path string) ([]entry, error) {
+	rr, err := timemap.OpenRecords(path, timemap.ReadOptions{MaxBodyBytes: 1})
+	if err != nil {
+		return nil, err
+	}
+	defer rr.Close()
+	var es []entry
+	for {
+		rec, err := rr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			var re *timemap.RecordError
+			if errors.As(err, &re) {
+				es = append(es, entry{loc: timemap.Location{File: path, Offset: re.Offset}, typ: "unreadable", corrupted: true})
+				continue
+			}
+			return nil, fmt.Errorf("read %s: %w", path, err)
+		}
+		e := entry{loc: rec.Loc, typ: rec.Type, id: rec.RecordID, uri: rec.TargetURI, date: rec.Date}
+		if rec.Fields != nil {
+			e.concur = rec.Fields.Values("Warc-Concurrent-To")
+		}
+		es = append(es, e)
+	}
+	sort.SliceStable(es, func(i, j int) bool {
+		if es[i].loc.Offset != es[j].loc.Offset {
+			return es[i].loc.Offset < es[j].loc.Offset
+		}
+		return es[i].loc.MemberOffset < es[j].loc.MemberOffset
+	})
+	return es, nil
+}
+
+// decide marks the records to leave out: off-topic captures, then the
+// request and metadata records paired with them (by WARC-Concurrent-To, or
+// by target URI and date where a writer left that out).
+func decide(plan *Plan, es []entry) {
+	ids := map[string]Exclusion{}
+	type uriDate struct {
+		uri  string
+		date time.Time
+	}
+	byURIDate := map[uriDate]Exclusion{}
+	for i := range es {
+		e := &es[i]
+		if e.corrupted {
+			continue
+		}
+		if ex, ok := plan.excludes(e.loc); ok {
+			e.exclude, e.why = true, ex
+			if e.id != "" {
+				ids[e.id] = ex
+			}
+			byURIDate[uriDate{e.uri, e.date}] = ex
+		}
+	}
+	for i := range es {
+		e := &es[i]
+		if e.exclude || (e.typ != "request" && e.typ != "metadata") {
+			continue
+		}
+		for _, c := range e.concur {
+			if ex, ok := ids[strings.TrimSpace(c)]; ok {
+				e.exclude, e.why = true, ex
+			}
+		}
+		if ex, ok := byURIDate[uriDate{e.uri, e.date}]; ok && len(e.concur) == 0 {
+			e.exclude, e.why = true, ex
+		}
+	}
+}
+
+// copyFile writes the kept records of in to out.
+func copyFile(plan *Plan, in, out string) (FileCount, []ExcludedRecord, error) {
+	fc := FileCount{File: in}
+	es, err := scan(in)
+	if err != nil {
+		return fc, nil, err
+	}
+	decide(plan, es)
+	src, err := os.Open(in)
+	if err != nil {
+		return fc, nil, fmt.Errorf("open %s: %w", in, err)
+	}
+	defer src.Close()
+	fi, err := src.Stat()
+	if err != nil {
+		return fc, nil, fmt.Errorf("stat %s: %w", in, err)
+	}
+	dst, err := os.Create(out)
+	if err != nil {
+		return fc, nil, fmt.Errorf("create %s: %w", out, err)
+	}
+	defer dst.Close()
+	bw := bufio.NewWriterSize(dst, 1<<20)
+	var excluded []ExcludedRecord
+	// Bytes before the first record (a leading stretch no record claims) are kept.
+	first := fi.Size()
+	if len(es) > 0 {
+		first = es[0].loc.Offset
+	}
+	if _, err := io.Copy(bw, io.NewSectionReader(src, 0, first)); err != nil {
+		return fc, nil, fmt.Errorf("copy %s: %w", in, err)
+	}
+	for i := 0; i < len(es); {
+		// A group is the records stored in one stretch of the file: one gzip
+		// member (several records only in whole-file gzip) or one plain record.
+		j := i + 1
+		for j < len(es) && es[j].loc.Offset == es[i].loc.Offset {
+			j++
+		}
+		end := fi.Size()
+		if j < len(es) {
+			end = es[j].loc.Offset
+		}
+		group := es[i:j]
+		for _, e := range group {
+			fc.Records++
+			switch {
+			case e.exclude:
+				fc.Excluded++
+				excluded = append(excluded, ExcludedRecord{Exclusion: e.why, Type: e.typ, File: in, Offset: e.loc.Offset})
+			default:
+				fc.Kept++
+				if e.corrupted {
+					fc.Unreadable++
+				}
+			}
+		}
+		if len(group) == 1 || !isGzip(in) {
+			if !group[0].exclude {
+				if _, err := io.Copy(bw, io.NewSectionReader(src, group[0].loc.Offset, end-group[0].loc.Offset)); err != nil {
+					return fc, nil, fmt.Errorf("copy %s at %d: %w", in, group[0].loc.Offset, err)
+				}
+			}
+		} else if err := splitMember(bw, src, group, end); err != nil {
+			return fc, nil, fmt.Errorf("copy %s at %d: %w", in, group[0].loc.Offset, err)
+		}
+		i = j
+	}
+	if err := bw.Flush(); err != nil {
+		return fc, nil, fmt.Errorf("write %s: %w", out, err)
+	}
+	if err := dst.Sync(); err != nil {
+		return fc, nil, fmt.Errorf("write %s: %w", out, err)
+	}
+	if fc.Records != fc.Kept+fc.Excluded {
+		return fc, nil, fmt.Errorf("%s: %d records in, %d kept + %d excluded", in, fc.Records, fc.Kept, fc.Excluded)
+	}
+	return fc, excluded, nil
+}
+
+// splitMember copies the kept records of one gzip member holding several
+// records (whole-file gzip), each as a gzip member of its own.
+func splitMember(w io.Writer, src *os.File, group []entry, end int64) error {
+	start := group[0].loc.Offset
+	zr, err := gzip.NewReader(bufio.NewReader(io.NewSectionReader(src, start, end-start)))
+	if err != nil {
+		return err
+	}
+	zr.Multistream(false)
+	for k, e := range group {
+		var n int64 = -1
+		if k+1 < len(group) {
+			n = group[k+1].loc.MemberOffset - e.loc.MemberOffset
+		}
+		if e.exclude {
+			if n < 0 {
+				_, err = io.Copy(io.Discard, zr)
+			} else {
+				_, err = io.CopyN(io.Discard, zr, n)
+			}
+			if err != nil {
+				return err
+			}
+			continue
+		}
+		zw := gzip.NewWriter(w)
+		if n < 0 {
+			_, err = io.Copy(zw, zr)
+		} else {
+			_, err = io.CopyN(zw, zr, n)
+		}
+		if err != nil {
+			return err
+		}
+		if err := zw.Close(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func isGzip(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	var b [2]byte
+	_, err = io.ReadFull(f, b[:])
+	return err == nil && b[0] == 0x1f && b[1] == 0x8b
+}
+
+// writeIndex writes the CDXJ index of the new files and returns its size.
+func writeIndex(ctx context.Context, files []string, path string) (int, error) {
+	idx, err := timemap.BuildIndex(ctx, files, timemap.IndexOptions{})
+	if err != nil {
+		return 0, fmt.Errorf("index the copy: %w", err)
+	}
+	defer idx.Close()
+	f, err := os.Create(path)
+	if err != nil {
+		return 0, fmt.Errorf("create %s: %w", path, err)
+	}
+	defer f.Close()
+	bw := bufio.NewWriter(f)
+	if err := timemap.WriteCDXJ(bw, idx.Captures()); err != nil {
+		return 0, fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := bw.Flush(); err != nil {
+		return 0, fmt.Errorf("write %s: %w", path, err)
+	}
+	return idx.Stats().Captures, f.Sync()
+}
+
+// writeExcluded lists the excluded records as TSV.
+func writeExcluded(ex []ExcludedRecord, path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("create %s: %w", path, err)
+	}
+	defer f.Close()
+	bw := bufio.NewWriter(f)
+	fmt.Fprintln(bw, "uri_r\turi_m\tdatetime\trecord\tfile\toffset\treason")
+	for _, e := range ex {
+		fmt.Fprintf(bw, "%s\t%s\t%s\t%s\t%s\t%d\t%s\n", tsvField(e.URIR), tsvField(e.URIM), e.Datetime.UTC().Format(time.RFC3339),
+			e.Type, tsvField(filepath.Base(e.File)), e.Offset, tsvField(e.Reason))
+	}
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return f.Sync()
+}
+
+// tsvField keeps a value on one TSV field.
+func tsvField(s string) string {
+	return strings.NewReplacer("\t", " ", "\n", " ", "\r", " ").Replace(s)
+}
