@@ -130,5 +130,3 @@ func sortedExclusions(m map[locKey]Exclusion) []Exclusion {
 	})
 	return out
 }
-
-
