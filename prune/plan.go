@@ -10,7 +10,7 @@ package prune
 import (
 	"iter"
 	"path/filepath"
-	"sort"
+	"slices"
 	"time"
 
 	"github.com/offtopic/offtopic/similarity"
@@ -90,20 +90,11 @@ func NewPlan(results iter.Seq2[*similarity.TimeMapResult, error], decisions map[
 				p.needed[keyOf(c.Payload)] = true
 			}
 		}
-		if slicesAny(run.caps) {
+		if slices.ContainsFunc(run.caps, func(c aclCapture) bool { return c.off }) {
 			p.acl = append(p.acl, run)
 		}
 	}
 	return p, nil
-}
-
-func slicesAny(cs []aclCapture) bool {
-	for _, c := range cs {
-		if c.off {
-			return true
-		}
-	}
-	return false
 }
 
 // excludes says whether the record at l is an off-topic capture to drop.
@@ -114,19 +105,4 @@ func (p *Plan) excludes(l timemap.Location) (Exclusion, bool) {
 		return ex, false
 	}
 	return ex, ok
-}
-
-// sortedExclusions lists a map's exclusions in time order, for stable output.
-func sortedExclusions(m map[locKey]Exclusion) []Exclusion {
-	out := make([]Exclusion, 0, len(m))
-	for _, e := range m {
-		out = append(out, e)
-	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].URIR != out[j].URIR {
-			return out[i].URIR < out[j].URIR
-		}
-		return out[i].Datetime.Before(out[j].Datetime)
-	})
-	return out
 }
