@@ -1,0 +1,942 @@
+package report
+
+import (
+	"archive/zip"
+	"bufio"
+	"bytes"
+	"container/heap"
+	"encoding/xml"
+	"fmt"
+	"io"
+	"math"
+	"net/url"
+	"os"
+	"path"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/xuri/excelize/v2"
+
+	"github.com/offtopic/offtopic/similarity"
+)
+
+// Sheet names of the XLSX report, in workbook order.
+const (
+	SheetSummary  = "Summary"
+	SheetTimeMaps = "TimeMaps"
+	SheetCaptures = "Captures"
+	SheetTimeline = "Timeline"
+)
+
+// DecisionColumn heads the column of the Captures sheet that a curator fills
+// in with one of DecisionOn, DecisionOff or DecisionUnsure.
+const DecisionColumn = "curator decision"
+
+// Values offered by the drop-down of the decision column.
+const (
+	DecisionOn     = similarity.VerdictOn
+	DecisionOff    = similarity.VerdictOff
+	DecisionUnsure = "unsure"
+)
+
+// TimelineTimeMaps is how many of the most affected TimeMaps (most off-topic
+// captures) the Timeline sheet charts.
+const TimelineTimeMaps = 10
+
+// MaxXLSXLinks is how many URI-M cells of the Captures sheet get a hyperlink:
+// Excel refuses more than about 65,530 hyperlinks in one worksheet, so later
+// rows carry the URI-M as plain text.
+const MaxXLSXLinks = excelize.TotalSheetHyperlinks
+
+// Header of the Captures sheet around the measure columns.
+var (
+	capHeadBefore = []string{"uri_r", "uri_m", "datetime", "status", "mime", "title", "word_count", "byte_count", "extractor", "lang"}
+	capHeadAfter  = []string{"verdict", "reason", "t0", DecisionColumn, "key", "timestamp"}
+)
+
+// XLSXCapturesHeader is the header row of the Captures sheet. The last two
+// columns (key, timestamp) are hidden: with them a reviewed workbook can be
+// matched back to the captures (see ReadDecisions).
+func XLSXCapturesHeader() []string {
+	h := slices.Clone(capHeadBefore)
+	h = append(h, similarity.AllMeasures...)
+	return append(h, capHeadAfter...)
+}
+
+// XLSXWriter writes the XLSX report: Summary, TimeMaps, Captures (a row per
+// capture, with a drop-down for the curator's decision) and Timeline (charts
+// of the measures over time for the most affected TimeMaps). Rows are
+// streamed to disk-backed buffers as TimeMaps arrive; what is kept in memory
+// is a small note per TimeMap, the URI-Ms to link, and the series of the
+// TimeMaps the Timeline charts.
+type XLSXWriter struct {
+	w    io.Writer
+	run  *Run
+	rule similarity.Rule
+	// thr is the highlighting threshold of each measure of AllMeasures.
+	thr []similarity.Threshold
+
+	f          *excelize.File
+	tms, caps  *excelize.StreamWriter
+	st         xlsxStyles
+	tmRow      int
+	capRow     int
+	row        []any
+	links      []xlsxLink // URI-M hyperlinks of the Captures sheet
+	linksEnded bool       // a URI-M was left unlinked because of MaxXLSXLinks
+
+	sum    xlsxTotals
+	t0s    []t0Note
+	top    timelineHeap
+	closed bool
+}
+
+type xlsxStyles struct {
+	header, date, score, share, link, wrap int
+	low, off                               int // conditional formats (dxf)
+}
+
+// xlsxTotals are the counts the Summary sheet reports.
+type xlsxTotals struct {
+	timeMaps, captures, on, off, notScored int
+	scored, below, decided                 []int // per measure of AllMeasures
+}
+
+// xlsxLink is the hyperlink of the URI-M cell of a Captures row.
+type xlsxLink struct {
+	row int
+	url string
+}
+
+// t0Note records a TimeMap whose t0 was not its first capture.
+type t0Note struct {
+	urir, first, t0, reason string
+}
+
+// NewXLSXWriter starts an XLSX report that Close writes to w. run describes
+// the detection run; its rule decides the thresholds shown and highlighted.
+func NewXLSXWriter(w io.Writer, run *Run) (*XLSXWriter, error) {
+	rule, err := run.Rule()
+	if err != nil {
+		return nil, err
+	}
+	x := &XLSXWriter{w: w, run: run, rule: rule, f: excelize.NewFile()}
+	x.sum.scored = make([]int, len(similarity.AllMeasures))
+	x.sum.below = make([]int, len(similarity.AllMeasures))
+	x.sum.decided = make([]int, len(similarity.AllMeasures))
+	for _, m := range similarity.AllMeasures {
+		x.thr = append(x.thr, thresholdOf(rule, m))
+	}
+	if err := x.setup(); err != nil {
+		x.f.Close()
+		return nil, fmt.Errorf("xlsx report: %w", err)
+	}
+	return x, nil
+}
+
+// thresholdOf is the rule's threshold of a measure, or its default.
+func thresholdOf(rule similarity.Rule, m string) similarity.Threshold {
+	for _, t := range rule {
+		if t.Measure == m {
+			return t
+		}
+	}
+	v, _ := similarity.DefaultThreshold(m)
+	return similarity.Threshold{Measure: m, Value: v}
+}
+
+func (x *XLSXWriter) setup() error {
+	f := x.f
+	if err := f.SetSheetName(f.GetSheetName(0), SheetSummary); err != nil {
+		return err
+	}
+	for _, s := range []string{SheetTimeMaps, SheetCaptures, SheetTimeline} {
+		if _, err := f.NewSheet(s); err != nil {
+			return err
+		}
+	}
+	var err error
+	newStyle := func(s *excelize.Style) int {
+		if err != nil {
+			return 0
+		}
+		var id int
+		id, err = f.NewStyle(s)
+		return id
+	}
+	dateFmt := "yyyy-mm-dd hh:mm:ss"
+	x.st = xlsxStyles{
+		header: newStyle(&excelize.Style{Font: &excelize.Font{Bold: true}, Fill: excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{"DDEBF7"}}}),
+		date:   newStyle(&excelize.Style{CustomNumFmt: &dateFmt}),
+		score:  newStyle(&excelize.Style{NumFmt: 2}), // 0.00, the full value stays in the cell
+		share:  newStyle(&excelize.Style{NumFmt: 10}),
+		link:   newStyle(&excelize.Style{Font: &excelize.Font{Color: "0563C1", Underline: "single"}}),
+		wrap:   newStyle(&excelize.Style{Alignment: &excelize.Alignment{Vertical: "top"}}),
+	}
+	if err != nil {
+		return err
+	}
+	if x.st.low, err = f.NewConditionalStyle(&excelize.Style{Font: &excelize.Font{Color: "9C0006"},
+		Fill: excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{"FFC7CE"}}}); err != nil {
+		return err
+	}
+	if x.st.off, err = f.NewConditionalStyle(&excelize.Style{Font: &excelize.Font{Color: "9C0006", Bold: true}}); err != nil {
+		return err
+	}
+
+	// TimeMaps: panes and widths go before the first row.
+	if x.tms, err = f.NewStreamWriter(SheetTimeMaps); err != nil {
+		return err
+	}
+	if err := frozenHeader(x.tms); err != nil {
+		return err
+	}
+	for i, wd := range []float64{50, 10, 10, 10, 10, 10, 10, 20, 60, 60} {
+		if err := x.tms.SetColWidth(i+1, i+1, wd); err != nil {
+			return err
+		}
+	}
+	if err := x.tms.SetRow("A1", x.header([]string{"uri_r", "captures", "scored", "on-topic", "off-topic", "not scored",
+		"off-topic share", "first off-topic", "t0", "t0 reason"})); err != nil {
+		return err
+	}
+	x.tmRow = 1
+
+	if x.caps, err = f.NewStreamWriter(SheetCaptures); err != nil {
+		return err
+	}
+	if err := frozenHeader(x.caps); err != nil {
+		return err
+	}
+	head := XLSXCapturesHeader()
+	widths := map[string]float64{"uri_r": 40, "uri_m": 60, "datetime": 20, "mime": 14, "title": 40, "reason": 50, DecisionColumn: 16}
+	for i, h := range head {
+		wd, ok := widths[h]
+		if !ok {
+			wd = 11
+		}
+		if err := x.caps.SetColWidth(i+1, i+1, wd); err != nil {
+			return err
+		}
+	}
+	if err := x.caps.SetColVisible(len(head)-1, len(head), false); err != nil {
+		return err
+	}
+	if err := x.caps.SetRow("A1", x.header(head)); err != nil {
+		return err
+	}
+	x.capRow = 1
+	x.row = make([]any, len(head))
+	return nil
+}
+
+func frozenHeader(sw *excelize.StreamWriter) error {
+	return sw.SetPanes(&excelize.Panes{Freeze: true, YSplit: 1, TopLeftCell: "A2", ActivePane: "bottomLeft",
+		Selection: []excelize.Selection{{SQRef: "A2", ActiveCell: "A2", Pane: "bottomLeft"}}})
+}
+
+func (x *XLSXWriter) header(names []string) []any {
+	row := make([]any, len(names))
+	for i, n := range names {
+		row[i] = excelize.Cell{StyleID: x.st.header, Value: n}
+	}
+	return row
+}
+
+// text is a text cell from a page or an input: neutralised, capped, and
+// always written as a string (an inline string, never a formula).
+func text(s string) any {
+	if s == "" {
+		return nil
+	}
+	return SafeCell(s)
+}
+
+// linkable reports whether a URI-M can be a hyperlink: an absolute http(s)
+// URL short enough to survive SafeCell unchanged.
+func linkable(s string) bool {
+	if len(s) > MaxCellChars || strings.ContainsAny(s, " \t\r\n\"<>") {
+		return false
+	}
+	u, err := url.Parse(s)
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
+}
+
+// Write adds one TimeMap: its row of the TimeMaps sheet and a row per capture
+// of the Captures sheet.
+func (x *XLSXWriter) Write(r *similarity.TimeMapResult) error {
+	if x.closed {
+		return fmt.Errorf("xlsx report: write after close")
+	}
+	on, off, ns := r.Counts()
+	x.sum.timeMaps++
+	x.sum.captures += len(r.Captures)
+	x.sum.on, x.sum.off, x.sum.notScored = x.sum.on+on, x.sum.off+off, x.sum.notScored+ns
+
+	var firstOff time.Time
+	for i := range r.Captures {
+		c := &r.Captures[i]
+		if c.Verdict == similarity.VerdictOff && firstOff.IsZero() {
+			firstOff = c.Datetime
+		}
+		if err := x.captureRow(c); err != nil {
+			return fmt.Errorf("xlsx report: TimeMap %s: %w", r.URIR, err)
+		}
+	}
+
+	x.tmRow++
+	row := []any{text(r.URIR), len(r.Captures), on + off, on, off, ns, nil, nil, text(r.T0), text(r.T0Reason)}
+	if on+off > 0 {
+		row[6] = excelize.Cell{StyleID: x.st.share, Value: float64(off) / float64(on+off)}
+	}
+	if !firstOff.IsZero() {
+		row[7] = excelize.Cell{StyleID: x.st.date, Value: firstOff.UTC()}
+	}
+	if err := x.tms.SetRow("A"+strconv.Itoa(x.tmRow), row); err != nil {
+		return fmt.Errorf("xlsx report: TimeMap %s: %w", r.URIR, err)
+	}
+
+	if len(r.Captures) > 0 && r.T0 != r.Captures[0].URIM {
+		x.t0s = append(x.t0s, t0Note{urir: r.URIR, first: r.Captures[0].URIM, t0: r.T0, reason: r.T0Reason})
+	}
+	if off > 0 {
+		x.top.offer(r, off, on+off)
+	}
+	return nil
+}
+
+func (x *XLSXWriter) captureRow(c *similarity.CaptureResult) error {
+	x.capRow++
+	row := x.row
+	clear(row)
+	row[0] = text(c.URIR)
+	row[1] = text(c.URIM)
+	if linkable(c.URIM) {
+		if len(x.links) < MaxXLSXLinks {
+			x.links = append(x.links, xlsxLink{row: x.capRow, url: c.URIM})
+			row[1] = excelize.Cell{StyleID: x.st.link, Value: row[1]}
+		} else {
+			x.linksEnded = true
+		}
+	}
+	if !c.Datetime.IsZero() {
+		row[2] = excelize.Cell{StyleID: x.st.date, Value: c.Datetime.UTC()}
+	}
+	row[3] = c.Status
+	row[4] = text(c.MIME)
+	row[5] = text(c.Title)
+	row[6] = c.WordCount
+	row[7] = c.ByteCount
+	row[8] = text(c.Extractor)
+	row[9] = text(c.Lang)
+	n := len(capHeadBefore)
+	var crossed []similarity.Threshold
+	if c.Verdict == similarity.VerdictOff {
+		crossed = x.rule.Crossed(c.Scores)
+	}
+	for i, m := range similarity.AllMeasures {
+		s, ok := c.Scores[m]
+		if !ok || math.IsNaN(s) || math.IsInf(s, 0) {
+			continue
+		}
+		row[n+i] = excelize.Cell{StyleID: x.st.score, Value: s}
+		x.sum.scored[i]++
+		if x.thr[i].Crossed(s) {
+			x.sum.below[i]++
+		}
+		if slices.ContainsFunc(crossed, func(t similarity.Threshold) bool { return t.Measure == m }) {
+			x.sum.decided[i]++
+		}
+	}
+	n += len(similarity.AllMeasures)
+	row[n] = text(c.Verdict)
+	row[n+1] = text(c.Reason)
+	if c.IsT0 {
+		row[n+2] = "t0"
+	}
+	// row[n+3]: the curator's decision, empty
+	k := similarity.KeyOf(c)
+	row[n+4] = text(k.Key)
+	row[n+5] = k.TS
+	return x.caps.SetRow("A"+strconv.Itoa(x.capRow), row)
+}
+
+// Close writes the Summary and Timeline sheets, adds the Captures sheet's
+// filter, drop-down and highlighting, and writes the workbook to w.
+func (x *XLSXWriter) Close() error {
+	if x.closed {
+		return nil
+	}
+	x.closed = true
+	defer x.f.Close()
+	if err := x.finishCaptures(); err != nil {
+		return fmt.Errorf("xlsx report: Captures sheet: %w", err)
+	}
+	if err := x.tms.Flush(); err != nil {
+		return fmt.Errorf("xlsx report: TimeMaps sheet: %w", err)
+	}
+	if err := x.timeline(); err != nil {
+		return fmt.Errorf("xlsx report: Timeline sheet: %w", err)
+	}
+	if err := x.summary(); err != nil {
+		return fmt.Errorf("xlsx report: Summary sheet: %w", err)
+	}
+	x.f.SetActiveSheet(0)
+	if err := x.save(); err != nil {
+		return fmt.Errorf("xlsx report: %w", err)
+	}
+	return nil
+}
+
+// finishCaptures adds what must come between NewStreamWriter and Flush
+// (excelize drops it silently otherwise): autofilter, drop-down and
+// conditional formats over the data rows.
+func (x *XLSXWriter) finishCaptures() error {
+	head := XLSXCapturesHeader()
+	last := max(x.capRow, 2)
+	lastCol, _ := excelize.ColumnNumberToName(len(head))
+	if err := x.f.AutoFilter(SheetCaptures, "A1:"+lastCol+strconv.Itoa(last), nil); err != nil {
+		return err
+	}
+	col := func(i int) string { c, _ := excelize.ColumnNumberToName(i + 1); return c }
+	dec := col(slices.Index(head, DecisionColumn))
+	dv := excelize.NewDataValidation(true)
+	dv.Sqref = fmt.Sprintf("%s2:%s%d", dec, dec, last)
+	if err := dv.SetDropList([]string{DecisionOn, DecisionOff, DecisionUnsure}); err != nil {
+		return err
+	}
+	dv.SetError(excelize.DataValidationErrorStyleStop, "Curator decision", "Choose on-topic, off-topic or unsure.")
+	if err := x.f.AddDataValidation(SheetCaptures, dv); err != nil {
+		return err
+	}
+	for i, t := range x.thr {
+		c := col(len(capHeadBefore) + i)
+		op := "<"
+		if t.Measure == similarity.MeasureTFIntersection && t.Value == 0 {
+			op = "<=" // as Threshold.Crossed
+		}
+		formula := fmt.Sprintf("AND(ISNUMBER(%s2),%s2%s%s)", c, c, op, strconv.FormatFloat(t.Value, 'f', -1, 64))
+		if err := x.f.SetConditionalFormat(SheetCaptures, fmt.Sprintf("%s2:%s%d", c, c, last),
+			[]excelize.ConditionalFormatOptions{{Type: "formula", Criteria: formula, Format: &x.st.low}}); err != nil {
+			return err
+		}
+	}
+	v := col(slices.Index(head, "verdict"))
+	if err := x.f.SetConditionalFormat(SheetCaptures, fmt.Sprintf("%s2:%s%d", v, v, last),
+		[]excelize.ConditionalFormatOptions{{Type: "cell", Criteria: "==", Value: `"` + similarity.VerdictOff + `"`, Format: &x.st.off}}); err != nil {
+		return err
+	}
+	return x.caps.Flush()
+}
+
+// summary writes the Summary sheet (the first of the workbook).
+func (x *XLSXWriter) summary() error {
+	sw, err := x.f.NewStreamWriter(SheetSummary)
+	if err != nil {
+		return err
+	}
+	if err := sw.SetColWidth(1, 1, 34); err != nil {
+		return err
+	}
+	if err := sw.SetColWidth(2, 7, 18); err != nil {
+		return err
+	}
+	if err := sw.SetColWidth(3, 4, 60); err != nil {
+		return err
+	}
+	n := 0
+	put := func(vals ...any) error {
+		n++
+		return sw.SetRow("A"+strconv.Itoa(n), vals)
+	}
+	bold := func(s string) any { return excelize.Cell{StyleID: x.st.header, Value: s} }
+	run := x.run
+	if run == nil {
+		run = &Run{}
+	}
+	rows := [][]any{
+		{bold("offtopic report")},
+		{"tool", text(strings.TrimSpace(run.Tool + " " + run.Version))},
+		{"started (UTC)", nil},
+		{"archive URL", text(run.ArchiveURL)},
+		{"inputs", len(run.Inputs)},
+	}
+	if !run.Started.IsZero() {
+		rows[2][1] = excelize.Cell{StyleID: x.st.date, Value: run.Started.UTC()}
+	}
+	for _, r := range rows {
+		if err := put(r...); err != nil {
+			return err
+		}
+	}
+	for _, in := range run.Inputs {
+		if err := put(nil, text(in)); err != nil {
+			return err
+		}
+	}
+	if err := put("rule (off-topic when a score is below)", text(x.rule.String())); err != nil {
+		return err
+	}
+	opts := make([]string, 0, len(run.Options))
+	for k := range run.Options {
+		opts = append(opts, k)
+	}
+	slices.Sort(opts)
+	for _, k := range opts {
+		if err := put("option "+SafeCell(k), text(run.Options[k])); err != nil {
+			return err
+		}
+	}
+	share := func(a, b int) any {
+		if b == 0 {
+			return nil
+		}
+		return excelize.Cell{StyleID: x.st.share, Value: float64(a) / float64(b)}
+	}
+	s := x.sum
+	for _, r := range [][]any{
+		nil,
+		{bold("counts")},
+		{"TimeMaps", s.timeMaps},
+		{"captures", s.captures},
+		{"scored", s.on + s.off},
+		{"on-topic", s.on},
+		{"off-topic", s.off, share(s.off, s.on+s.off)},
+		{"not scored", s.notScored},
+		nil,
+		{bold("measure"), bold("in rule"), bold("threshold"), bold("scored"), bold("below threshold"), bold("off-topic by this measure")},
+	} {
+		if err := put(r...); err != nil {
+			return err
+		}
+	}
+	for i, m := range similarity.AllMeasures {
+		in := "no (default threshold, highlighted only)"
+		if x.rule.Has(m) {
+			in = "yes"
+		}
+		if err := put(m, in, x.thr[i].Value, s.scored[i], s.below[i], s.decided[i]); err != nil {
+			return err
+		}
+	}
+	notes := []string{
+		"A capture is off-topic when any measure of the rule is below its threshold (see each capture's reason); scores below a measure's threshold are highlighted on the Captures sheet.",
+		"Dates are UTC. Text from archived pages that a spreadsheet could read as a formula starts with an apostrophe; text cells are capped at " + strconv.Itoa(MaxCellChars) + " characters.",
+		"Review: choose on-topic, off-topic or unsure in the \"" + DecisionColumn + "\" column of the Captures sheet, then give the workbook to offtopic evaluate --gold or offtopic prune --decisions.",
+	}
+	if x.linksEnded {
+		notes = append(notes, fmt.Sprintf("Only the first %d URI-Ms are hyperlinks (Excel's limit per sheet is about 65,530); later ones are plain text.", len(x.links)))
+	}
+	if err := put(); err != nil {
+		return err
+	}
+	if err := put(bold("notes")); err != nil {
+		return err
+	}
+	for _, t := range notes {
+		if err := put(t); err != nil {
+			return err
+		}
+	}
+	if err := put(); err != nil {
+		return err
+	}
+	if err := put(bold(fmt.Sprintf("t0 other than the first capture (%d TimeMaps)", len(x.t0s)))); err != nil {
+		return err
+	}
+	if len(x.t0s) > 0 {
+		if err := put(bold("uri_r"), bold("first capture"), bold("t0"), bold("why")); err != nil {
+			return err
+		}
+	}
+	for _, t := range x.t0s {
+		t0 := text(t.t0)
+		if t.t0 == "" {
+			t0 = "(none)"
+		}
+		if err := put(text(t.urir), text(t.first), t0, text(t.reason)); err != nil {
+			return err
+		}
+	}
+	return sw.Flush()
+}
+
+// timeline writes the Timeline sheet: for each of the most affected TimeMaps
+// a block of scored captures (date, then each measure) and a line chart of it.
+func (x *XLSXWriter) timeline() error {
+	sw, err := x.f.NewStreamWriter(SheetTimeline)
+	if err != nil {
+		return err
+	}
+	if err := sw.SetColWidth(1, 1, 20); err != nil {
+		return err
+	}
+	tops := x.top.ranked()
+	title := fmt.Sprintf("Measures over time for the %d TimeMaps with the most off-topic captures", len(tops))
+	if len(tops) == 0 {
+		title = "No TimeMap has an off-topic capture."
+	}
+	if err := sw.SetRow("A1", []any{excelize.Cell{StyleID: x.st.header, Value: title}}); err != nil {
+		return err
+	}
+	n := 3
+	for k, t := range tops {
+		var used []int // measures with any score in this TimeMap
+		for i := range similarity.AllMeasures {
+			if slices.ContainsFunc(t.points, func(p timePoint) bool { return !math.IsNaN(p.scores[i]) }) {
+				used = append(used, i)
+			}
+		}
+		start := n
+		label := fmt.Sprintf("%d. off-topic %d of %d scored: ", k+1, t.off, t.scored)
+		if err := sw.SetRow("A"+strconv.Itoa(n), []any{excelize.Cell{StyleID: x.st.header, Value: label}, text(t.urir)}); err != nil {
+			return err
+		}
+		n++
+		head := []string{"datetime"}
+		for _, i := range used {
+			head = append(head, similarity.AllMeasures[i])
+		}
+		if err := sw.SetRow("A"+strconv.Itoa(n), x.header(head)); err != nil {
+			return err
+		}
+		n++
+		first := n
+		for _, p := range t.points {
+			row := []any{excelize.Cell{StyleID: x.st.date, Value: p.at.UTC()}}
+			for _, i := range used {
+				if v := p.scores[i]; !math.IsNaN(v) {
+					row = append(row, v)
+				} else {
+					row = append(row, nil)
+				}
+			}
+			if err := sw.SetRow("A"+strconv.Itoa(n), row); err != nil {
+				return err
+			}
+			n++
+		}
+		lastRow := n - 1
+		if len(t.points) > 0 && len(used) > 0 {
+			ch := &excelize.Chart{Type: excelize.Line, Title: excelize.ChartTitle{Paragraph: []excelize.RichTextRun{{Text: chartTitle(t.urir)}}},
+				Legend: excelize.ChartLegend{Position: "bottom"}, Dimension: excelize.ChartDimension{Width: 720, Height: 320},
+				ShowBlanksAs: "span"}
+			for j := range used {
+				c, _ := excelize.ColumnNumberToName(j + 2)
+				ch.Series = append(ch.Series, excelize.ChartSeries{
+					Name:       fmt.Sprintf("%s!$%s$%d", SheetTimeline, c, first-1),
+					Categories: fmt.Sprintf("%s!$A$%d:$A$%d", SheetTimeline, first, lastRow),
+					Values:     fmt.Sprintf("%s!$%s$%d:$%s$%d", SheetTimeline, c, first, c, lastRow),
+				})
+			}
+			if err := x.f.AddChart(SheetTimeline, "K"+strconv.Itoa(start), ch); err != nil {
+				return err
+			}
+		}
+		n = max(n, start+18) + 1 // leave room for the chart
+	}
+	return sw.Flush()
+}
+
+// chartTitle is a URI-R shortened for a chart title.
+func chartTitle(s string) string {
+	if r := []rune(s); len(r) > 80 {
+		s = string(r[:79]) + "…"
+	}
+	return s
+}
+
+// timePoint is one scored capture of a charted TimeMap; scores follow
+// AllMeasures, NaN where a measure has no score.
+type timePoint struct {
+	at     time.Time
+	scores []float64
+}
+
+// timelineEntry is a candidate for the Timeline sheet.
+type timelineEntry struct {
+	key, urir   string
+	off, scored int
+	seq         int // arrival order: earlier (lower key) wins ties
+	points      []timePoint
+}
+
+// worse orders candidates: fewer off-topic captures, then a lower share, then
+// later arrival.
+func (a *timelineEntry) worse(b *timelineEntry) bool {
+	if a.off != b.off {
+		return a.off < b.off
+	}
+	if sa, sb := float64(a.off)/float64(a.scored), float64(b.off)/float64(b.scored); sa != sb {
+		return sa < sb
+	}
+	return a.seq > b.seq
+}
+
+// timelineHeap keeps the TimelineTimeMaps most affected TimeMaps seen so far,
+// the least affected on top.
+type timelineHeap struct {
+	items []*timelineEntry
+	seq   int
+}
+
+func (h *timelineHeap) Len() int           { return len(h.items) }
+func (h *timelineHeap) Less(i, j int) bool { return h.items[i].worse(h.items[j]) }
+func (h *timelineHeap) Swap(i, j int)      { h.items[i], h.items[j] = h.items[j], h.items[i] }
+func (h *timelineHeap) Push(v any)         { h.items = append(h.items, v.(*timelineEntry)) }
+func (h *timelineHeap) Pop() any {
+	v := h.items[len(h.items)-1]
+	h.items = h.items[:len(h.items)-1]
+	return v
+}
+
+// offer considers a TimeMap for the Timeline; its series is copied only when
+// it is kept.
+func (h *timelineHeap) offer(r *similarity.TimeMapResult, off, scored int) {
+	h.seq++
+	e := &timelineEntry{key: r.Key, urir: r.URIR, off: off, scored: scored, seq: h.seq}
+	if len(h.items) >= TimelineTimeMaps {
+		if !h.items[0].worse(e) {
+			return
+		}
+		heap.Pop(h)
+	}
+	for _, c := range r.Captures {
+		if len(c.Scores) == 0 {
+			continue
+		}
+		p := timePoint{at: c.Datetime, scores: make([]float64, len(similarity.AllMeasures))}
+		for i, m := range similarity.AllMeasures {
+			if s, ok := c.Scores[m]; ok && !math.IsInf(s, 0) {
+				p.scores[i] = s
+			} else {
+				p.scores[i] = math.NaN()
+			}
+		}
+		e.points = append(e.points, p)
+	}
+	heap.Push(h, e)
+}
+
+// ranked returns the kept TimeMaps, most affected first.
+func (h *timelineHeap) ranked() []*timelineEntry {
+	out := slices.Clone(h.items)
+	slices.SortFunc(out, func(a, b *timelineEntry) int {
+		if b.worse(a) {
+			return -1
+		}
+		if a.worse(b) {
+			return 1
+		}
+		return 0
+	})
+	return out
+}
+
+// save writes the workbook to x.w. excelize adds hyperlinks one by one with a
+// linear search (quadratic for a large sheet), so the URI-M links of the
+// Captures sheet are added here instead: the workbook goes to a temporary
+// file, and is copied to w with the <hyperlinks> element and its
+// relationships spliced into the Captures sheet.
+func (x *XLSXWriter) save() error {
+	if len(x.links) == 0 {
+		_, err := x.f.WriteTo(x.w)
+		return err
+	}
+	tmp, err := os.CreateTemp("", "offtopic-xlsx-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	defer tmp.Close()
+	if _, err := x.f.WriteTo(tmp); err != nil {
+		return fmt.Errorf("write %s: %w", tmp.Name(), err)
+	}
+	size, err := tmp.Seek(0, io.SeekCurrent)
+	if err != nil {
+		return err
+	}
+	zr, err := zip.NewReader(tmp, size)
+	if err != nil {
+		return fmt.Errorf("reread %s: %w", tmp.Name(), err)
+	}
+	sheet, err := sheetPart(zr, SheetCaptures)
+	if err != nil {
+		return err
+	}
+	rels := path.Join(path.Dir(sheet), "_rels", path.Base(sheet)+".rels")
+	zw := zip.NewWriter(x.w)
+	hasRels := false
+	for _, f := range zr.File {
+		switch f.Name {
+		case sheet:
+			err = x.copyWithLinks(zw, f)
+		case rels:
+			hasRels = true
+			err = x.copyRels(zw, rels, f)
+		default:
+			err = zw.Copy(f)
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", f.Name, err)
+		}
+	}
+	if !hasRels {
+		if err := x.copyRels(zw, rels, nil); err != nil {
+			return fmt.Errorf("%s: %w", rels, err)
+		}
+	}
+	return zw.Close()
+}
+
+// linkID is the relationship id of the hyperlink of links[i]; the prefix
+// keeps it apart from excelize's rIdN.
+func linkID(i int) string { return "rIdOTLink" + strconv.Itoa(i+1) }
+
+// copyWithLinks copies the Captures sheet, adding its hyperlinks after the
+// sheet data. Cell text is XML-escaped, so "</sheetData>" marks the end of
+// the data; what follows it is small.
+func (x *XLSXWriter) copyWithLinks(zw *zip.Writer, f *zip.File) error {
+	rc, err := f.Open()
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	out, err := zw.CreateHeader(&zip.FileHeader{Name: f.Name, Method: zip.Deflate, Modified: f.Modified})
+	if err != nil {
+		return err
+	}
+	br := bufio.NewReaderSize(rc, 1<<16)
+	end := []byte("</sheetData>")
+	var win []byte
+	for found := false; !found; {
+		chunk, err := br.ReadSlice('>')
+		if _, werr := out.Write(chunk); werr != nil {
+			return werr
+		}
+		win = append(win, chunk...)
+		if len(win) > len(end) {
+			win = append(win[:0], win[len(win)-len(end):]...)
+		}
+		found = bytes.Equal(win, end)
+		if err == io.EOF && !found {
+			return fmt.Errorf("no </sheetData> in the sheet")
+		}
+		if err != nil && err != bufio.ErrBufferFull && err != io.EOF {
+			return err
+		}
+	}
+	rest, err := io.ReadAll(br)
+	if err != nil {
+		return err
+	}
+	var links bytes.Buffer
+	for i, l := range x.links {
+		fmt.Fprintf(&links, `<hyperlink ref="B%d" r:id="%s"/>`, l.row, linkID(i))
+	}
+	tail := string(rest)
+	if i := strings.Index(tail, "</hyperlinks>"); i >= 0 {
+		tail = tail[:i] + links.String() + tail[i:]
+	} else {
+		at := len(tail)
+		for _, el := range []string{"<printOptions", "<pageMargins", "<pageSetup", "<headerFooter", "<rowBreaks", "<colBreaks",
+			"<customProperties", "<cellWatches", "<ignoredErrors", "<smartTags", "<drawing", "<legacyDrawing", "<legacyDrawingHF",
+			"<drawingHF", "<picture", "<oleObjects", "<controls", "<webPublishItems", "<tableParts", "<extLst", "</worksheet>"} {
+			if i := strings.Index(tail, el); i >= 0 && i < at {
+				at = i
+			}
+		}
+		tail = tail[:at] + "<hyperlinks>" + links.String() + "</hyperlinks>" + tail[at:]
+	}
+	_, err = io.WriteString(out, tail)
+	return err
+}
+
+// copyRels writes the Captures sheet's relationships part name (from f, or
+// new when f is nil) with one external relationship per hyperlink added.
+func (x *XLSXWriter) copyRels(zw *zip.Writer, name string, f *zip.File) error {
+	head := xml.Header + `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">`
+	tail := `</Relationships>`
+	if f != nil {
+		rc, err := f.Open()
+		if err != nil {
+			return err
+		}
+		b, err := io.ReadAll(rc)
+		rc.Close()
+		if err != nil {
+			return err
+		}
+		s := string(b)
+		i := strings.LastIndex(s, "</Relationships>")
+		if i < 0 {
+			return fmt.Errorf("no </Relationships>")
+		}
+		head, tail = s[:i], s[i:]
+	}
+	out, err := zw.Create(name)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriter(out)
+	bw.WriteString(head)
+	for i, l := range x.links {
+		bw.WriteString(`<Relationship Id="`)
+		bw.WriteString(linkID(i))
+		bw.WriteString(`" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/hyperlink" Target="`)
+		xml.EscapeText(bw, []byte(l.url))
+		bw.WriteString(`" TargetMode="External"/>`)
+	}
+	bw.WriteString(tail)
+	return bw.Flush()
+}
+
+// sheetPart finds the part name of a sheet in a workbook package.
+func sheetPart(zr *zip.Reader, name string) (string, error) {
+	var wb struct {
+		Sheets []struct {
+			Name string `xml:"name,attr"`
+			RID  string `xml:"http://schemas.openxmlformats.org/officeDocument/2006/relationships id,attr"`
+		} `xml:"sheets>sheet"`
+	}
+	var rels struct {
+		Rels []struct {
+			ID     string `xml:"Id,attr"`
+			Target string `xml:"Target,attr"`
+		} `xml:"Relationship"`
+	}
+	if err := readXMLPart(zr, "xl/workbook.xml", &wb); err != nil {
+		return "", err
+	}
+	if err := readXMLPart(zr, "xl/_rels/workbook.xml.rels", &rels); err != nil {
+		return "", err
+	}
+	for _, s := range wb.Sheets {
+		if s.Name != name {
+			continue
+		}
+		for _, r := range rels.Rels {
+			if r.ID == s.RID {
+				if strings.HasPrefix(r.Target, "/") {
+					return strings.TrimPrefix(r.Target, "/"), nil
+				}
+				return path.Join("xl", r.Target), nil
+			}
+		}
+	}
+	return "", fmt.Errorf("no sheet %s in the workbook", name)
+}
+
+func readXMLPart(zr *zip.Reader, name string, v any) error {
+	rc, err := zr.Open(name)
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	if err := xml.NewDecoder(rc).Decode(v); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	return nil
+}

@@ -1,0 +1,284 @@
+package report
+
+import (
+	"archive/zip"
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/xuri/excelize/v2"
+
+	"github.com/offtopic/offtopic/similarity"
+)
+
+const (
+	xlsxHostileTitle = `=HYPERLINK("http://evil","x")`
+	xlsxHostileMIME  = `+cmd|' /C calc'!A0`
+	xlsxHostileURIR  = "@evil.example/page"
+)
+
+// xlsxResults is a small collection in key order: the sample TimeMap, one
+// with hostile text, and one whose t0 is not its first capture.
+func xlsxResults() []*similarity.TimeMapResult {
+	at := time.Date(2012, 6, 1, 8, 0, 0, 0, time.UTC)
+	hostile := &similarity.TimeMapResult{Key: "evil", URIR: xlsxHostileURIR, T0: "", T0Reason: "no capture with HTTP 200, an HTML type and at least 10 words",
+		Captures: []similarity.CaptureResult{
+			{URIR: xlsxHostileURIR, URIM: "http://a/20120601080000/" + xlsxHostileURIR, Datetime: at, Status: 200, MIME: xlsxHostileMIME,
+				Title: xlsxHostileTitle, Scores: map[string]float64{"cosine": 0.01}, Verdict: similarity.VerdictOff,
+				Reason: strings.Repeat("x", 40000)},
+			{URIR: xlsxHostileURIR, URIM: "ftp://a/20130601080000/x", Datetime: at.AddDate(1, 0, 0), Status: 200, MIME: "text/html",
+				Title: "-1+1", Verdict: similarity.VerdictNotScored, Reason: "=1+1"},
+		}}
+	swapped := &similarity.TimeMapResult{Key: "org,lighthouse)/", URIR: "http://lighthouse.org/", T0: "http://a/20100101000000/http://lighthouse.org/",
+		T0Reason: "first capture http://a/20090101000000/http://lighthouse.org/ looks off the collection's topic", Captures: []similarity.CaptureResult{
+			{URIR: "http://lighthouse.org/", URIM: "http://a/20090101000000/http://lighthouse.org/", Datetime: time.Date(2009, 1, 1, 0, 0, 0, 0, time.UTC),
+				Status: 200, MIME: "text/html", Scores: map[string]float64{"cosine": 0.05, "wordcount": -0.9, "topic": 0.1}, Verdict: similarity.VerdictOff,
+				Reason: "cosine 0.050 < 0.1; wordcount -0.900 < -0.85"},
+			{URIR: "http://lighthouse.org/", URIM: "http://a/20100101000000/http://lighthouse.org/", Datetime: time.Date(2010, 1, 1, 0, 0, 0, 0, time.UTC),
+				Status: 200, MIME: "text/html", Scores: map[string]float64{"cosine": 1, "wordcount": 0, "topic": 1}, Verdict: similarity.VerdictOn,
+				Reason: "t0", IsT0: true},
+			{URIR: "http://lighthouse.org/", URIM: "http://a/20110101000000/http://lighthouse.org/", Datetime: time.Date(2011, 1, 1, 0, 0, 0, 0, time.UTC),
+				Status: 200, MIME: "text/html", Scores: map[string]float64{"cosine": 0.5, "wordcount": -0.1, "topic": 0.9}, Verdict: similarity.VerdictOn,
+				Reason: "no threshold crossed"},
+		}}
+	return []*similarity.TimeMapResult{hostile, swapped, sampleResult()}
+}
+
+func xlsxRun() *Run {
+	return &Run{Tool: "offtopic", Version: "test", Started: time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC), Measures: "cosine=0.1,wordcount=-0.85",
+		Inputs: []string{"a.warc.gz", "=evil.warc.gz"}, Options: map[string]string{"idf": "timemap"}}
+}
+
+// writeXLSX writes results as an XLSX report into a temporary file.
+func writeXLSX(t testing.TB, run *Run, results []*similarity.TimeMapResult) string {
+	t.Helper()
+	var buf bytes.Buffer
+	w, err := NewXLSXWriter(&buf, run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range results {
+		if err := w.Write(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if keep := os.Getenv("OFFTOPIC_KEEP_XLSX"); keep != "" {
+		dir = keep // to look at the workbook by hand
+	}
+	p := filepath.Join(dir, t.Name()+".xlsx")
+	if err := os.WriteFile(p, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func openXLSX(t testing.TB, p string) *excelize.File {
+	t.Helper()
+	f, err := excelize.OpenFile(p)
+	if err != nil {
+		t.Fatalf("open %s: %v", p, err)
+	}
+	t.Cleanup(func() { f.Close() })
+	return f
+}
+
+// column returns the 1-based column of a header name on the Captures sheet.
+func column(t testing.TB, name string) string {
+	t.Helper()
+	i := slices.Index(XLSXCapturesHeader(), name)
+	if i < 0 {
+		t.Fatalf("no column %q", name)
+	}
+	c, _ := excelize.ColumnNumberToName(i + 1)
+	return c
+}
+
+func TestXLSXWorkbook(t *testing.T) {
+	results := xlsxResults()
+	p := writeXLSX(t, xlsxRun(), results)
+	f := openXLSX(t, p)
+
+	if got, want := f.GetSheetList(), []string{SheetSummary, SheetTimeMaps, SheetCaptures, SheetTimeline}; !slices.Equal(got, want) {
+		t.Fatalf("sheets %v, want %v", got, want)
+	}
+	rows, err := f.GetRows(SheetCaptures)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ncap := 0
+	for _, r := range results {
+		ncap += len(r.Captures)
+	}
+	if len(rows) != ncap+1 {
+		t.Errorf("Captures has %d rows, want header + %d", len(rows), ncap)
+	}
+	if !slices.Equal(rows[0], XLSXCapturesHeader()) {
+		t.Errorf("Captures header %v, want %v", rows[0], XLSXCapturesHeader())
+	}
+	tmRows, err := f.GetRows(SheetTimeMaps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tmRows) != len(results)+1 || tmRows[0][0] != "uri_r" {
+		t.Errorf("TimeMaps has %d rows (header %v), want header + %d", len(tmRows), tmRows[0], len(results))
+	}
+
+	// No cell anywhere is a formula; hostile text is stored neutralised.
+	for _, sheet := range f.GetSheetList() {
+		rows, err := f.GetRows(sheet)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, row := range rows {
+			for j, v := range row {
+				cell, _ := excelize.CoordinatesToCellName(j+1, i+1)
+				if fo, err := f.GetCellFormula(sheet, cell); err != nil || fo != "" {
+					t.Errorf("%s!%s has formula %q (%v)", sheet, cell, fo, err)
+				}
+				if v != "" && strings.ContainsRune("=+-@", rune(v[0])) {
+					if _, err := strconv.ParseFloat(v, 64); err != nil {
+						t.Errorf("%s!%s = %q starts like a formula", sheet, cell, v)
+					}
+				}
+				if len(v) > MaxCellChars+len("'…") {
+					t.Errorf("%s!%s holds %d bytes, more than the cap", sheet, cell, len(v))
+				}
+			}
+		}
+	}
+	get := func(sheet, cell string) string {
+		t.Helper()
+		v, err := f.GetCellValue(sheet, cell)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	checks := []struct{ sheet, cell, want string }{
+		{SheetCaptures, "A2", "'" + xlsxHostileURIR},
+		{SheetCaptures, column(t, "title") + "2", "'" + xlsxHostileTitle},
+		{SheetCaptures, column(t, "mime") + "2", "'" + xlsxHostileMIME},
+		{SheetCaptures, column(t, "title") + "3", "'-1+1"},
+		{SheetCaptures, column(t, "reason") + "3", "'=1+1"},
+		{SheetCaptures, column(t, "verdict") + "2", similarity.VerdictOff},
+		{SheetCaptures, column(t, "timestamp") + "2", "20120601080000"},
+		{SheetTimeMaps, "A2", "'" + xlsxHostileURIR},
+	}
+	for _, c := range checks {
+		if got := get(c.sheet, c.cell); got != c.want {
+			t.Errorf("%s!%s = %q, want %q", c.sheet, c.cell, got, c.want)
+		}
+	}
+	if r := get(SheetCaptures, column(t, "reason")+"2"); len(r) > MaxCellChars+len("…") || !strings.HasSuffix(r, "…") {
+		t.Errorf("40,000-character reason stored as %d bytes", len(r))
+	}
+
+	// Dates are numbers with a date format.
+	dc := column(t, "datetime") + "2"
+	raw, err := f.GetCellValue(SheetCaptures, dc, excelize.Options{RawCellValue: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	serial, err := strconv.ParseFloat(raw, 64)
+	if err != nil {
+		t.Fatalf("date cell %s = %q, not a number", dc, raw)
+	}
+	if got, _ := excelize.ExcelDateToTime(serial, false); !got.Equal(time.Date(2012, 6, 1, 8, 0, 0, 0, time.UTC)) {
+		t.Errorf("date cell %s = %v", dc, got)
+	}
+	sid, err := f.GetCellStyle(SheetCaptures, dc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st, err := f.GetStyle(sid); err != nil || st.CustomNumFmt == nil || !strings.Contains(*st.CustomNumFmt, "yyyy") {
+		t.Errorf("date cell %s has style %+v (%v), want a date format", dc, st, err)
+	}
+
+	// URI-M cells link to http(s) URI-Ms only.
+	if ok, target, err := f.GetCellHyperLink(SheetCaptures, "B2"); err != nil || !ok || target != results[0].Captures[0].URIM {
+		t.Errorf("B2 hyperlink = %v %q %v, want %q", ok, target, err, results[0].Captures[0].URIM)
+	}
+	if ok, _, _ := f.GetCellHyperLink(SheetCaptures, "B3"); ok {
+		t.Errorf("B3 (an ftp URI-M) is a hyperlink")
+	}
+	if ok, target, _ := f.GetCellHyperLink(SheetCaptures, fmt.Sprintf("B%d", ncap+1)); !ok || target != results[2].Captures[2].URIM {
+		t.Errorf("last URI-M is not linked to its URI-M: %v %q", ok, target)
+	}
+
+	// Drop-down, filter, frozen header, highlighting.
+	dvs, err := f.GetDataValidations(SheetCaptures)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dec := column(t, DecisionColumn)
+	if len(dvs) != 1 || dvs[0].Sqref != fmt.Sprintf("%s2:%s%d", dec, dec, ncap+1) || !strings.Contains(dvs[0].Formula1, "off-topic") {
+		t.Errorf("data validations %+v, want a list over %s2:%s%d", dvs, dec, dec, ncap+1)
+	}
+	panes, err := f.GetPanes(SheetCaptures)
+	if err != nil || !panes.Freeze || panes.YSplit != 1 {
+		t.Errorf("Captures panes %+v (%v), want the header row frozen", panes, err)
+	}
+	names := f.GetDefinedName()
+	if !slices.ContainsFunc(names, func(d excelize.DefinedName) bool {
+		return d.Name == "_xlnm._FilterDatabase" && strings.Contains(d.RefersTo, SheetCaptures)
+	}) {
+		t.Errorf("no autofilter on Captures: defined names %+v", names)
+	}
+	cfs, err := f.GetConditionalFormats(SheetCaptures)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cos := column(t, "cosine")
+	cf, ok := cfs[fmt.Sprintf("%s2:%s%d", cos, cos, ncap+1)]
+	if !ok || len(cf) != 1 || !strings.Contains(cf[0].Criteria, cos+"2<0.1") {
+		t.Errorf("cosine conditional format %+v, want below 0.1 over the column (all: %v)", cf, cfs)
+	}
+	topic := column(t, "topic")
+	if cf := cfs[fmt.Sprintf("%s2:%s%d", topic, topic, ncap+1)]; len(cf) != 1 || !strings.Contains(cf[0].Criteria, "<0.35") {
+		t.Errorf("topic (not in the rule) conditional format %+v, want its default threshold 0.35", cf)
+	}
+
+	// Summary: counts and the t0 that was not the first capture.
+	sum, err := f.GetRows(SheetSummary)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := fmt.Sprint(sum)
+	for _, want := range []string{"[TimeMaps 3]", "[captures 8]", "[off-topic 3", "'=evil.warc.gz", "cosine=0.1,wordcount=-0.85",
+		"looks off the collection's topic", "t0 other than the first capture (2 TimeMaps)"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("Summary lacks %q:\n%s", want, text)
+		}
+	}
+
+	// Timeline: a chart per affected TimeMap.
+	if n := countParts(t, p, "xl/charts/chart"); n != 3 {
+		t.Errorf("%d charts, want 3 (one per TimeMap with an off-topic capture)", n)
+	}
+}
+
+func countParts(t testing.TB, p, prefix string) int {
+	t.Helper()
+	zr, err := zip.OpenReader(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zr.Close()
+	n := 0
+	for _, f := range zr.File {
+		if strings.HasPrefix(f.Name, prefix) {
+			n++
+		}
+	}
+	return n
+}
