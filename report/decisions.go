@@ -1,0 +1,204 @@
+package report
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/xuri/excelize/v2"
+
+	"github.com/offtopic/offtopic/similarity"
+	"github.com/offtopic/offtopic/timemap"
+)
+
+// ReadDecisions reads the curator decisions of a reviewed XLSX report: the
+// DecisionColumn of its Captures sheet. Columns are found by their header
+// names, so rows may be re-sorted and columns added or moved. A decision is
+// on-topic or off-topic in any case and spelling ("Off-topic", "off topic",
+// "off", "ON"); "unsure" and empty cells are skipped. Each decided capture is
+// keyed as similarity.KeyOf keys results: by the hidden key and timestamp
+// columns the report writes (exactly KeyOf), else by its URI-M where that has
+// a 14-digit timestamp, else by uri_r and datetime. Errors name the file,
+// sheet and row.
+func ReadDecisions(path string) (map[similarity.GoldKey]string, error) {
+	f, err := excelize.OpenFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	defer f.Close()
+	date1904 := false
+	if p, err := f.GetWorkbookProps(); err == nil && p.Date1904 != nil {
+		date1904 = *p.Date1904
+	}
+	rows, err := f.Rows(SheetCaptures)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	defer rows.Close()
+	where := func(n int) string { return fmt.Sprintf("%s, sheet %s, row %d", path, SheetCaptures, n) }
+
+	out := map[similarity.GoldKey]string{}
+	from := map[similarity.GoldKey]int{} // row that decided each key
+	var col map[string]int
+	for n := 1; rows.Next(); n++ {
+		cells, err := rows.Columns(excelize.Options{RawCellValue: true})
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", where(n), err)
+		}
+		if col == nil {
+			if col = decisionHeader(cells); col == nil && n >= 20 {
+				return nil, fmt.Errorf("%s, sheet %s: no %q column in the first 20 rows", path, SheetCaptures, DecisionColumn)
+			}
+			continue
+		}
+		cell := func(name string) string {
+			if i, ok := col[name]; ok && i < len(cells) {
+				return unneutralise(strings.TrimSpace(cells[i]))
+			}
+			return ""
+		}
+		d, err := parseDecision(cell("decision"))
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", where(n), err)
+		}
+		if d == "" {
+			continue
+		}
+		k, err := rowKey(cell, date1904)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", where(n), err)
+		}
+		if prev, ok := out[k]; ok && prev != d {
+			return nil, fmt.Errorf("%s: decides %s@%s %s, but row %d decided it %s", where(n), k.Key, k.TS, d, from[k], prev)
+		}
+		out[k], from[k] = d, n
+	}
+	if err := rows.Error(); err != nil {
+		return nil, fmt.Errorf("%s, sheet %s: %w", path, SheetCaptures, err)
+	}
+	if col == nil {
+		return nil, fmt.Errorf("%s, sheet %s: no %q column", path, SheetCaptures, DecisionColumn)
+	}
+	return out, nil
+}
+
+// DecisionsGold turns curator decisions into a gold standard: off-topic
+// decisions are Off. ReadDecisions does not keep URI-Ms, so each label's
+// URIM is the capture's timestamp and SURT key ("20080312101500/org,example)/").
+func DecisionsGold(decisions map[similarity.GoldKey]string) similarity.Gold {
+	g := make(similarity.Gold, len(decisions))
+	for k, d := range decisions {
+		g[k] = similarity.GoldLabel{URIM: k.TS + "/" + k.Key, Off: d == DecisionOff}
+	}
+	return g
+}
+
+// decisionHeader maps the columns of a header row (nil when the row is not
+// the header): "decision", "uri_r", "uri_m", "datetime", "key", "timestamp".
+func decisionHeader(cells []string) map[string]int {
+	col := map[string]int{}
+	for i, c := range cells {
+		h := strings.Join(strings.FieldsFunc(strings.ToLower(c), func(r rune) bool {
+			return r == ' ' || r == '_' || r == '-' || r == '\t'
+		}), "_")
+		var name string
+		switch h {
+		case "curator_decision", "decision":
+			name = "decision"
+		case "uri_r", "urir":
+			name = "uri_r"
+		case "uri_m", "urim":
+			name = "uri_m"
+		case "datetime", "datetime_(utc)", "memento_datetime":
+			name = "datetime"
+		case "key", "surt", "surt_key":
+			name = "key"
+		case "timestamp":
+			name = "timestamp"
+		default:
+			continue
+		}
+		if _, dup := col[name]; !dup {
+			col[name] = i
+		}
+	}
+	if _, ok := col["decision"]; !ok {
+		return nil
+	}
+	return col
+}
+
+// parseDecision normalises a decision: DecisionOn, DecisionOff, or "" for
+// unsure and empty cells.
+func parseDecision(s string) (string, error) {
+	d := strings.Join(strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return r == ' ' || r == '-' || r == '_' }), "")
+	switch d {
+	case "ontopic", "on":
+		return DecisionOn, nil
+	case "offtopic", "off":
+		return DecisionOff, nil
+	case "", "unsure", "?":
+		return "", nil
+	}
+	return "", fmt.Errorf("%s %q is not on-topic, off-topic or unsure", DecisionColumn, s)
+}
+
+// unneutralise takes off the apostrophe SafeCell put before text a
+// spreadsheet could read as a formula.
+func unneutralise(s string) string {
+	if len(s) > 1 && s[0] == '\'' && strings.ContainsRune("=+-@\t\r", rune(s[1])) {
+		return s[1:]
+	}
+	return s
+}
+
+var timestamp14 = regexp.MustCompile(`^\d{14}$`)
+
+// rowKey is the GoldKey of a Captures row; cell reads a named column.
+func rowKey(cell func(string) string, date1904 bool) (similarity.GoldKey, error) {
+	capped := func(s string) bool { return strings.HasSuffix(s, "…") && len(s) >= MaxCellChars }
+	ts := cell("timestamp")
+	if k := cell("key"); k != "" && !capped(k) && timestamp14.MatchString(ts) {
+		return similarity.GoldKey{Key: k, TS: ts}, nil
+	}
+	if m := cell("uri_m"); m != "" && !capped(m) {
+		if k, ok := similarity.KeyOfURIM(m); ok {
+			return k, nil
+		}
+	}
+	r := cell("uri_r")
+	if r == "" || capped(r) {
+		return similarity.GoldKey{}, fmt.Errorf("no URI-M with a 14-digit timestamp, no key and timestamp, and no uri_r to match the decision by")
+	}
+	if !timestamp14.MatchString(ts) {
+		at, err := parseDatetime(cell("datetime"), date1904)
+		if err != nil {
+			return similarity.GoldKey{}, err
+		}
+		ts = at.UTC().Format("20060102150405")
+	}
+	return similarity.GoldKey{Key: timemap.Canonicalize(r, timemap.CanonSURT), TS: ts}, nil
+}
+
+// parseDatetime reads a datetime cell: a spreadsheet date serial (UTC), or
+// text in RFC 3339 or "2006-01-02 15:04:05" (UTC).
+func parseDatetime(s string, date1904 bool) (time.Time, error) {
+	if s == "" {
+		return time.Time{}, fmt.Errorf("no datetime to match the decision by")
+	}
+	if v, err := strconv.ParseFloat(s, 64); err == nil {
+		t, err := excelize.ExcelDateToTime(v, date1904)
+		if err != nil {
+			return time.Time{}, fmt.Errorf("datetime %q: %w", s, err)
+		}
+		return t.Round(time.Second), nil
+	}
+	for _, layout := range []string{time.RFC3339, "2006-01-02 15:04:05", "2006-01-02T15:04:05", "20060102150405"} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t, nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("datetime %q is neither a date cell nor RFC 3339", s)
+}
