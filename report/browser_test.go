@@ -1,0 +1,582 @@
+//go:build unix
+
+package report
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"image"
+	"image/png"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"golang.org/x/net/websocket"
+)
+
+// findChromium returns the headless browser to test pages in, or skips.
+func findChromium(t *testing.T) string {
+	t.Helper()
+	for _, name := range []string{"chromium", "chromium-browser"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	t.Skip("browser test skipped: neither chromium nor chromium-browser is on PATH (Debian: apt-get install chromium; .ci/run installs it)")
+	return ""
+}
+
+// cdp is a minimal Chrome DevTools Protocol client over one page's websocket.
+type cdp struct {
+	ws     *websocket.Conn
+	mu     sync.Mutex
+	nextID int
+	wait   map[int]chan cdpMessage
+	events chan cdpMessage
+	done   chan struct{}
+}
+
+type cdpMessage struct {
+	ID     int             `json:"id,omitempty"`
+	Method string          `json:"method,omitempty"`
+	Params json.RawMessage `json:"params,omitempty"`
+	Result json.RawMessage `json:"result,omitempty"`
+	Error  *struct {
+		Message string `json:"message"`
+	} `json:"error,omitempty"`
+}
+
+func dialCDP(wsURL string) (*cdp, error) {
+	cfg, err := websocket.NewConfig(wsURL, "http://127.0.0.1")
+	if err != nil {
+		return nil, err
+	}
+	cfg.Dialer = nil
+	ws, err := websocket.DialConfig(cfg)
+	if err != nil {
+		return nil, err
+	}
+	ws.MaxPayloadBytes = 64 << 20
+	c := &cdp{ws: ws, wait: map[int]chan cdpMessage{}, events: make(chan cdpMessage, 1024), done: make(chan struct{})}
+	go c.read()
+	return c, nil
+}
+
+func (c *cdp) read() {
+	defer close(c.done)
+	for {
+		var m cdpMessage
+		if err := websocket.JSON.Receive(c.ws, &m); err != nil {
+			return
+		}
+		if m.ID != 0 {
+			c.mu.Lock()
+			ch := c.wait[m.ID]
+			delete(c.wait, m.ID)
+			c.mu.Unlock()
+			if ch != nil {
+				ch <- m
+			}
+			continue
+		}
+		select {
+		case c.events <- m:
+		default: // a test that stops reading events must not block replies
+		}
+	}
+}
+
+// call sends a command and waits (bounded) for its result.
+func (c *cdp) call(method string, params any, result any) error {
+	c.mu.Lock()
+	c.nextID++
+	id := c.nextID
+	ch := make(chan cdpMessage, 1)
+	c.wait[id] = ch
+	c.mu.Unlock()
+	if params == nil {
+		params = struct{}{}
+	}
+	if err := websocket.JSON.Send(c.ws, map[string]any{"id": id, "method": method, "params": params}); err != nil {
+		return fmt.Errorf("%s: %w", method, err)
+	}
+	select {
+	case m := <-ch:
+		if m.Error != nil {
+			return fmt.Errorf("%s: %s", method, m.Error.Message)
+		}
+		if result != nil {
+			return json.Unmarshal(m.Result, result)
+		}
+		return nil
+	case <-c.done:
+		return fmt.Errorf("%s: connection closed", method)
+	case <-time.After(20 * time.Second):
+		return fmt.Errorf("%s: no reply in 20s", method)
+	}
+}
+
+// eval runs JavaScript in the page and decodes its (JSON-able) value.
+func (c *cdp) eval(expr string, out any) error {
+	var r struct {
+		Result struct {
+			Value json.RawMessage `json:"value"`
+		} `json:"result"`
+		Exception *struct {
+			Text      string `json:"text"`
+			Exception struct {
+				Description string `json:"description"`
+			} `json:"exception"`
+		} `json:"exceptionDetails"`
+	}
+	if err := c.call("Runtime.evaluate", map[string]any{"expression": expr, "returnByValue": true, "awaitPromise": true}, &r); err != nil {
+		return err
+	}
+	if r.Exception != nil {
+		return fmt.Errorf("evaluate %q: %s %s", expr, r.Exception.Text, r.Exception.Exception.Description)
+	}
+	if out != nil {
+		return json.Unmarshal(r.Result.Value, out)
+	}
+	return nil
+}
+
+// browser is a headless Chromium started for one test.
+type browser struct {
+	cmd  *exec.Cmd
+	port string
+}
+
+func startChromium(t *testing.T, path string) *browser {
+	t.Helper()
+	cmd := exec.Command(path, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-extensions",
+		"--disable-default-apps", "--mute-audio", "--hide-scrollbars", "--window-size=1366,768",
+		"--user-data-dir="+t.TempDir(), "--remote-debugging-port=0", "--remote-debugging-address=127.0.0.1",
+		"--remote-allow-origins=http://127.0.0.1", "about:blank")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("start %s: %v", path, err)
+	}
+	b := &browser{cmd: cmd}
+	t.Cleanup(func() {
+		// Chromium's helpers share its process group: end them all.
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		cmd.Wait()
+	})
+	found := make(chan string, 1)
+	var log bytes.Buffer
+	var logMu sync.Mutex
+	go func() {
+		re := regexp.MustCompile(`DevTools listening on ws://127\.0\.0\.1:(\d+)/`)
+		sc := bufio.NewScanner(stderr)
+		sc.Buffer(make([]byte, 64<<10), 1<<20)
+		for sc.Scan() {
+			logMu.Lock()
+			if log.Len() < 1<<16 {
+				log.WriteString(sc.Text() + "\n")
+			}
+			logMu.Unlock()
+			if m := re.FindStringSubmatch(sc.Text()); m != nil {
+				select {
+				case found <- m[1]:
+				default:
+				}
+			}
+		}
+		io.Copy(io.Discard, stderr)
+	}()
+	select {
+	case b.port = <-found:
+	case <-time.After(45 * time.Second):
+		logMu.Lock()
+		defer logMu.Unlock()
+		t.Fatalf("chromium did not report a DevTools address in 45s; stderr:\n%s", log.String())
+	}
+	return b
+}
+
+// page connects to the browser's first page target.
+func (b *browser) page(t *testing.T) *cdp {
+	t.Helper()
+	client := &http.Client{Timeout: 10 * time.Second}
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		resp, err := client.Get("http://127.0.0.1:" + b.port + "/json/list")
+		if err == nil {
+			var targets []struct {
+				Type string `json:"type"`
+				WS   string `json:"webSocketDebuggerUrl"`
+			}
+			err = json.NewDecoder(resp.Body).Decode(&targets)
+			resp.Body.Close()
+			for _, tg := range targets {
+				if tg.Type == "page" && tg.WS != "" {
+					c, err := dialCDP(tg.WS)
+					if err != nil {
+						t.Fatalf("connect to the page: %v", err)
+					}
+					t.Cleanup(func() { c.ws.Close() })
+					return c
+				}
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no page target from chromium: %v", err)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+// pageEvents collects what a page reports: console messages, exceptions,
+// log entries (CSP violations among them) and dialogs.
+type pageEvents struct {
+	mu       sync.Mutex
+	problems []string
+	dialogs  []string
+	loaded   chan struct{}
+}
+
+func (c *cdp) watch(ctx context.Context) *pageEvents {
+	pe := &pageEvents{loaded: make(chan struct{}, 8)}
+	go func() {
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case m := <-c.events:
+				pe.handle(c, m)
+			}
+		}
+	}()
+	return pe
+}
+
+func (pe *pageEvents) handle(c *cdp, m cdpMessage) {
+	var p map[string]any
+	json.Unmarshal(m.Params, &p)
+	pe.mu.Lock()
+	defer pe.mu.Unlock()
+	switch m.Method {
+	case "Page.loadEventFired":
+		pe.loaded <- struct{}{}
+	case "Page.javascriptDialogOpening":
+		pe.dialogs = append(pe.dialogs, fmt.Sprint(p["type"], ": ", p["message"]))
+		go c.call("Page.handleJavaScriptDialog", map[string]any{"accept": false}, nil)
+	case "Runtime.exceptionThrown":
+		pe.problems = append(pe.problems, "exception: "+string(m.Params))
+	case "Runtime.consoleAPICalled":
+		pe.problems = append(pe.problems, fmt.Sprint("console.", p["type"], ": ", string(m.Params)))
+	case "Log.entryAdded":
+		if e, ok := p["entry"].(map[string]any); ok && (e["level"] == "error" || e["level"] == "warning") {
+			pe.problems = append(pe.problems, fmt.Sprint("log ", e["level"], " (", e["source"], "): ", e["text"]))
+		}
+	}
+}
+
+func (pe *pageEvents) take() (problems, dialogs []string) {
+	pe.mu.Lock()
+	defer pe.mu.Unlock()
+	problems, dialogs = pe.problems, pe.dialogs
+	pe.problems, pe.dialogs = nil, nil
+	return
+}
+
+// screenshot captures the viewport and checks that it is not blank.
+func screenshot(t *testing.T, c *cdp, save string) image.Image {
+	t.Helper()
+	var shot struct {
+		Data string `json:"data"`
+	}
+	if err := c.call("Page.captureScreenshot", map[string]any{"format": "png"}, &shot); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := base64.StdEncoding.DecodeString(shot.Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatalf("screenshot is not a PNG: %v", err)
+	}
+	if save != "" {
+		if err := os.WriteFile(save, raw, 0o644); err != nil {
+			t.Error(err)
+		}
+	}
+	colours := map[[3]uint32]int{}
+	bnd := img.Bounds()
+	for y := bnd.Min.Y; y < bnd.Max.Y; y += 3 {
+		for x := bnd.Min.X; x < bnd.Max.X; x += 3 {
+			r, g, b, _ := img.At(x, y).RGBA()
+			colours[[3]uint32{r >> 8, g >> 8, b >> 8}]++
+		}
+	}
+	most := 0
+	total := 0
+	for _, n := range colours {
+		most = max(most, n)
+		total += n
+	}
+	if bnd.Dx() < 1000 || bnd.Dy() < 600 {
+		t.Errorf("screenshot is %dx%d, want the 1366x768 viewport", bnd.Dx(), bnd.Dy())
+	}
+	if len(colours) < 20 || float64(most) > 0.97*float64(total) {
+		t.Errorf("screenshot looks blank: %d distinct colours, the commonest covers %d of %d samples", len(colours), most, total)
+	}
+	return img
+}
+
+// TestHTMLInBrowser loads the report with a hostile capture from file:// in
+// headless Chromium: no console errors or CSP violations, the table sorts and
+// filters, a TimeMap expands, nothing hostile runs, and the page is not blank.
+func TestHTMLInBrowser(t *testing.T) {
+	chromium := findChromium(t)
+	if testing.Short() {
+		t.Skip("browser test skipped in -short mode")
+	}
+	dir := t.TempDir()
+	results := htmlFixture()
+	gen := htmlSynthetic(40, 8)
+	for i := 0; i < 40; i++ {
+		results = append(results, gen(i))
+	}
+	page := filepath.Join(dir, "offtopic.html")
+	if err := os.WriteFile(page, renderHTML(t, results), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	shots := os.Getenv("OFFTOPIC_SCREENSHOT_DIR") // where to keep screenshots, for looking at them
+
+	b := startChromium(t, chromium)
+	c := b.page(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ev := c.watch(ctx)
+	for _, m := range []string{"Page.enable", "Runtime.enable", "Log.enable"} {
+		if err := c.call(m, nil, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Record CSP violations from inside the page too (DevTools-injected
+	// scripts are not subject to the page's CSP).
+	if err := c.call("Page.addScriptToEvaluateOnNewDocument", map[string]any{"source": `window.__csp = [];
+document.addEventListener('securitypolicyviolation', function (e) { window.__csp.push(e.violatedDirective + ' ' + e.blockedURI); });`}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.call("Emulation.setDeviceMetricsOverride", map[string]any{"width": 1366, "height": 768, "deviceScaleFactor": 1, "mobile": false}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.call("Page.navigate", map[string]any{"url": "file://" + page}, nil); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-ev.loaded:
+	case <-time.After(30 * time.Second):
+		t.Fatal("page did not load in 30s")
+	}
+	time.Sleep(300 * time.Millisecond) // let late console messages arrive
+
+	var state struct {
+		Rows, Scripts, Imgs, Handlers, JSLinks int
+		CSP                                    []string
+		Title                                  string
+	}
+	if err := c.eval(`({Rows: document.querySelectorAll('#tms tbody tr').length,
+		Scripts: document.scripts.length, Imgs: document.images.length,
+		Handlers: Array.from(document.querySelectorAll('*')).filter(e => Array.from(e.attributes).some(a => a.name.startsWith('on'))).length,
+		JSLinks: Array.from(document.querySelectorAll('[href]')).filter(e => !/^(https?:|#)/i.test(e.getAttribute('href'))).length,
+		CSP: window.__csp, Title: document.title})`, &state); err != nil {
+		t.Fatal(err)
+	}
+	if state.Rows != len(results) {
+		t.Errorf("%d table rows, want %d", state.Rows, len(results))
+	}
+	if state.Scripts != 1 || state.Imgs != 0 || state.Handlers != 0 || state.JSLinks != 0 {
+		t.Errorf("live DOM: %d scripts (want 1), %d images, %d elements with event handlers, %d non-http links (want 0)",
+			state.Scripts, state.Imgs, state.Handlers, state.JSLinks)
+	}
+	if len(state.CSP) > 0 {
+		t.Errorf("CSP violations on load: %v", state.CSP)
+	}
+	problems, dialogs := ev.take()
+	if len(problems) > 0 {
+		t.Errorf("console errors on load:\n%s", strings.Join(problems, "\n"))
+	}
+	if len(dialogs) > 0 {
+		t.Errorf("dialogs opened: %v", dialogs)
+	}
+	var hostileText bool
+	if err := c.eval(`document.body.textContent.includes(`+jsString(hostileTitle)+`)`, &hostileText); err != nil {
+		t.Fatal(err)
+	}
+	if !hostileText {
+		t.Error("the hostile title is not shown as text")
+	}
+	screenshot(t, c, filepath.Join(dir, "overview.png"))
+	if shots != "" {
+		screenshot(t, c, filepath.Join(shots, "report.png"))
+	}
+
+	// Sorting: the default order is by off-topic share, descending.
+	order := func(attr string) []string {
+		var out []string
+		if err := c.eval(`Array.from(document.querySelectorAll('#tms tbody tr')).filter(r => !r.hidden).map(r => r.getAttribute('`+attr+`'))`, &out); err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	var shares []float64
+	if err := c.eval(`Array.from(document.querySelectorAll('#tms tbody tr')).map(r => parseFloat(r.cells[3].getAttribute('data-v')))`, &shares); err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i < len(shares); i++ {
+		if shares[i] > shares[i-1] {
+			t.Fatalf("default order is not by off-topic share descending: %v", shares)
+		}
+	}
+	click := func(selector string) {
+		t.Helper()
+		var ok bool
+		if err := c.eval(`(function(){var e=document.querySelector(`+jsString(selector)+`); if(!e) return false; e.scrollIntoView({block:'center'}); var r=e.getBoundingClientRect(); window.__click=[r.left+r.width/2, r.top+r.height/2]; return true;})()`, &ok); err != nil || !ok {
+			t.Fatalf("no %s to click: %v", selector, err)
+		}
+		var xy [2]float64
+		c.eval(`window.__click`, &xy)
+		for _, typ := range []string{"mousePressed", "mouseReleased"} {
+			if err := c.call("Input.dispatchMouseEvent", map[string]any{"type": typ, "x": xy[0], "y": xy[1], "button": "left", "clickCount": 1}, nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	click("#tms thead th:nth-child(1) button") // URI-R, ascending
+	asc := order("data-u")
+	if !sortedStrings(asc) {
+		t.Errorf("after clicking URI-R rows are not in ascending order: %v", asc[:min(6, len(asc))])
+	}
+	click("#tms thead th:nth-child(1) button") // descending
+	desc := order("data-u")
+	if len(desc) == 0 || desc[0] != asc[len(asc)-1] {
+		t.Errorf("second click did not reverse the order: first row %v", desc[:min(1, len(desc))])
+	}
+	click("#tms thead th:nth-child(2) button") // captures, most first
+	var caps []int
+	c.eval(`Array.from(document.querySelectorAll('#tms tbody tr')).map(r => parseInt(r.cells[1].textContent))`, &caps)
+	for i := 1; i < len(caps); i++ {
+		if caps[i] > caps[i-1] {
+			t.Fatalf("captures column not sorted descending: %v", caps)
+		}
+	}
+
+	// Filtering: type into the filter, then narrow to off-topic TimeMaps.
+	click("#filter")
+	if err := c.call("Input.insertText", map[string]any{"text": "lights"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	shown := order("data-u")
+	var shownCount string
+	c.eval(`document.getElementById('shown').textContent`, &shownCount)
+	if len(shown) != 2 || shownCount != "2" {
+		t.Errorf("filter 'lights' shows %v (counter %q), want the 2 lights TimeMaps", shown, shownCount)
+	}
+	for _, u := range shown {
+		if !strings.Contains(u, "lights") {
+			t.Errorf("filter 'lights' shows %q", u)
+		}
+	}
+	c.eval(`(function(){var f=document.getElementById('filter'); f.value=''; f.dispatchEvent(new Event('input')); return true;})()`, nil)
+	click("#only-off")
+	for _, off := range order("data-off") {
+		if off == "0" {
+			t.Errorf("'only with off-topic captures' shows a TimeMap without any")
+			break
+		}
+	}
+	if n := len(order("data-u")); n == 0 || n == len(results) {
+		t.Errorf("'only with off-topic captures' shows %d of %d rows", n, len(results))
+	}
+	click("#only-off")
+
+	// Expanding: following a row's link opens its TimeMap.
+	click(`#tms tbody tr[data-u="javascript:alert(5)//"] a`)
+	time.Sleep(200 * time.Millisecond)
+	var open bool
+	if err := c.eval(`document.querySelector('details.tm[id="tm-1"]').open`, &open); err != nil {
+		t.Fatal(err)
+	}
+	if !open {
+		t.Error("following the hostile TimeMap's row did not open its section")
+	}
+	// Its links: only the http ones are links, and the hostile ones are text.
+	var links []string
+	c.eval(`Array.from(document.querySelectorAll('#tm-1 a')).map(a => a.href)`, &links)
+	for _, l := range links {
+		if !strings.HasPrefix(l, "http://") && !strings.HasPrefix(l, "https://") {
+			t.Errorf("link %q in the hostile section", l)
+		}
+	}
+	// Click the text that would be a link if the page were injectable.
+	click(`#tm-1 .caps tbody tr:last-child td.txt:last-child`)
+	time.Sleep(300 * time.Millisecond)
+	if shots != "" {
+		screenshot(t, c, filepath.Join(shots, "report-section.png"))
+	} else {
+		screenshot(t, c, "")
+	}
+
+	// A control: the page's CSP blocks an injected inline script, and the
+	// test sees the violation (so an empty list above means something).
+	var ran bool
+	if err := c.eval(`(function(){var s=document.createElement('script'); s.textContent='window.__ran=true'; document.body.appendChild(s); return window.__ran===true;})()`, &ran); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond)
+	var csp []string
+	c.eval(`window.__csp`, &csp)
+	problems, dialogs = ev.take()
+	if ran || len(csp) == 0 {
+		t.Errorf("control: an injected inline script ran=%v, CSP violations seen %v: the CSP is not in force", ran, csp)
+	}
+	if len(problems) == 0 {
+		t.Error("control: a CSP violation did not reach the console; console checks above prove nothing")
+	}
+	for _, p := range problems {
+		if !strings.Contains(p, "Content Security Policy") {
+			t.Errorf("unexpected console message: %s", p)
+		}
+	}
+	if len(dialogs) > 0 {
+		t.Errorf("dialogs opened: %v", dialogs)
+	}
+	c.call("Browser.close", nil, nil)
+}
+
+func sortedStrings(s []string) bool {
+	for i := 1; i < len(s); i++ {
+		if s[i] < s[i-1] {
+			return false
+		}
+	}
+	return true
+}
+
+// jsString quotes s as a JavaScript string literal.
+func jsString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
