@@ -539,6 +539,12 @@ document.addEventListener('securitypolicyviolation', function (e) { window.__csp
 		screenshot(t, c, "")
 	}
 
+	if shots != "" { // a normal TimeMap's section, for looking at
+		c.eval(`(function(){location.hash='#tm-3'; return true;})()`, nil)
+		time.Sleep(300 * time.Millisecond)
+		screenshot(t, c, filepath.Join(shots, "report-timeline.png"))
+	}
+
 	// A control: the page's CSP blocks an injected inline script, and the
 	// test sees the violation (so an empty list above means something).
 	var ran bool

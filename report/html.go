@@ -188,7 +188,7 @@ func (h *HTMLWriter) Write(r *similarity.TimeMapResult) error {
 				hg = newHistogram(m)
 				h.hists[m] = hg
 			}
-			hg.add(s)
+			hg.add(s, ruleThreshold(h.rule, m))
 		}
 	}
 	row := htmlRow{ID: id, URIR: r.URIR, Filter: strings.ToLower(r.URIR), Captures: len(r.Captures),
@@ -434,14 +434,20 @@ func (h *HTMLWriter) section(id int, r *similarity.TimeMapResult) htmlSection {
 	return s
 }
 
-// crosses reports whether the rule has the measure and the score crosses it.
-func crosses(rule similarity.Rule, measure string, score float64) bool {
-	for _, t := range rule {
-		if t.Measure == measure {
-			return t.Crossed(score)
+// ruleThreshold is the rule's threshold of a measure, nil when it has none.
+func ruleThreshold(rule similarity.Rule, measure string) *similarity.Threshold {
+	for i := range rule {
+		if rule[i].Measure == measure {
+			return &rule[i]
 		}
 	}
-	return false
+	return nil
+}
+
+// crosses reports whether the rule has the measure and the score crosses it.
+func crosses(rule similarity.Rule, measure string, score float64) bool {
+	t := ruleThreshold(rule, measure)
+	return t != nil && t.Crossed(score)
 }
 
 func verdictClass(v string) string {
@@ -495,7 +501,13 @@ func cutText(s string, n int) string {
 	return strings.TrimRight(s[:cut], " ") + "…"
 }
 
-func fmtScore(v float64) string { return strconv.FormatFloat(v, 'f', 3, 64) }
+func fmtScore(v float64) string {
+	s := strconv.FormatFloat(v, 'f', 3, 64)
+	if s == "-0.000" {
+		return "0.000"
+	}
+	return s
+}
 
 func ratioOf(a, b int) float64 {
 	if b == 0 {
@@ -533,7 +545,7 @@ func measureRange(m string) (lo, hi float64) {
 type histogram struct {
 	lo, hi  float64
 	bins    [histBins]int
-	clamped int
+	clamped, crossed int
 }
 
 func newHistogram(m string) *histogram {
@@ -541,7 +553,10 @@ func newHistogram(m string) *histogram {
 	return &histogram{lo: lo, hi: hi}
 }
 
-func (hg *histogram) add(s float64) {
+func (hg *histogram) add(s float64, thr *similarity.Threshold) {
+	if thr != nil && thr.Crossed(s) {
+		hg.crossed++
+	}
 	i := int(math.Floor((s - hg.lo) / (hg.hi - hg.lo) * histBins))
 	if i < 0 || i >= histBins {
 		if s != hg.hi {
@@ -577,18 +592,13 @@ type svgText struct {
 
 func (hg *histogram) chart(m string, rule similarity.Rule) histChart {
 	const w, h, left, right, top, bottom = 300, 120, 8.0, 292.0, 14.0, 102.0
-	c := histChart{Measure: m, W: w, H: h, X0: coord(left), X1: coord(right), Y0: coord(bottom), Clamped: hg.clamped}
+	c := histChart{Measure: m, W: w, H: h, X0: coord(left), X1: coord(right), Y0: coord(bottom), Clamped: hg.clamped, Crossed: hg.crossed}
 	maxN := 0
 	for _, n := range hg.bins {
 		maxN = max(maxN, n)
 	}
 	c.Max = "max " + strconv.Itoa(maxN) + " per bin"
-	var thr *similarity.Threshold
-	for i := range rule {
-		if rule[i].Measure == m {
-			thr = &rule[i]
-		}
-	}
+	thr := ruleThreshold(rule, m)
 	bw := (right - left) / histBins
 	x := func(v float64) float64 { return left + (v-hg.lo)/(hg.hi-hg.lo)*(right-left) }
 	for i, n := range hg.bins {
@@ -603,10 +613,7 @@ func (hg *histogram) chart(m string, rule similarity.Rule) histChart {
 		}
 		bar := histBar{X: coord(left + float64(i)*bw + 0.5), Y: coord(bottom - bh), W: coord(bw - 1), H: coord(bh),
 			Label: fmt.Sprintf("%s in [%s, %s): %d", m, fmtScore(a), fmtScore(b), n)}
-		if thr != nil && thr.Crossed(a) {
-			bar.Cross = true
-			c.Crossed += n
-		}
+		bar.Cross = thr != nil && thr.Crossed(a)
 		c.Bars = append(c.Bars, bar)
 	}
 	step := (hg.hi - hg.lo) / 4
