@@ -543,8 +543,8 @@ func measureRange(m string) (lo, hi float64) {
 // histogram counts one measure's scores in fixed bins; scores outside the
 // axis count in the end bins.
 type histogram struct {
-	lo, hi  float64
-	bins    [histBins]int
+	lo, hi           float64
+	bins             [histBins]int
 	clamped, crossed int
 }
 
