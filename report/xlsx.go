@@ -8,9 +8,9 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"net/url"
-	"os"
 	"path"
 	"slices"
 	"strconv"
@@ -383,7 +383,6 @@ func (x *XLSXWriter) Close() error {
 	if err := x.summary(); err != nil {
 		return fmt.Errorf("xlsx report: Summary sheet: %w", err)
 	}
-	x.f.SetActiveSheet(0)
 	if err := x.save(); err != nil {
 		return fmt.Errorf("xlsx report: %w", err)
 	}
@@ -737,109 +736,110 @@ func (h *timelineHeap) ranked() []*timelineEntry {
 
 // save writes the workbook to x.w. excelize adds hyperlinks one by one with a
 // linear search (quadratic for a large sheet), so the URI-M links of the
-// Captures sheet are added here instead: the workbook goes to a temporary
-// file, and is copied to w with the <hyperlinks> element and its
-// relationships spliced into the Captures sheet.
+// Captures sheet are spliced in as excelize writes the package: linkZip
+// stands in for its zip writer, streams every part to w, and adds the
+// <hyperlinks> element and its relationships to the Captures sheet on the
+// way. (excelize's WriteTo would also build the whole file in memory first.)
 func (x *XLSXWriter) save() error {
-	if len(x.links) == 0 {
-		_, err := x.f.WriteTo(x.w)
-		return err
-	}
-	tmp, err := os.CreateTemp("", "offtopic-xlsx-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	defer tmp.Close()
-	if _, err := x.f.WriteTo(tmp); err != nil {
-		return fmt.Errorf("write %s: %w", tmp.Name(), err)
-	}
-	size, err := tmp.Seek(0, io.SeekCurrent)
-	if err != nil {
-		return err
-	}
-	zr, err := zip.NewReader(tmp, size)
-	if err != nil {
-		return fmt.Errorf("reread %s: %w", tmp.Name(), err)
-	}
-	sheet, err := sheetPart(zr, SheetCaptures)
-	if err != nil {
-		return err
-	}
-	rels := path.Join(path.Dir(sheet), "_rels", path.Base(sheet)+".rels")
-	zw := zip.NewWriter(x.w)
-	hasRels := false
-	for _, f := range zr.File {
-		switch f.Name {
-		case sheet:
-			err = x.copyWithLinks(zw, f)
-		case rels:
-			hasRels = true
-			err = x.copyRels(zw, rels, f)
-		default:
-			err = zw.Copy(f)
-		}
-		if err != nil {
-			return fmt.Errorf("%s: %w", f.Name, err)
+	sheet := ""
+	for id, name := range x.f.GetSheetMap() {
+		if name == SheetCaptures {
+			// excelize names the parts of new sheets by their sheet id.
+			sheet = "xl/worksheets/sheet" + strconv.Itoa(id) + ".xml"
 		}
 	}
-	if !hasRels {
-		if err := x.copyRels(zw, rels, nil); err != nil {
-			return fmt.Errorf("%s: %w", rels, err)
-		}
+	lz := &linkZip{zw: zip.NewWriter(x.w), sheet: sheet, links: x.links}
+	lz.rels = path.Join(path.Dir(sheet), "_rels", path.Base(sheet)+".rels")
+	x.f.SetZipWriter(func(io.Writer) excelize.ZipWriter { return lz })
+	if _, err := x.f.WriteToBuffer(); err != nil {
+		return err
 	}
-	return zw.Close()
+	return lz.err
 }
 
-// linkID is the relationship id of the hyperlink of links[i]; the prefix
-// keeps it apart from excelize's rIdN.
-func linkID(i int) string { return "rIdOTLink" + strconv.Itoa(i+1) }
+// linkZip is the zip writer excelize writes the workbook through. It passes
+// every part on to zw, splicing hyperlinks into the sheet part (after its
+// </sheetData>: cell text is XML-escaped, so that tag cannot occur in a cell)
+// and their relationships into the sheet's relationships part.
+type linkZip struct {
+	zw          *zip.Writer
+	sheet, rels string
+	links       []xlsxLink
 
-// copyWithLinks copies the Captures sheet, adding its hyperlinks after the
-// sheet data. Cell text is XML-escaped, so "</sheetData>" marks the end of
-// the data; what follows it is small.
-func (x *XLSXWriter) copyWithLinks(zw *zip.Writer, f *zip.File) error {
-	rc, err := f.Open()
-	if err != nil {
-		return err
+	cur      io.Writer     // the open sheet part
+	win      []byte        // last bytes of the sheet, to find </sheetData>
+	tail     *bytes.Buffer // the sheet after </sheetData>
+	relsPart *bytes.Buffer // the sheet's relationships, if excelize has some
+	sawSheet bool
+	err      error
+}
+
+var sheetDataEnd = []byte("</sheetData>")
+
+// Create implements excelize.ZipWriter.
+func (z *linkZip) Create(name string) (io.Writer, error) {
+	if err := z.finishSheet(); err != nil {
+		return nil, err
 	}
-	defer rc.Close()
-	out, err := zw.CreateHeader(&zip.FileHeader{Name: f.Name, Method: zip.Deflate, Modified: f.Modified})
-	if err != nil {
-		return err
+	switch name {
+	case z.sheet:
+		w, err := z.zw.Create(name)
+		if err != nil {
+			return nil, err
+		}
+		z.cur, z.sawSheet = w, true
+		return sheetWriter{z}, nil
+	case z.rels:
+		z.relsPart = new(bytes.Buffer)
+		return z.relsPart, nil
 	}
-	br := bufio.NewReaderSize(rc, 1<<16)
-	end := []byte("</sheetData>")
-	var win []byte
-	for found := false; !found; {
-		chunk, err := br.ReadSlice('>')
-		if _, werr := out.Write(chunk); werr != nil {
-			return werr
-		}
-		win = append(win, chunk...)
-		if len(win) > len(end) {
-			win = append(win[:0], win[len(win)-len(end):]...)
-		}
-		found = bytes.Equal(win, end)
-		if err == io.EOF && !found {
-			return fmt.Errorf("no </sheetData> in the sheet")
-		}
-		if err != nil && err != bufio.ErrBufferFull && err != io.EOF {
-			return err
-		}
+	return z.zw.Create(name)
+}
+
+// sheetWriter receives the sheet part.
+type sheetWriter struct{ z *linkZip }
+
+func (s sheetWriter) Write(p []byte) (int, error) {
+	z := s.z
+	if z.tail != nil {
+		return z.tail.Write(p)
 	}
-	rest, err := io.ReadAll(br)
-	if err != nil {
-		return err
+	// Look for </sheetData> across the previous bytes and p.
+	joined := append(z.win, p...)
+	if i := bytes.Index(joined, sheetDataEnd); i >= 0 {
+		cut := i + len(sheetDataEnd) - len(z.win) // end of the tag within p
+		if _, err := z.cur.Write(p[:cut]); err != nil {
+			return 0, err
+		}
+		z.tail = bytes.NewBuffer(slices.Clone(p[cut:]))
+		return len(p), nil
+	}
+	if len(joined) > len(sheetDataEnd) {
+		joined = joined[len(joined)-len(sheetDataEnd):]
+	}
+	z.win = append(z.win[:0], joined...)
+	return z.cur.Write(p)
+}
+
+// finishSheet writes what followed </sheetData> with the hyperlinks added.
+func (z *linkZip) finishSheet() error {
+	if z.cur == nil {
+		return nil
+	}
+	w := z.cur
+	z.cur = nil
+	if z.tail == nil {
+		return fmt.Errorf("%s: no </sheetData>", z.sheet)
 	}
 	var links bytes.Buffer
-	for i, l := range x.links {
+	for i, l := range z.links {
 		fmt.Fprintf(&links, `<hyperlink ref="B%d" r:id="%s"/>`, l.row, linkID(i))
 	}
-	tail := string(rest)
+	tail := z.tail.String()
 	if i := strings.Index(tail, "</hyperlinks>"); i >= 0 {
 		tail = tail[:i] + links.String() + tail[i:]
-	} else {
+	} else if len(z.links) > 0 {
+		// CT_Worksheet: hyperlinks come before all of these.
 		at := len(tail)
 		for _, el := range []string{"<printOptions", "<pageMargins", "<pageSetup", "<headerFooter", "<rowBreaks", "<colBreaks",
 			"<customProperties", "<cellWatches", "<ignoredErrors", "<smartTags", "<drawing", "<legacyDrawing", "<legacyDrawingHF",
@@ -850,93 +850,62 @@ func (x *XLSXWriter) copyWithLinks(zw *zip.Writer, f *zip.File) error {
 		}
 		tail = tail[:at] + "<hyperlinks>" + links.String() + "</hyperlinks>" + tail[at:]
 	}
-	_, err = io.WriteString(out, tail)
+	_, err := io.WriteString(w, tail)
 	return err
 }
 
-// copyRels writes the Captures sheet's relationships part name (from f, or
-// new when f is nil) with one external relationship per hyperlink added.
-func (x *XLSXWriter) copyRels(zw *zip.Writer, name string, f *zip.File) error {
-	head := xml.Header + `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">`
-	tail := `</Relationships>`
-	if f != nil {
-		rc, err := f.Open()
-		if err != nil {
-			return err
-		}
-		b, err := io.ReadAll(rc)
-		rc.Close()
-		if err != nil {
-			return err
-		}
-		s := string(b)
-		i := strings.LastIndex(s, "</Relationships>")
-		if i < 0 {
-			return fmt.Errorf("no </Relationships>")
-		}
-		head, tail = s[:i], s[i:]
+// AddFS implements excelize.ZipWriter.
+func (z *linkZip) AddFS(fsys fs.FS) error { return z.zw.AddFS(fsys) }
+
+// Close writes the sheet's relationships and ends the zip; it does not close
+// the underlying writer.
+func (z *linkZip) Close() error {
+	if z.err != nil {
+		return z.err
 	}
-	out, err := zw.Create(name)
-	if err != nil {
-		return err
-	}
-	bw := bufio.NewWriter(out)
-	bw.WriteString(head)
-	for i, l := range x.links {
-		bw.WriteString(`<Relationship Id="`)
-		bw.WriteString(linkID(i))
-		bw.WriteString(`" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/hyperlink" Target="`)
-		xml.EscapeText(bw, []byte(l.url))
-		bw.WriteString(`" TargetMode="External"/>`)
-	}
-	bw.WriteString(tail)
-	return bw.Flush()
+	z.err = z.close()
+	return z.err
 }
 
-// sheetPart finds the part name of a sheet in a workbook package.
-func sheetPart(zr *zip.Reader, name string) (string, error) {
-	var wb struct {
-		Sheets []struct {
-			Name string `xml:"name,attr"`
-			RID  string `xml:"http://schemas.openxmlformats.org/officeDocument/2006/relationships id,attr"`
-		} `xml:"sheets>sheet"`
+func (z *linkZip) close() error {
+	if err := z.finishSheet(); err != nil {
+		return err
 	}
-	var rels struct {
-		Rels []struct {
-			ID     string `xml:"Id,attr"`
-			Target string `xml:"Target,attr"`
-		} `xml:"Relationship"`
+	if !z.sawSheet {
+		return fmt.Errorf("no part %s for the %s sheet", z.sheet, SheetCaptures)
 	}
-	if err := readXMLPart(zr, "xl/workbook.xml", &wb); err != nil {
-		return "", err
-	}
-	if err := readXMLPart(zr, "xl/_rels/workbook.xml.rels", &rels); err != nil {
-		return "", err
-	}
-	for _, s := range wb.Sheets {
-		if s.Name != name {
-			continue
-		}
-		for _, r := range rels.Rels {
-			if r.ID == s.RID {
-				if strings.HasPrefix(r.Target, "/") {
-					return strings.TrimPrefix(r.Target, "/"), nil
-				}
-				return path.Join("xl", r.Target), nil
+	if len(z.links) > 0 || z.relsPart != nil {
+		head := xml.Header + `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">`
+		tail := `</Relationships>`
+		if z.relsPart != nil {
+			s := z.relsPart.String()
+			i := strings.LastIndex(s, tail)
+			if i < 0 {
+				return fmt.Errorf("%s: no %s", z.rels, tail)
 			}
+			head, tail = s[:i], s[i:]
+		}
+		out, err := z.zw.Create(z.rels)
+		if err != nil {
+			return err
+		}
+		bw := bufio.NewWriter(out)
+		bw.WriteString(head)
+		for i, l := range z.links {
+			bw.WriteString(`<Relationship Id="`)
+			bw.WriteString(linkID(i))
+			bw.WriteString(`" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/hyperlink" Target="`)
+			xml.EscapeText(bw, []byte(l.url))
+			bw.WriteString(`" TargetMode="External"/>`)
+		}
+		bw.WriteString(tail)
+		if err := bw.Flush(); err != nil {
+			return err
 		}
 	}
-	return "", fmt.Errorf("no sheet %s in the workbook", name)
+	return z.zw.Close()
 }
 
-func readXMLPart(zr *zip.Reader, name string, v any) error {
-	rc, err := zr.Open(name)
-	if err != nil {
-		return err
-	}
-	defer rc.Close()
-	if err := xml.NewDecoder(rc).Decode(v); err != nil {
-		return fmt.Errorf("%s: %w", name, err)
-	}
-	return nil
-}
+// linkID is the relationship id of the hyperlink of links[i]; the prefix
+// keeps it apart from excelize's rIdN.
+func linkID(i int) string { return "rIdOTLink" + strconv.Itoa(i+1) }

@@ -4,8 +4,10 @@ import (
 	"archive/zip"
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -281,4 +283,71 @@ func countParts(t testing.TB, p, prefix string) int {
 		}
 	}
 	return n
+}
+
+// syntheticTimeMap makes TimeMap i of a synthetic collection: m captures,
+// about every third off-topic.
+func syntheticTimeMap(i, m int) *similarity.TimeMapResult {
+	at := time.Date(2005, 1, 1, 0, 0, 0, 0, time.UTC)
+	urir := fmt.Sprintf("http://site%05d.example.org/page", i)
+	r := &similarity.TimeMapResult{Key: fmt.Sprintf("org,example,site%05d)/page", i), URIR: urir,
+		T0: "http://a/20050101000000/" + urir, T0Reason: "first capture with HTTP 200, an HTML type and text"}
+	for j := range m {
+		d := at.AddDate(0, j, i%28)
+		c := similarity.CaptureResult{URIR: urir, URIM: "http://a/" + d.Format("20060102150405") + "/" + urir, Datetime: d,
+			Status: 200, MIME: "text/html", Title: "Lighthouse preservation society news", WordCount: 400 + j, ByteCount: 9000 + j,
+			Extractor: "main", Lang: "en", Verdict: similarity.VerdictOn, Reason: "no threshold crossed",
+			Scores: map[string]float64{"cosine": 1 - float64(j)/20, "jaccard": 0.5, "wordcount": -float64(j) / 20, "topic": 0.9}}
+		if j == 0 {
+			c.IsT0, c.Reason = true, "t0"
+		} else if (i+j)%3 == 0 {
+			c.Verdict, c.Reason, c.Scores["cosine"] = similarity.VerdictOff, "cosine 0.020 < 0.1", 0.02
+		}
+		r.Captures = append(r.Captures, c)
+	}
+	return r
+}
+
+// BenchmarkXLSX100k writes a 100,000-capture report (10,000 TimeMaps x 10
+// captures, made as they are written) to io.Discard. live-MB is the most heap
+// in use after a collection, sampled every 500 TimeMaps and before and after
+// Close: what the writer holds. heap-sys-MB is what the heap took from the OS.
+func BenchmarkXLSX100k(b *testing.B) {
+	run := xlsxRun()
+	var ms runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&ms)
+	base := ms.HeapAlloc
+	var peak uint64
+	sample := func() {
+		b.StopTimer()
+		runtime.GC()
+		runtime.ReadMemStats(&ms)
+		peak = max(peak, ms.HeapAlloc)
+		b.StartTimer()
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		w, err := NewXLSXWriter(io.Discard, run)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for i := range 10000 {
+			if err := w.Write(syntheticTimeMap(i, 10)); err != nil {
+				b.Fatal(err)
+			}
+			if i%500 == 499 {
+				sample()
+			}
+		}
+		if err := w.Close(); err != nil {
+			b.Fatal(err)
+		}
+		sample()
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(peak-min(base, peak))/(1<<20), "live-MB")
+	runtime.ReadMemStats(&ms)
+	b.ReportMetric(float64(ms.HeapSys)/(1<<20), "heap-sys-MB")
 }
