@@ -569,6 +569,48 @@ document.addEventListener('securitypolicyviolation', function (e) { window.__csp
 	if len(dialogs) > 0 {
 		t.Errorf("dialogs opened: %v", dialogs)
 	}
+
+	// The evaluation page: loads clean, nothing runs, not blank.
+	evr, evResults := htmlEvaluation()
+	var evPage bytes.Buffer
+	if err := WriteEvaluationHTML(&evPage, htmlTestRun, evr, EvalOptions{Results: evResults}); err != nil {
+		t.Fatal(err)
+	}
+	evPath := filepath.Join(dir, "evaluation.html")
+	if err := os.WriteFile(evPath, evPage.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.call("Page.navigate", map[string]any{"url": "file://" + evPath}, nil); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-ev.loaded:
+	case <-time.After(30 * time.Second):
+		t.Fatal("evaluation page did not load in 30s")
+	}
+	time.Sleep(300 * time.Millisecond)
+	var evState struct {
+		Scripts, Charts int
+		CSP             []string
+	}
+	if err := c.eval(`({Scripts: document.scripts.length, Charts: document.querySelectorAll('svg polyline').length, CSP: window.__csp})`, &evState); err != nil {
+		t.Fatal(err)
+	}
+	if evState.Scripts != 0 || evState.Charts == 0 || len(evState.CSP) > 0 {
+		t.Errorf("evaluation page: %d scripts, %d chart lines, CSP violations %v", evState.Scripts, evState.Charts, evState.CSP)
+	}
+	problems, dialogs = ev.take()
+	if len(problems) > 0 || len(dialogs) > 0 {
+		t.Errorf("evaluation page: console %v, dialogs %v", problems, dialogs)
+	}
+	if shots != "" {
+		screenshot(t, c, filepath.Join(shots, "evaluation.png"))
+		c.eval(`(function(){document.getElementById('measures').scrollIntoView(); return true;})()`, nil)
+		time.Sleep(200 * time.Millisecond)
+		screenshot(t, c, filepath.Join(shots, "evaluation-curves.png"))
+	} else {
+		screenshot(t, c, "")
+	}
 	c.call("Browser.close", nil, nil)
 }
 

@@ -105,7 +105,7 @@ func NewHTMLWriter(w io.Writer, run *Run) (*HTMLWriter, error) {
 }
 
 // parseHTMLAssets parses a page template with the shared style sheet and script.
-func parseHTMLAssets(name string) (*template.Template, template.CSS, template.JS, error) {
+func parseHTMLAssets(names ...string) (*template.Template, template.CSS, template.JS, error) {
 	css, err := assets.ReadFile("assets/report.css")
 	if err != nil {
 		return nil, "", "", err
@@ -117,7 +117,8 @@ func parseHTMLAssets(name string) (*template.Template, template.CSS, template.JS
 	t, err := template.New("page").Funcs(template.FuncMap{
 		"pct":  func(a, b int) string { return pct1(ratioOf(a, b)) },
 		"pct1": pct1,
-	}).ParseFS(assets, name)
+		"f3":   func(v float64) string { return strconv.FormatFloat(v, 'f', 3, 64) },
+	}).ParseFS(assets, names...)
 	if err != nil {
 		return nil, "", "", fmt.Errorf("html report template: %w", err)
 	}

@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -405,4 +406,71 @@ func BenchmarkHTML100k(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(n*k)/b.Elapsed().Seconds()*float64(b.N), "captures/s")
+}
+
+// htmlEvaluation judges the fixture against a gold standard that agrees with
+// most verdicts, disagrees with a few (the hostile capture among them) and
+// labels a capture detection never saw.
+func htmlEvaluation() (*similarity.Evaluation, []*similarity.TimeMapResult) {
+	results := htmlFixture()
+	gold := similarity.Gold{}
+	n := 0
+	for _, r := range results {
+		for i := range r.Captures {
+			c := &r.Captures[i]
+			if c.Verdict == similarity.VerdictNotScored {
+				continue
+			}
+			off := c.Verdict == similarity.VerdictOff
+			if n%7 == 3 || c.URIM == hostileURIM {
+				off = !off // a wrong verdict
+			}
+			n++
+			gold[similarity.KeyOf(c)] = similarity.GoldLabel{URIM: c.URIM, Off: off}
+		}
+	}
+	gold[similarity.GoldKey{Key: "org,unseen)/", TS: "20100101000000"}] = similarity.GoldLabel{URIM: "http://archive.test/c/20100101000000/http://unseen.org/", Off: true}
+	return similarity.Evaluate(gold, results), results
+}
+
+func TestEvaluationHTML(t *testing.T) {
+	ev, results := htmlEvaluation()
+	var buf bytes.Buffer
+	if err := WriteEvaluationHTML(&buf, htmlTestRun, ev, EvalOptions{Results: results}); err != nil {
+		t.Fatal(err)
+	}
+	page := buf.String()
+	text := inertCheck(t, buf.Bytes(), false)
+	if !strings.Contains(text, hostileTitle) || !strings.Contains(text, hostileURIM) {
+		t.Error("the hostile miss is not listed as text")
+	}
+	c := ev.Confusion
+	for _, want := range []string{
+		fmt.Sprintf("TP %d", c.TP), fmt.Sprintf("FN %d", c.FN), fmt.Sprintf("FP %d", c.FP), fmt.Sprintf("TN %d", c.TN),
+		`aria-label="ROC curve of cosine"`, `aria-label="ROC curve of wordcount"`,
+		`aria-label="F1 against threshold of cosine"`,
+		"AUC " + strconv.FormatFloat(ev.AUC["cosine"], 'f', 3, 64),
+		"threshold 0.1 of the rule", // the chosen threshold marked
+		"no verdict",                // the gold capture detection never saw
+		"The society looks after",   // t0's text beside a miss
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("evaluation page lacks %q", want)
+		}
+	}
+	misses := c.FN + c.FP
+	if !strings.Contains(page, fmt.Sprintf("Wrong verdicts (%d)", misses)) {
+		t.Errorf("evaluation page does not count %d wrong verdicts", misses)
+	}
+
+	buf.Reset()
+	if err := WriteEvaluationHTML(&buf, htmlTestRun, ev, EvalOptions{MaxMisses: 2}); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Count(buf.String(), `<tr class="v-off">`); got != 2 {
+		t.Errorf("MaxMisses 2 lists %d misses", got)
+	}
+	if !strings.Contains(buf.String(), fmt.Sprintf("%d more are not listed", misses-2)) {
+		t.Error("capped miss list does not say how many more")
+	}
 }
