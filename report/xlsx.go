@@ -166,11 +166,11 @@ func (x *XLSXWriter) setup() error {
 		id, err = f.NewStyle(s)
 		return id
 	}
-	dateFmt := "yyyy-mm-dd hh:mm:ss"
+	dateFmt, scoreFmt := "yyyy-mm-dd hh:mm:ss", "0.000"
 	x.st = xlsxStyles{
 		header: newStyle(&excelize.Style{Font: &excelize.Font{Bold: true}, Fill: excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{"DDEBF7"}}}),
 		date:   newStyle(&excelize.Style{CustomNumFmt: &dateFmt}),
-		score:  newStyle(&excelize.Style{NumFmt: 2}), // 0.00, the full value stays in the cell
+		score:  newStyle(&excelize.Style{CustomNumFmt: &scoreFmt}), // as reasons print them; the cell keeps the full value
 		share:  newStyle(&excelize.Style{NumFmt: 10}),
 		link:   newStyle(&excelize.Style{Font: &excelize.Font{Color: "0563C1", Underline: "single"}}),
 		wrap:   newStyle(&excelize.Style{Alignment: &excelize.Alignment{Vertical: "top"}}),

@@ -3,9 +3,13 @@ package report
 import (
 	"archive/zip"
 	"bytes"
+	"context"
+	"encoding/csv"
 	"fmt"
 	"io"
+	"maps"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -350,4 +354,104 @@ func BenchmarkXLSX100k(b *testing.B) {
 	b.ReportMetric(float64(peak-min(base, peak))/(1<<20), "live-MB")
 	runtime.ReadMemStats(&ms)
 	b.ReportMetric(float64(ms.HeapSys)/(1<<20), "heap-sys-MB")
+}
+
+// soffice runs LibreOffice headless with a throw-away profile, so that it
+// works as root and leaves the real profile alone; it skips the test where
+// LibreOffice is absent.
+func soffice(t *testing.T, args ...string) {
+	t.Helper()
+	bin, err := exec.LookPath("soffice")
+	if err != nil {
+		t.Skip("soffice not on PATH (Debian: apt-get install libreoffice-calc-nogui); skipping the LibreOffice check")
+	}
+	home := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, append([]string{"-env:UserInstallation=file://" + filepath.ToSlash(filepath.Join(home, "profile")),
+		"--headless", "--norestore"}, args...)...)
+	cmd.Env = append(os.Environ(), "HOME="+home)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("soffice %v: %v\n%s", args, err, out)
+	}
+}
+
+// TestXLSXLibreOffice opens the report in LibreOffice Calc: the Captures
+// sheet exported as CSV has a row per capture, dates as dates, and the
+// neutralised cells as text; and a workbook reviewed and saved by Calc still
+// gives its decisions back.
+func TestXLSXLibreOffice(t *testing.T) {
+	results := xlsxResults()
+	p := writeXLSX(t, xlsxRun(), results)
+	out := t.TempDir()
+	// CSV filter options: separator, quote, UTF-8, first line, cell formats,
+	// language, quoted as text, detect numbers, save as shown, formulas, trim
+	// spaces, and the 12th token: which sheet (1-based; -1 = every sheet).
+	sheet := slices.Index([]string{SheetSummary, SheetTimeMaps, SheetCaptures, SheetTimeline}, SheetCaptures) + 1
+	soffice(t, "--convert-to", "csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,true,false,false,"+strconv.Itoa(sheet), "--outdir", out, p)
+	matches, _ := filepath.Glob(filepath.Join(out, "*.csv"))
+	if len(matches) != 1 {
+		t.Fatalf("LibreOffice wrote %v, want one CSV", matches)
+	}
+	b, err := os.ReadFile(matches[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(bytes.NewReader(b)).ReadAll()
+	if err != nil {
+		t.Fatalf("%s: %v", matches[0], err)
+	}
+	ncap := 0
+	for _, r := range results {
+		ncap += len(r.Captures)
+	}
+	if len(rows) != ncap+1 || !slices.Equal(rows[0], XLSXCapturesHeader()) {
+		t.Fatalf("LibreOffice sees %d rows (header %v), want header + %d", len(rows), rows[0], ncap)
+	}
+	idx := func(name string) int { return slices.Index(XLSXCapturesHeader(), name) }
+	checks := []struct {
+		row  int
+		col  string
+		want string
+	}{
+		{1, "uri_r", "'" + xlsxHostileURIR},
+		{1, "title", "'" + xlsxHostileTitle},
+		{1, "mime", "'" + xlsxHostileMIME},
+		{1, "datetime", "2012-06-01 08:00:00"},
+		{1, "cosine", "0.010"},
+		{2, "title", "'-1+1"},
+		{2, "reason", "'=1+1"},
+		{2, "timestamp", "20130601080000"},
+	}
+	for _, c := range checks {
+		if got := rows[c.row][idx(c.col)]; got != c.want {
+			t.Errorf("LibreOffice row %d %s = %q, want %q", c.row, c.col, got, c.want)
+		}
+	}
+
+	// A curator reviews the workbook and saves it from Calc.
+	f := openXLSX(t, p)
+	dec := column(t, DecisionColumn)
+	for row, d := range map[int]string{2: "off-topic", 4: "On", 7: "unsure"} {
+		if err := f.SetCellStr(SheetCaptures, dec+strconv.Itoa(row), d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	edited := filepath.Join(t.TempDir(), "edited.xlsx")
+	if err := f.SaveAs(edited); err != nil {
+		t.Fatal(err)
+	}
+	saved := t.TempDir()
+	soffice(t, "--convert-to", "xlsx:Calc MS Excel 2007 XML", "--outdir", saved, edited)
+	got, err := ReadDecisions(filepath.Join(saved, "edited.xlsx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[similarity.GoldKey]string{
+		similarity.KeyOf(&results[0].Captures[0]): DecisionOff,
+		similarity.KeyOf(&results[1].Captures[0]): DecisionOn, // row 4
+	}
+	if !maps.Equal(got, want) {
+		t.Errorf("decisions after Calc saved the workbook: got %v, want %v", got, want)
+	}
 }
