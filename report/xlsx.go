@@ -85,6 +85,7 @@ type XLSXWriter struct {
 	capRow     int
 	row        []any
 	links      []xlsxLink // URI-M hyperlinks of the Captures sheet
+	maxLinks   int        // MaxXLSXLinks; lowered by tests
 	linksEnded bool       // a URI-M was left unlinked because of MaxXLSXLinks
 
 	sum    xlsxTotals
@@ -122,7 +123,7 @@ func NewXLSXWriter(w io.Writer, run *Run) (*XLSXWriter, error) {
 	if err != nil {
 		return nil, err
 	}
-	x := &XLSXWriter{w: w, run: run, rule: rule, f: excelize.NewFile()}
+	x := &XLSXWriter{w: w, run: run, rule: rule, f: excelize.NewFile(), maxLinks: MaxXLSXLinks}
 	x.sum.scored = make([]int, len(similarity.AllMeasures))
 	x.sum.below = make([]int, len(similarity.AllMeasures))
 	x.sum.decided = make([]int, len(similarity.AllMeasures))
@@ -314,7 +315,7 @@ func (x *XLSXWriter) captureRow(c *similarity.CaptureResult) error {
 	row[0] = text(c.URIR)
 	row[1] = text(c.URIM)
 	if linkable(c.URIM) {
-		if len(x.links) < MaxXLSXLinks {
+		if len(x.links) < x.maxLinks {
 			x.links = append(x.links, xlsxLink{row: x.capRow, url: c.URIM})
 			row[1] = excelize.Cell{StyleID: x.st.link, Value: row[1]}
 		} else {
@@ -526,7 +527,7 @@ func (x *XLSXWriter) summary() error {
 		"Review: choose on-topic, off-topic or unsure in the \"" + DecisionColumn + "\" column of the Captures sheet, then give the workbook to offtopic evaluate --gold or offtopic prune --decisions.",
 	}
 	if x.linksEnded {
-		notes = append(notes, fmt.Sprintf("Only the first %d URI-Ms are hyperlinks (Excel's limit per sheet is about 65,530); later ones are plain text.", len(x.links)))
+		notes = append(notes, fmt.Sprintf("Only the first %d URI-Ms are hyperlinks (Excel allows about 65,530 per sheet); later ones are plain text.", len(x.links)))
 	}
 	if err := put(); err != nil {
 		return err

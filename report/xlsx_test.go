@@ -455,3 +455,38 @@ func TestXLSXLibreOffice(t *testing.T) {
 		t.Errorf("decisions after Calc saved the workbook: got %v, want %v", got, want)
 	}
 }
+
+// TestXLSXLinkCap: past the hyperlink cap URI-Ms stay plain text, and the
+// Summary says so.
+func TestXLSXLinkCap(t *testing.T) {
+	var buf bytes.Buffer
+	w, err := NewXLSXWriter(&buf, xlsxRun())
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.maxLinks = 3
+	for i := range 2 {
+		if err := w.Write(syntheticTimeMap(i, 4)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f, err := excelize.OpenReader(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for row := 2; row <= 9; row++ {
+		ok, target, err := f.GetCellHyperLink(SheetCaptures, "B"+strconv.Itoa(row))
+		v, _ := f.GetCellValue(SheetCaptures, "B"+strconv.Itoa(row))
+		if err != nil || ok != (row <= 4) || (ok && target != v) {
+			t.Errorf("B%d: link %v %q (%v), value %q; want links on rows 2-4 only", row, ok, target, err, v)
+		}
+	}
+	sum, _ := f.GetRows(SheetSummary)
+	if !strings.Contains(fmt.Sprint(sum), "Only the first 3 URI-Ms are hyperlinks") {
+		t.Errorf("Summary does not mention the link cap:\n%v", sum)
+	}
+}
