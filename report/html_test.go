@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -390,8 +391,11 @@ func BenchmarkHTML100k(b *testing.B) {
 		results[i] = gen(i)
 	}
 	b.ReportAllocs()
+	var out int64
+	var heap uint64
 	for b.Loop() {
-		w, err := NewHTMLWriter(io.Discard, htmlTestRun)
+		out = 0
+		w, err := NewHTMLWriter(countingWriter{io.Discard, &out}, htmlTestRun)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -401,11 +405,19 @@ func BenchmarkHTML100k(b *testing.B) {
 				b.Fatal(err)
 			}
 		}
+		// What the writer holds until Close: counts, histograms, a row
+		// per TimeMap (the fixtures are shared, so this is the writer's).
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		heap = max(heap, ms.HeapAlloc)
 		if err := w.Close(); err != nil {
 			b.Fatal(err)
 		}
 	}
 	b.ReportMetric(float64(n*k)/b.Elapsed().Seconds()*float64(b.N), "captures/s")
+	b.ReportMetric(float64(out)/1e6, "MB-page")
+	b.ReportMetric(float64(heap)/1e6, "MB-heap-before-close")
 }
 
 // htmlEvaluation judges the fixture against a gold standard that agrees with
