@@ -19,7 +19,7 @@ type Writer interface {
 var Formats = []string{"jsonl", "json", "csv"}
 
 // ReportFormats lists every format New knows: what --report-dir writes.
-var ReportFormats = []string{"jsonl", "json", "csv"}
+var ReportFormats = []string{"jsonl", "json", "csv", "xlsx"}
 
 // FileName is the name each format gets in an output directory.
 func FileName(format string) string {
@@ -45,15 +45,23 @@ func New(format string, w io.Writer, run *Run) (Writer, error) {
 	if err != nil {
 		return nil, err
 	}
+	var rw Writer
 	switch format {
 	case "jsonl", "results":
-		return NewResultsWriter(w, run)
+		rw, err = NewResultsWriter(w, run)
 	case "json", "otmt":
-		return NewOTMTWriter(w, rule), nil
+		rw = NewOTMTWriter(w, rule)
 	case "csv":
-		return NewCSVWriter(w)
+		rw, err = NewCSVWriter(w)
+	case "xlsx":
+		rw, err = NewXLSXWriter(w, run)
+	default:
+		return nil, fmt.Errorf("unknown format %q (known: %v)", format, ReportFormats)
 	}
-	return nil, fmt.Errorf("unknown format %q (known: %v)", format, Formats)
+	if err != nil {
+		return nil, err
+	}
+	return rw, nil
 }
 
 // Rule is the rule the run decided by (the paper's default where the run

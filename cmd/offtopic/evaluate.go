@@ -28,7 +28,8 @@ Examples:
    offtopic evaluate --gold gold.tsv out
    offtopic evaluate --gold gold.tsv --sweep --kinds scenarios.tsv out/results.jsonl`,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "gold", Required: true, Usage: "gold standard `TSV`: id, date, URI (URI-M), label (1 on-topic, 0 off-topic)"},
+			&cli.StringFlag{Name: "gold", Required: true, Usage: "gold standard: a `TSV` (id, date, URI-M, label: 1 on-topic, 0 off-topic) or a reviewed XLSX whose curator decisions are the labels"},
+			&cli.StringFlag{Name: "report", Usage: "also write the evaluation page (evaluation.html) into `DIR`"},
 			&cli.BoolFlag{Name: "sweep", Usage: "try 21 thresholds per measure and every pair of measures; print the best by F1"},
 			&cli.StringFlag{Name: "kinds", Usage: "TSV with URI and scenario (or kind) columns: break errors down by kind"},
 			&cli.IntFlag{Name: "misses", Value: 0, Usage: "list up to `N` wrong verdicts with their scores"},
@@ -42,9 +43,7 @@ func runEvaluate(c *cli.Context) error {
 	if path == "" {
 		path = "offtopic-out"
 	}
-	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		path = filepath.Join(path, "results.jsonl")
-	}
+	path = resultsPath(path)
 	gold, err := readGold(c.String("gold"))
 	if err != nil {
 		return cli.Exit("evaluate: "+err.Error(), 2)
@@ -80,6 +79,20 @@ func runEvaluate(c *cli.Context) error {
 	if n := c.Int("misses"); n > 0 {
 		printMisses(w, ev, n)
 	}
+	if dir := c.String("report"); dir != "" {
+		page, err := report.CreateAtomic(filepath.Join(dir, "evaluation.html"))
+		if err != nil {
+			return cli.Exit("evaluate: "+err.Error(), 1)
+		}
+		defer page.Close()
+		if err := report.WriteEvaluationHTML(page, &run, ev, report.EvalOptions{}); err != nil {
+			return cli.Exit("evaluate: write "+page.Path()+": "+err.Error(), 1)
+		}
+		if err := page.Commit(); err != nil {
+			return cli.Exit("evaluate: "+err.Error(), 1)
+		}
+		fmt.Fprintln(c.App.ErrWriter, "offtopic: wrote", page.Path())
+	}
 	if c.Bool("sweep") {
 		fmt.Fprintln(w, "\nSweep (21 thresholds per measure, OR of pairs), best by F1:")
 		for _, s := range similarity.Sweep(ev.Judged) {
@@ -90,6 +103,16 @@ func runEvaluate(c *cli.Context) error {
 }
 
 func readGold(path string) (similarity.Gold, error) {
+	if strings.EqualFold(filepath.Ext(path), ".xlsx") {
+		d, err := report.ReadDecisions(path)
+		if err != nil {
+			return nil, err
+		}
+		if len(d) == 0 {
+			return nil, fmt.Errorf("%s: no curator decisions (fill in the \"curator decision\" column of the Captures sheet)", path)
+		}
+		return report.DecisionsGold(d), nil
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err

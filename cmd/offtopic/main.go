@@ -40,7 +40,7 @@ Examples:
    offtopic timemap --out-dir timemaps collection/*.warc.gz`,
 		Writer:    stdout,
 		ErrWriter: stderr,
-		Commands:  []*cli.Command{detectCommand(), evaluateCommand(), timemapCommand()},
+		Commands:  []*cli.Command{detectCommand(), evaluateCommand(), reportCommand(), timemapCommand(), pruneCommand()},
 		ExitErrHandler: func(c *cli.Context, err error) {
 			// run reports errors itself.
 		},

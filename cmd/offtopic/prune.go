@@ -1,0 +1,108 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/offtopic/offtopic/prune"
+	"github.com/offtopic/offtopic/report"
+	"github.com/offtopic/offtopic/similarity"
+)
+
+func pruneCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "prune",
+		Usage:     "write a copy of the collection without its off-topic captures, or pywb rules that hide them",
+		ArgsUsage: "[FILE.warc.gz...]",
+		Description: `Reads a results file written by 'detect' (and optionally a reviewed spreadsheet
+whose "curator decision" column wins over the automatic verdicts) and acts on
+the collection's files (by default the inputs the results name):
+
+  --mode copy  (default) new WARC/ARC files in --out-dir that keep every record
+               except the responses (and their paired request and metadata
+               records) of off-topic captures, index.cdxj of the new files and
+               excluded.tsv (what was left out and why). Built in a temporary
+               directory and renamed into place: no partial output, ever.
+  --mode acl   offtopic.aclj (pywb access-control rules) and kept.cdxj (an
+               index of the original files without the off-topic captures);
+               no WARC is copied.
+
+Examples:
+   offtopic prune --results out --out-dir clean
+   offtopic prune --results out --decisions reviewed.xlsx --out-dir clean
+   offtopic prune --results out --mode acl --out-dir acl`,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "results", Value: "offtopic-out", Usage: "results file (or the directory holding results.jsonl) written by detect"},
+			&cli.StringFlag{Name: "decisions", Usage: "reviewed `XLSX` whose curator decisions override the verdicts"},
+			&cli.StringFlag{Name: "mode", Value: "copy", Usage: "`copy` the collection without off-topic captures, or write pywb `acl` rules"},
+			&cli.StringFlag{Name: "out-dir", Aliases: []string{"d"}, Required: true, Usage: "write into `DIR` (must not exist or be empty for copy)"},
+		},
+		Action: runPrune,
+	}
+}
+
+func runPrune(c *cli.Context) error {
+	path := resultsPath(c.String("results"))
+	var run report.Run
+	f, err := os.Open(path)
+	if err != nil {
+		return cli.Exit("prune: "+err.Error(), 2)
+	}
+	defer f.Close()
+	var decisions map[similarity.GoldKey]string
+	if d := c.String("decisions"); d != "" {
+		if decisions, err = report.ReadDecisions(d); err != nil {
+			return cli.Exit("prune: "+err.Error(), 2)
+		}
+	}
+	plan, err := prune.NewPlan(report.ReadResults(f, path, &run), decisions)
+	if err != nil {
+		return cli.Exit("prune: "+err.Error(), 1)
+	}
+	files := c.Args().Slice()
+	if len(files) == 0 {
+		files = run.Inputs
+	}
+	if len(files) == 0 {
+		return cli.Exit("prune: the results name no input files; give them as arguments", 2)
+	}
+	w := c.App.ErrWriter
+	dir := c.String("out-dir")
+	switch c.String("mode") {
+	case "copy":
+		sum, err := prune.Copy(c.Context, plan, files, dir)
+		if err != nil {
+			return cli.Exit("prune: "+err.Error(), 1)
+		}
+		var in, kept, ex int
+		for _, fc := range sum.Files {
+			fmt.Fprintf(w, "offtopic: %s: %d records = %d kept + %d excluded\n", filepath.Base(fc.File), fc.Records, fc.Kept, fc.Excluded)
+			in, kept, ex = in+fc.Records, kept+fc.Kept, ex+fc.Excluded
+		}
+		fmt.Fprintf(w, "offtopic: %d records in = %d kept + %d excluded (%d off-topic captures, %d by curator decision); %d captures in %s\n",
+			in, kept, ex, plan.OffTopic, plan.Decided, sum.Captures, filepath.Join(dir, "index.cdxj"))
+	case "acl":
+		sum, kept, err := prune.WriteACLFiles(c.Context, plan, files, dir, (&warnings{w: w}).add)
+		if err != nil {
+			return cli.Exit("prune: "+err.Error(), 1)
+		}
+		fmt.Fprintf(w, "offtopic: %d rules exclude %d of %d off-topic captures; kept.cdxj lists %d captures\n", sum.Rules, sum.Covered, plan.OffTopic, kept)
+		if n := len(sum.Uncovered); n > 0 {
+			fmt.Fprintf(w, "offtopic: %d off-topic captures lie between on-topic ones, which no rule can hide alone; kept.cdxj leaves them out\n", n)
+		}
+	default:
+		return cli.Exit("prune: --mode must be copy or acl", 2)
+	}
+	return nil
+}
+
+// resultsPath accepts a results file or the directory holding results.jsonl.
+func resultsPath(path string) string {
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return filepath.Join(path, "results.jsonl")
+	}
+	return path
+}
