@@ -19,7 +19,7 @@ type Writer interface {
 var Formats = []string{"jsonl", "json", "csv"}
 
 // ReportFormats lists every format New knows: what --report-dir writes.
-var ReportFormats = []string{"jsonl", "json", "csv", "xlsx"}
+var ReportFormats = []string{"jsonl", "json", "csv", "xlsx", "html"}
 
 // FileName is the name each format gets in an output directory.
 func FileName(format string) string {
@@ -55,6 +55,8 @@ func New(format string, w io.Writer, run *Run) (Writer, error) {
 		rw, err = NewCSVWriter(w)
 	case "xlsx":
 		rw, err = NewXLSXWriter(w, run)
+	case "html":
+		rw, err = NewHTMLWriter(w, run)
 	default:
 		return nil, fmt.Errorf("unknown format %q (known: %v)", format, ReportFormats)
 	}

@@ -85,7 +85,7 @@ func runEvaluate(c *cli.Context) error {
 			return cli.Exit("evaluate: "+err.Error(), 1)
 		}
 		defer page.Close()
-		if err := report.WriteEvaluationHTML(page, &run, ev, report.EvalOptions{}); err != nil {
+		if err := report.WriteEvaluationHTML(page, &run, ev, report.EvalOptions{Results: results}); err != nil {
 			return cli.Exit("evaluate: write "+page.Path()+": "+err.Error(), 1)
 		}
 		if err := page.Commit(); err != nil {
