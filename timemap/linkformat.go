@@ -50,10 +50,13 @@ func (o LinkOptions) timeGateURI(tm *TimeMap) string {
 	return o.prefix() + "/" + tm.URIR
 }
 
-// URIM returns the URI-M of capture c in the archive at prefix:
-// prefix + "/" + timestamp14 + "/" + URI-R. It is the one place URI-Ms are
-// built.
+// URIM returns the URI-M of capture c: the archive's own where it named one,
+// else prefix + "/" + timestamp14 + "/" + URI-R. It is the one place URI-Ms
+// are built.
 func URIM(prefix string, c Capture) string {
+	if c.URIM != "" {
+		return c.URIM
+	}
 	return strings.TrimRight(prefix, "/") + "/" + c.Timestamp14() + "/" + c.URIR
 }
 

@@ -83,6 +83,10 @@ type Capture struct {
 	// Payload is the location of the record that holds this capture's payload:
 	// equal to Loc except for revisits.
 	Payload Location `json:"payload"`
+	// URIM is the capture's URI-M where an archive named it (remote
+	// TimeMaps, CDX servers); "" for captures read from local files, whose
+	// URI-M is built from an archive prefix (see URIM).
+	URIM string `json:"uri_m,omitempty"`
 }
 
 // Timestamp14 returns the capture time as a 14-digit UTC timestamp (YYYYMMDDhhmmss).
