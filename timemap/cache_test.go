@@ -1,0 +1,144 @@
+package timemap
+
+import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// rmCounter is a test server that counts requests per path.
+type rmCounter struct {
+	mu sync.Mutex
+	n  map[string]int
+}
+
+func (c *rmCounter) add(path string) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.n == nil {
+		c.n = map[string]int{}
+	}
+	c.n[path]++
+	return c.n[path]
+}
+
+func (c *rmCounter) get(path string) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.n[path]
+}
+
+func (c *rmCounter) total() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s := 0
+	for _, v := range c.n {
+		s += v
+	}
+	return s
+}
+
+func TestCacheSecondRunFetchesNothing(t *testing.T) {
+	var cnt rmCounter
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		cnt.add(r.URL.Path)
+		switch {
+		case strings.HasPrefix(r.URL.Path, "/ok"):
+			w.Header().Set("Content-Type", "text/plain")
+			io.WriteString(w, "body of "+r.URL.Path+" "+r.Header.Get("Accept-Datetime"))
+		case r.URL.Path == "/redirect":
+			http.Redirect(w, r, "/ok/1", http.StatusFound)
+		case r.URL.Path == "/missing":
+			http.NotFound(w, r)
+		case r.URL.Path == "/forbidden":
+			http.Error(w, "no", http.StatusForbidden)
+		}
+	}))
+	defer srv.Close()
+	dir := t.TempDir()
+	paths := []string{"/ok/1", "/ok/2", "/redirect", "/missing", "/forbidden"}
+	run := func() (*Client, map[string]string) {
+		cache, err := OpenCache(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := rmClient(newRMClock(), ClientOptions{Cache: cache})
+		got := map[string]string{}
+		for _, p := range paths {
+			for _, adt := range []string{"", "Tue, 01 Jan 2002 00:00:00 GMT"} {
+				req, _ := http.NewRequest("GET", srv.URL+p, nil)
+				if adt != "" {
+					req.Header.Set("Accept-Datetime", adt)
+				}
+				resp, err := c.Do(req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				b, _ := io.ReadAll(resp.Body)
+				got[p+adt] = resp.Status + "|" + resp.Header.Get("Content-Type") + "|" + resp.Header.Get("Location") + "|" + string(b)
+			}
+		}
+		return c, got
+	}
+	c1, first := run()
+	if st := c1.Stats(); st.CacheHits != 0 || st.CacheMisses != 10 || st.Requests != 10 {
+		t.Errorf("first run stats %+v", st)
+	}
+	before := cnt.total()
+	c2, second := run()
+	st := c2.Stats()
+	// Everything but the 403 is served from the cache.
+	if st.CacheHits != 8 || st.CacheMisses != 2 || st.Requests != 2 || cnt.total()-before != 2 || cnt.get("/forbidden") != 4 {
+		t.Errorf("second run: stats %+v, %d new requests", st, cnt.total()-before)
+	}
+	for k, v := range first {
+		if second[k] != v {
+			t.Errorf("%s: cached answer %q, first %q", k, second[k], v)
+		}
+	}
+	// Entries live under dir/ab/cdef...
+	m, _ := filepath.Glob(filepath.Join(dir, "??", "*"))
+	if len(m) != 8 {
+		t.Errorf("%d cache files, want 8: %v", len(m), m)
+	}
+}
+
+func TestCacheKeyAndDamage(t *testing.T) {
+	r1, _ := http.NewRequest("GET", "http://a.example/x", nil)
+	r2, _ := http.NewRequest("GET", "http://a.example/x", nil)
+	r2.Header.Set("Accept", "application/link-format")
+	r3, _ := http.NewRequest("HEAD", "http://a.example/x", nil)
+	r4, _ := http.NewRequest("GET", "http://a.example/x", nil)
+	r4.Header.Set("User-Agent", "other") // does not matter
+	k := map[string]bool{CacheKey(r1): true, CacheKey(r2): true, CacheKey(r3): true}
+	if len(k) != 3 || CacheKey(r4) != CacheKey(r1) {
+		t.Errorf("keys %v", k)
+	}
+	c, err := OpenCache(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := CacheKey(r1)
+	if e, err := c.Get(key); e != nil || err != nil {
+		t.Fatalf("empty cache: %v %v", e, err)
+	}
+	if err := c.Put(key, r1.URL.String(), 200, http.Header{"X": {"y"}}, []byte("line1\nline2")); err != nil {
+		t.Fatal(err)
+	}
+	e, err := c.Get(key)
+	if err != nil || e.Status != 200 || e.Header.Get("X") != "y" || string(e.Body) != "line1\nline2" || e.URL != r1.URL.String() {
+		t.Fatalf("got %+v %v", e, err)
+	}
+	os.WriteFile(filepath.Join(c.Dir(), key[:2], key[2:]), []byte("garbage"), 0o644)
+	if _, err := c.Get(key); err == nil {
+		t.Error("damaged entry read without error")
+	}
+	if d, err := DefaultCacheDir(); err == nil && filepath.Base(d) != "offtopic" {
+		t.Errorf("DefaultCacheDir %q", d)
+	}
+}
