@@ -3,6 +3,7 @@ package similarity
 import (
 	"context"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -205,6 +206,9 @@ func Score(ctx context.Context, in Input, model *Model, opts Options) (*TimeMapR
 		if localT0 > 0 {
 			scores[MeasureTopic] = Cosine(model.Vec(p.tf), nbhd) / localT0
 		}
+		for m, v := range scores {
+			scores[m] = roundScore(v)
+		}
 		cr := &res.Captures[i]
 		cr.Scores = scores
 		if i == t0 {
@@ -228,6 +232,11 @@ func Score(ctx context.Context, in Input, model *Model, opts Options) (*TimeMapR
 	}
 	return res, nil
 }
+
+// roundScore keeps 6 decimals: sums over Go maps run in varying order, and
+// rounding makes results (and verdicts, decided on the rounded scores) the
+// same byte for byte however a run is split or scheduled.
+func roundScore(v float64) float64 { return math.Round(v*1e6) / 1e6 }
 
 // onlyContent reports whether every crossed threshold is one of content
 // similarity, which a page can cross by changing its stories.

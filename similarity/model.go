@@ -1,6 +1,7 @@
 package similarity
 
 import (
+	"math"
 	"math/rand/v2"
 	"sort"
 	"sync"
@@ -48,7 +49,9 @@ func (m *Model) LocalTopic(tf map[string]int) Vector {
 	k := neighbours(len(m.refs))
 	best := make([]scored, 0, k+1)
 	for i, r := range m.refs {
-		s := dot(v, r)
+		// Rounded, so that summation noise (map order) cannot change which
+		// neighbours are chosen; ties keep the earlier reference.
+		s := math.Round(dot(v, r)*1e9) / 1e9
 		if s > 0.999 { // the document itself, or an identical one
 			continue
 		}
@@ -100,22 +103,25 @@ type ModelBuilder struct {
 // refTerms is the number of heaviest terms kept per reference document.
 const refTerms = 200
 
-// prune keeps the n heaviest terms of v.
+// prune keeps the n heaviest terms of v, ties broken by term so that the
+// result does not depend on map order.
 func prune(v Vector, n int) Vector {
 	if len(v) <= n {
 		return v
 	}
-	ws := make([]float64, 0, len(v))
-	for _, w := range v {
-		ws = append(ws, w)
+	terms := make([]string, 0, len(v))
+	for t := range v {
+		terms = append(terms, t)
 	}
-	sort.Float64s(ws)
-	cut := ws[len(ws)-n]
-	out := make(Vector, n)
-	for t, w := range v {
-		if w >= cut && len(out) < n {
-			out[t] = w
+	sort.Slice(terms, func(i, j int) bool {
+		if v[terms[i]] != v[terms[j]] {
+			return v[terms[i]] > v[terms[j]]
 		}
+		return terms[i] < terms[j]
+	})
+	out := make(Vector, n)
+	for _, t := range terms[:n] {
+		out[t] = v[t]
 	}
 	return out
 }

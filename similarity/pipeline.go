@@ -97,10 +97,10 @@ func Detect(ctx context.Context, src Source, cfg Config, emit func(*TimeMapResul
 	bw := bufio.NewWriterSize(spill, 1<<20)
 	enc := gob.NewEncoder(bw)
 	err = orderedMap(ctx, cfg.Workers, src.TimeMaps(ctx), func(ctx context.Context, tm *timemap.TimeMap) (*Input, error) {
-		in := prepareInput(ctx, tm, &cfg, cache, &failed)
-		builder.Add(*in)
-		return in, nil
+		return prepareInput(ctx, tm, &cfg, cache, &failed), nil
 	}, func(in *Input) error {
+		// In key order, so that the model is the same however work was split.
+		builder.Add(*in)
 		stats.TimeMaps++
 		stats.Captures += len(in.TimeMap.Captures)
 		if cfg.Progress != nil {

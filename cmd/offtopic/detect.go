@@ -34,29 +34,138 @@ Examples:
    offtopic detect --measures cosine=0.15 --csv scores.csv collection/*.warc.gz
    offtopic detect --format csv --output - collection/*.warc.gz > scores.csv
    offtopic detect --measures cosine,jaccard,sekernel --idf collection coll/*.warc.gz`,
-		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "out-dir", Aliases: []string{"d"}, Value: "offtopic-out", Usage: "write results.jsonl, offtopic.json and offtopic.csv into `DIR` (unless --format/--output, --results, --json or --csv say otherwise)"},
-			&cli.StringFlag{Name: "report-dir", Usage: "also write every report (results, OTMT JSON, CSV, XLSX, HTML) into `DIR`"},
-			&cli.StringFlag{Name: "format", Usage: "with --output: write only this format: jsonl (results), json (OTMT) or csv"},
-			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the --format output to `FILE` (- for stdout)"},
-			&cli.StringFlag{Name: "results", Usage: "write the results file (JSON lines) to `FILE`"},
-			&cli.StringFlag{Name: "json", Usage: "write OTMT-style JSON to `FILE`"},
-			&cli.StringFlag{Name: "csv", Usage: "write the CSV report to `FILE`"},
-			&cli.StringFlag{Name: "measures", Aliases: []string{"tm"}, Value: similarity.DefaultMeasures, Usage: "measures whose thresholds decide (OR), as `NAME[=THRESHOLD],...`; known: " + strings.Join(similarity.AllMeasures, ", ")},
-			&cli.StringFlag{Name: "score", Value: "cosine,jaccard,tfintersection,wordcount,bytecount", Usage: "further measures to compute and report without deciding, `NAME,...` (sekernel builds a search index over the collection)"},
-			&cli.StringFlag{Name: "idf", Value: "timemap", Usage: "fit IDF over each `timemap` (as in the paper) or the whole `collection`"},
-			&cli.StringFlag{Name: "canonicalize", Value: "surt", Usage: "group captures by `surt` canonical URI-R or by the exact URI (none)"},
-			&cli.StringFlag{Name: "archive-url", Value: "http://localhost:8080/collection", Usage: "URI-Ms are `URL`/<14-digit time>/<URI-R>"},
-			&cli.IntFlag{Name: "min-t0-words", Value: 20, Usage: "least number of words of text a capture needs to serve as t0"},
-			&cli.BoolFlag{Name: "no-topic-check", Usage: "always use the first capture with text as t0, even where it looks off the collection's topic"},
-			&cli.Float64Flag{Name: "topic-guard", Value: similarity.DefaultTopicGuard, Usage: "keep on-topic a capture that crosses only content-similarity thresholds while its topic score (similarity to its subject in the collection, relative to t0) is at least `X`; 0 turns it off (the paper's plain rule)"},
-			&cli.IntFlag{Name: "workers", Usage: "goroutines extracting and scoring (default: all cores)"},
-			&cli.StringFlag{Name: "temp-dir", Usage: "where temporary index and spill files go (default: the system's)"},
-			&cli.BoolFlag{Name: "strict", Usage: "exit non-zero when any record or payload had to be skipped"},
-			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
-		},
+		Flags:  append(append(outputFlags(), scoringFlags()...), strictQuietFlags()...),
 		Action: runDetect,
 	}
+}
+
+// outputFlags say where a run's outputs go.
+func outputFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "out-dir", Aliases: []string{"d"}, Value: "offtopic-out", Usage: "write results.jsonl, offtopic.json and offtopic.csv into `DIR` (unless --format/--output, --results, --json or --csv say otherwise)"},
+		&cli.StringFlag{Name: "report-dir", Usage: "also write every report (results, OTMT JSON, CSV, XLSX, HTML) into `DIR`"},
+		&cli.StringFlag{Name: "format", Usage: "with --output: write only this format: jsonl (results), json (OTMT), csv, xlsx or html"},
+		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the --format output to `FILE` (- for stdout)"},
+		&cli.StringFlag{Name: "results", Usage: "write the results file (JSON lines) to `FILE`"},
+		&cli.StringFlag{Name: "json", Usage: "write OTMT-style JSON to `FILE`"},
+		&cli.StringFlag{Name: "csv", Usage: "write the CSV report to `FILE`"},
+	}
+}
+
+// scoringFlags are the settings of detection, shared by detect and reduce.
+func scoringFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "measures", Aliases: []string{"tm"}, Value: similarity.DefaultMeasures, Usage: "measures whose thresholds decide (OR), as `NAME[=THRESHOLD],...`; known: " + strings.Join(similarity.AllMeasures, ", ")},
+		&cli.StringFlag{Name: "score", Value: "cosine,jaccard,tfintersection,wordcount,bytecount", Usage: "further measures to compute and report without deciding, `NAME,...` (sekernel builds a search index over the collection)"},
+		&cli.StringFlag{Name: "idf", Value: "timemap", Usage: "fit IDF over each `timemap` (as in the paper) or the whole `collection`"},
+		&cli.StringFlag{Name: "canonicalize", Value: "surt", Usage: "group captures by `surt` canonical URI-R or by the exact URI (none)"},
+		&cli.StringFlag{Name: "archive-url", Value: "http://localhost:8080/collection", Usage: "URI-Ms of local captures are `URL`/<14-digit time>/<URI-R>"},
+		&cli.IntFlag{Name: "min-t0-words", Value: 20, Usage: "least number of words of text a capture needs to serve as t0"},
+		&cli.BoolFlag{Name: "no-topic-check", Usage: "always use the first capture with text as t0, even where it looks off the collection's topic"},
+		&cli.Float64Flag{Name: "topic-guard", Value: similarity.DefaultTopicGuard, Usage: "keep on-topic a capture that crosses only content-similarity thresholds while its topic score (similarity to its subject in the collection, relative to t0) is at least `X`; 0 turns it off (the paper's plain rule)"},
+		&cli.StringFlag{Name: "shard", Usage: "score only TimeMaps whose SURT-key hash falls in shard `i/n` (0-based)"},
+		&cli.IntFlag{Name: "workers", Usage: "goroutines extracting and scoring (default: all cores)"},
+		&cli.StringFlag{Name: "temp-dir", Usage: "where temporary index and spill files go (default: the system's)"},
+	}
+}
+
+func strictQuietFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.BoolFlag{Name: "strict", Usage: "exit non-zero when any record or payload had to be skipped"},
+		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
+	}
+}
+
+// setup is what the scoring flags say.
+type setup struct {
+	opts  similarity.Options
+	canon timemap.CanonMode
+	shard timemap.Shard
+	run   *report.Run
+}
+
+// scoringSetup reads the scoring flags; inputs are recorded in the run.
+func scoringSetup(c *cli.Context, inputs []string) (*setup, error) {
+	rule, err := similarity.ParseRule(c.String("measures"))
+	if err != nil {
+		return nil, fmt.Errorf("--measures: %w", err)
+	}
+	var extra similarity.Rule
+	if strings.TrimSpace(c.String("score")) != "" {
+		if extra, err = similarity.ParseRule(c.String("score")); err != nil {
+			return nil, fmt.Errorf("--score: %w", err)
+		}
+	}
+	canon, err := timemap.ParseCanonMode(c.String("canonicalize"))
+	if err != nil {
+		return nil, fmt.Errorf("--canonicalize: %w", err)
+	}
+	idf := c.String("idf")
+	if idf != "timemap" && idf != "collection" {
+		return nil, fmt.Errorf("--idf must be timemap or collection")
+	}
+	st := &setup{canon: canon, shard: timemap.Shard{I: 0, N: 1}}
+	if s := c.String("shard"); s != "" {
+		if st.shard, err = timemap.ParseShard(s); err != nil {
+			return nil, err
+		}
+	}
+	st.opts = similarity.Options{Rule: rule, CollectionIDF: idf == "collection", MinT0Words: c.Int("min-t0-words"),
+		TopicCheck: !c.Bool("no-topic-check"), TopicGuard: c.Float64("topic-guard")}
+	for _, t := range extra {
+		st.opts.Measures = append(st.opts.Measures, t.Measure)
+	}
+	st.run = &report.Run{Tool: "offtopic", Version: version, Started: time.Now().UTC(), Inputs: inputs, Measures: rule.String(),
+		ArchiveURL: c.String("archive-url"), Options: map[string]string{"idf": idf, "canonicalize": canon.String(),
+			"min-t0-words": fmt.Sprint(st.opts.MinT0Words), "topic-check": fmt.Sprint(st.opts.TopicCheck),
+			"topic-guard": fmt.Sprint(st.opts.TopicGuard)}}
+	if st.shard.N > 1 {
+		st.run.Options["shard"] = c.String("shard")
+	}
+	return st, nil
+}
+
+// openSinks opens the outputs the output flags name.
+func openSinks(c *cli.Context, run *report.Run) (*sinks, error) {
+	out := &sinks{}
+	named := false
+	if f, o := c.String("format"), c.String("output"); f != "" || o != "" {
+		if f == "" || o == "" {
+			out.abort()
+			return nil, fmt.Errorf("--format and --output go together")
+		}
+		if err := out.add(f, o, run); err != nil {
+			out.abort()
+			return nil, err
+		}
+		named = true
+	}
+	for _, fo := range [][2]string{{"jsonl", c.String("results")}, {"json", c.String("json")}, {"csv", c.String("csv")}} {
+		if fo[1] != "" {
+			if err := out.add(fo[0], fo[1], run); err != nil {
+				out.abort()
+				return nil, err
+			}
+			named = true
+		}
+	}
+	if !named || c.IsSet("out-dir") {
+		for _, f := range report.Formats {
+			if err := out.add(f, filepath.Join(c.String("out-dir"), report.FileName(f)), run); err != nil {
+				out.abort()
+				return nil, err
+			}
+		}
+	}
+	if rd := c.String("report-dir"); rd != "" {
+		for _, f := range report.ReportFormats {
+			if err := out.add(f, filepath.Join(rd, report.FileName(f)), run); err != nil {
+				out.abort()
+				return nil, err
+			}
+		}
+	}
+	return out, nil
 }
 
 // sinks are the outputs of a run, each written atomically.
@@ -143,73 +252,22 @@ func runDetect(c *cli.Context) error {
 	if len(files) == 0 {
 		return cli.Exit("detect: no input files (try: offtopic detect --out-dir out collection/*.warc.gz)", 2)
 	}
-	rule, err := similarity.ParseRule(c.String("measures"))
+	st, err := scoringSetup(c, files)
 	if err != nil {
-		return cli.Exit("detect: --measures: "+err.Error(), 2)
+		return cli.Exit("detect: "+err.Error(), 2)
 	}
-	extra, err := similarity.ParseRule(c.String("score"))
-	if err != nil && strings.TrimSpace(c.String("score")) != "" {
-		return cli.Exit("detect: --score: "+err.Error(), 2)
-	}
-	canon, err := timemap.ParseCanonMode(c.String("canonicalize"))
+	out, err := openSinks(c, st.run)
 	if err != nil {
-		return cli.Exit("detect: --canonicalize: "+err.Error(), 2)
+		return cli.Exit("detect: "+err.Error(), 2)
 	}
-	idf := c.String("idf")
-	if idf != "timemap" && idf != "collection" {
-		return cli.Exit("detect: --idf must be timemap or collection", 2)
-	}
-	opts := similarity.Options{Rule: rule, CollectionIDF: idf == "collection", MinT0Words: c.Int("min-t0-words"),
-		TopicCheck: !c.Bool("no-topic-check"), TopicGuard: c.Float64("topic-guard")}
-	for _, t := range extra {
-		opts.Measures = append(opts.Measures, t.Measure)
-	}
-
-	run := &report.Run{Tool: "offtopic", Version: version, Started: time.Now().UTC(), Inputs: files, Measures: rule.String(),
-		ArchiveURL: c.String("archive-url"), Options: map[string]string{"idf": idf, "canonicalize": canon.String(),
-			"min-t0-words": fmt.Sprint(opts.MinT0Words), "topic-check": fmt.Sprint(opts.TopicCheck), "topic-guard": fmt.Sprint(opts.TopicGuard)}}
-	out := &sinks{}
 	defer out.abort()
-	named := false
-	if f, o := c.String("format"), c.String("output"); f != "" || o != "" {
-		if f == "" || o == "" {
-			return cli.Exit("detect: --format and --output go together", 2)
-		}
-		if err := out.add(f, o, run); err != nil {
-			return cli.Exit("detect: "+err.Error(), 2)
-		}
-		named = true
-	}
-	for _, fo := range [][2]string{{"jsonl", c.String("results")}, {"json", c.String("json")}, {"csv", c.String("csv")}} {
-		if fo[1] != "" {
-			if err := out.add(fo[0], fo[1], run); err != nil {
-				return cli.Exit("detect: "+err.Error(), 2)
-			}
-			named = true
-		}
-	}
-	dir := c.String("out-dir")
-	if !named || c.IsSet("out-dir") {
-		for _, f := range report.Formats {
-			if err := out.add(f, filepath.Join(dir, report.FileName(f)), run); err != nil {
-				return cli.Exit("detect: "+err.Error(), 2)
-			}
-		}
-	}
-	if rd := c.String("report-dir"); rd != "" {
-		for _, f := range report.ReportFormats {
-			if err := out.add(f, filepath.Join(rd, report.FileName(f)), run); err != nil {
-				return cli.Exit("detect: "+err.Error(), 2)
-			}
-		}
-	}
 
 	start := time.Now()
 	prog := newProgress(c.App.ErrWriter, c.Bool("quiet"))
 	warn := &warnings{w: c.App.ErrWriter}
 	ctx := c.Context
 	prog.begin("index", 0)
-	idx, err := timemap.BuildIndex(ctx, files, timemap.IndexOptions{Canon: canon, TempDir: c.String("temp-dir"), OnError: warn.add,
+	idx, err := timemap.BuildIndex(ctx, files, timemap.IndexOptions{Canon: st.canon, TempDir: c.String("temp-dir"), OnError: warn.add,
 		Progress: func(filesDone, captures int) {
 			prog.update(captures, fmt.Sprintf("captures, %d/%d files", filesDone, len(files)))
 		}})
@@ -219,40 +277,65 @@ func runDetect(c *cli.Context) error {
 		return cli.Exit("detect: "+err.Error(), 1)
 	}
 	defer idx.Close()
-	st := idx.Stats()
-	prog.finish(st.Captures, fmt.Sprintf("captures, %d/%d files", st.Files, len(files)))
-	if st.Captures == 0 {
+	is := idx.Stats()
+	prog.finish(is.Captures, fmt.Sprintf("captures, %d/%d files", is.Files, len(files)))
+	if is.Captures == 0 {
 		warn.summary()
 		return cli.Exit("detect: no captures found in the input", 1)
 	}
-	cfg := similarity.Config{Options: opts, ArchiveURL: run.ArchiveURL, Workers: c.Int("workers"), TempDir: c.String("temp-dir"),
-		ReadPayload: readLocalPayload, OnError: warn.add}
+	return score(c, "detect", st.shard.Select(idx), st, out, scoreRun{prog: prog, warn: warn, total: is.Captures,
+		skipped: is.Skipped, read: readLocalPayload, start: start})
+}
+
+// scoreRun is what score needs besides the source and the settings.
+type scoreRun struct {
+	prog    *progress
+	warn    *warnings
+	total   int // captures expected, for the progress bar (0 if unknown)
+	skipped int // records skipped while reading the source
+	read    similarity.PayloadReader
+	start   time.Time
+	// summary is false for line-oriented commands whose stdout is data.
+	noSummary bool
+}
+
+// score runs detection over src into out and reports how it went: the step
+// shared by detect and reduce.
+func score(c *cli.Context, cmd string, src timemap.Source, st *setup, out *sinks, sr scoreRun) error {
+	cfg := similarity.Config{Options: st.opts, ArchiveURL: st.run.ArchiveURL, Workers: c.Int("workers"), TempDir: c.String("temp-dir"),
+		ReadPayload: sr.read, OnError: sr.warn.add}
 	cfg.Progress = func(p similarity.Progress) {
-		if p.Stage != prog.stage {
-			prog.end()
-			prog.begin(p.Stage, st.Captures)
+		if p.Stage != sr.prog.stage {
+			sr.prog.end()
+			sr.prog.begin(p.Stage, sr.total)
 		}
-		prog.update(p.Captures, fmt.Sprintf("%d TimeMaps", p.TimeMaps))
+		sr.prog.update(p.Captures, fmt.Sprintf("%d TimeMaps", p.TimeMaps))
 	}
-	stats, err := similarity.Detect(ctx, idx, cfg, out.write)
-	prog.end()
-	warn.summary()
+	stats, err := similarity.Detect(c.Context, src, cfg, out.write)
+	sr.prog.end()
+	sr.warn.summary()
 	if err != nil {
-		return cli.Exit("detect: "+err.Error(), 1)
+		return cli.Exit(cmd+": "+err.Error(), 1)
 	}
 	if err := out.commit(); err != nil {
-		return cli.Exit("detect: "+err.Error(), 1)
+		return cli.Exit(cmd+": "+err.Error(), 1)
 	}
-	fmt.Fprintf(c.App.ErrWriter, "offtopic: %d TimeMaps, %d captures: %d on-topic, %d off-topic, %d not scored; %d records skipped, %d payloads failed\n",
-		stats.TimeMaps, stats.Captures, stats.OnTopic, stats.OffTopic, stats.NotScored, st.Skipped, stats.Failed)
-	elapsed := time.Since(start)
-	fmt.Fprintf(c.App.ErrWriter, "offtopic: %.1f s, %.0f captures/s, peak memory %d MB\n",
-		elapsed.Seconds(), float64(stats.Captures)/elapsed.Seconds(), peakRSS()>>20)
-	for _, f := range out.files {
-		fmt.Fprintln(c.App.ErrWriter, "offtopic: wrote", f.Path())
+	w := c.App.ErrWriter
+	fmt.Fprintf(w, "offtopic: %d TimeMaps, %d captures: %d on-topic, %d off-topic, %d not scored; %d records skipped, %d payloads failed\n",
+		stats.TimeMaps, stats.Captures, stats.OnTopic, stats.OffTopic, stats.NotScored, sr.skipped, stats.Failed)
+	if !sr.noSummary {
+		elapsed := time.Since(sr.start)
+		fmt.Fprintf(w, "offtopic: %.1f s, %.0f captures/s, peak memory %d MB\n",
+			elapsed.Seconds(), float64(stats.Captures)/elapsed.Seconds(), peakRSS()>>20)
+		for _, f := range out.files {
+			fmt.Fprintln(w, "offtopic: wrote", f.Path())
+		}
 	}
-	if c.Bool("strict") && warn.n > 0 {
-		return cli.Exit(fmt.Sprintf("detect: %d records or payloads were skipped (--strict)", warn.n), 1)
+	if stats.Captures == 0 && st.shard.N <= 1 && !sr.noSummary {
+		return cli.Exit(cmd+": no captures to score", 1)
+	}
+	if c.Bool("strict") && sr.warn.n > 0 {
+		return cli.Exit(fmt.Sprintf("%s: %d records or payloads were skipped (--strict)", cmd, sr.warn.n), 1)
 	}
 	return nil
 }

@@ -20,11 +20,11 @@ var version = "0.1.0-dev"
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	os.Exit(run(ctx, os.Args, os.Stdout, os.Stderr))
+	os.Exit(run(ctx, os.Args, os.Stdin, os.Stdout, os.Stderr))
 }
 
 // run is main without the process: it returns the exit status.
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	app := &cli.App{
 		Name:    "offtopic",
 		Usage:   "find off-topic captures in web-archive collections",
@@ -38,9 +38,11 @@ Examples:
    offtopic detect --out-dir out collection/*.warc.gz
    offtopic evaluate --gold gold.tsv out
    offtopic timemap --out-dir timemaps collection/*.warc.gz`,
+		Reader:    stdin,
 		Writer:    stdout,
 		ErrWriter: stderr,
-		Commands:  []*cli.Command{detectCommand(), evaluateCommand(), reportCommand(), timemapCommand(), pruneCommand()},
+		Commands: []*cli.Command{detectCommand(), evaluateCommand(), reportCommand(), timemapCommand(), pruneCommand(),
+			mapCommand(), reduceCommand(), mergeCommand()},
 		ExitErrHandler: func(c *cli.Context, err error) {
 			// run reports errors itself.
 		},

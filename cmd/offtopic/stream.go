@@ -1,0 +1,175 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/offtopic/offtopic/report"
+	"github.com/offtopic/offtopic/timemap"
+)
+
+// The line-oriented commands follow the Hadoop Streaming contract: they read
+// stdin, write stdout, and log to stderr, so the same binary runs in a shell
+// pipeline, under Hadoop Streaming and through Spark's RDD.pipe.
+
+func mapCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "map",
+		Usage: "turn WARC/ARC paths (one per line on stdin) into capture lines: SURT<TAB>timestamp<TAB>capture",
+		Description: `The map step of map | sort | reduce | merge. Each input line names a WARC or
+ARC file; every capture in it becomes one line "SURT key<TAB>14-digit time<TAB>
+capture as JSON" on stdout. Sorting the output as text groups it by TimeMap.
+
+Examples:
+   ls coll/*.warc.gz | offtopic map | LC_ALL=C sort | offtopic reduce | offtopic merge --out-dir out`,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "canonicalize", Value: "surt", Usage: "group captures by `surt` canonical URI-R or by the exact URI (none)"},
+			&cli.StringFlag{Name: "temp-dir", Usage: "where temporary index files go"},
+		},
+		Action: runMap,
+	}
+}
+
+func runMap(c *cli.Context) error {
+	canon, err := timemap.ParseCanonMode(c.String("canonicalize"))
+	if err != nil {
+		return cli.Exit("map: --canonicalize: "+err.Error(), 2)
+	}
+	warn := &warnings{w: c.App.ErrWriter}
+	out := bufio.NewWriterSize(c.App.Writer, 1<<20)
+	sc := bufio.NewScanner(stdin(c))
+	files, captures := 0, 0
+	for sc.Scan() {
+		path := strings.TrimSpace(sc.Text())
+		if path == "" {
+			continue
+		}
+		files++
+		idx, err := timemap.BuildIndex(c.Context, []string{path}, timemap.IndexOptions{Canon: canon, TempDir: c.String("temp-dir"), OnError: warn.add})
+		if err != nil {
+			warn.add(err)
+			continue
+		}
+		for cap := range idx.Captures() {
+			if err := timemap.WriteCaptureLine(out, cap); err != nil {
+				idx.Close()
+				return cli.Exit("map: write: "+err.Error(), 1)
+			}
+			captures++
+		}
+		idx.Close()
+	}
+	if err := sc.Err(); err != nil {
+		return cli.Exit("map: read stdin: "+err.Error(), 1)
+	}
+	if err := out.Flush(); err != nil {
+		return cli.Exit("map: write: "+err.Error(), 1)
+	}
+	warn.summary()
+	fmt.Fprintf(c.App.ErrWriter, "offtopic: map: %d files, %d captures\n", files, captures)
+	if files > 0 && captures == 0 {
+		return cli.Exit("map: no captures found", 1)
+	}
+	return nil
+}
+
+func reduceCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "reduce",
+		Usage: "score TimeMaps from sorted capture lines on stdin; one JSON line of results per TimeMap on stdout",
+		Description: `The reduce step of map | sort | reduce | merge. Input: the lines of 'map',
+grouped by key and ordered by time (sort them as text). Output: one results line
+per TimeMap, as in results.jsonl. Payloads are read from the files the capture
+lines name, so reducers need the WARCs at the same paths (a shared file system).
+The collection's model (topic, document frequencies) is built from the
+reducer's own input: one reducer gives exactly the single-process result.`,
+		Flags:  append(scoringFlags(), strictQuietFlags()...),
+		Action: runReduce,
+	}
+}
+
+func runReduce(c *cli.Context) error {
+	st, err := scoringSetup(c, nil)
+	if err != nil {
+		return cli.Exit("reduce: "+err.Error(), 2)
+	}
+	rw, err := report.NewResultsWriter(c.App.Writer, nil)
+	if err != nil {
+		return cli.Exit("reduce: "+err.Error(), 1)
+	}
+	warn := &warnings{w: c.App.ErrWriter}
+	src := timemap.NewLineSource(stdin(c), "stdin", warn.add)
+	out := &sinks{writers: []report.Writer{rw}}
+	return score(c, "reduce", st.shard.Select(src), st, out, scoreRun{prog: newProgress(c.App.ErrWriter, true), warn: warn,
+		read: readLocalPayload, start: time.Now(), noSummary: true})
+}
+
+func mergeCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "merge",
+		Usage:     "merge results lines (stdin or files) into the usual outputs and reports",
+		ArgsUsage: "[RESULTS-PART...]",
+		Description: `The last step of map | sort | reduce | merge: reads the reducers' results lines
+(stdin, or the part files given) and writes results.jsonl, offtopic.json,
+offtopic.csv (and with --report-dir XLSX and HTML). Give the same --measures as
+the reducers so that reports mark the same thresholds. Parts in key order give
+the same files as a single-process run: sort them first (LC_ALL=C sort) when
+they come from several reducers.`,
+		Flags: append(outputFlags(),
+			&cli.StringFlag{Name: "measures", Aliases: []string{"tm"}, Value: "cosine=0.10,wordcount=-0.85", Usage: "the rule the reducers used"}),
+		Action: runMerge,
+	}
+}
+
+func runMerge(c *cli.Context) error {
+	var in io.Reader = stdin(c)
+	names := c.Args().Slice()
+	if len(names) > 0 {
+		var rs []io.Reader
+		for _, n := range names {
+			f, err := os.Open(n)
+			if err != nil {
+				return cli.Exit("merge: "+err.Error(), 2)
+			}
+			defer f.Close()
+			rs = append(rs, f)
+		}
+		in = io.MultiReader(rs...)
+	}
+	run := &report.Run{Tool: "offtopic", Version: version, Started: time.Now().UTC(), Inputs: names, Measures: c.String("measures")}
+	if _, err := run.Rule(); err != nil {
+		return cli.Exit("merge: "+err.Error(), 2)
+	}
+	out, err := openSinks(c, run)
+	if err != nil {
+		return cli.Exit("merge: "+err.Error(), 2)
+	}
+	defer out.abort()
+	n := 0
+	for r, err := range report.ReadResults(in, "input", nil) {
+		if err != nil {
+			return cli.Exit("merge: "+err.Error(), 1)
+		}
+		if err := out.write(r); err != nil {
+			return cli.Exit("merge: "+err.Error(), 1)
+		}
+		n++
+	}
+	if err := out.commit(); err != nil {
+		return cli.Exit("merge: "+err.Error(), 1)
+	}
+	fmt.Fprintf(c.App.ErrWriter, "offtopic: merge: %d TimeMaps\n", n)
+	for _, f := range out.files {
+		fmt.Fprintln(c.App.ErrWriter, "offtopic: wrote", f.Path())
+	}
+	return nil
+}
+
+// stdin is the command's standard input.
+func stdin(c *cli.Context) io.Reader { return c.App.Reader }

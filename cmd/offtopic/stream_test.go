@@ -1,0 +1,104 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// mapSortReduceMerge runs the line-oriented pipeline in-process, sorting the
+// map output as LC_ALL=C sort would.
+func mapSortReduceMerge(t *testing.T, files []string, outDir string) {
+	t.Helper()
+	code, mapped, stderr := runWithStdin(t, strings.Join(files, "\n")+"\n", "map")
+	if code != 0 {
+		t.Fatalf("map: %s", stderr)
+	}
+	lines := strings.SplitAfter(mapped, "\n")
+	sort.Strings(lines)
+	code, reduced, stderr := runWithStdin(t, strings.Join(lines, ""), "reduce", "-q")
+	if code != 0 {
+		t.Fatalf("reduce: %s", stderr)
+	}
+	if code, _, stderr := runWithStdin(t, reduced, "merge", "--out-dir", outDir); code != 0 {
+		t.Fatalf("merge: %s", stderr)
+	}
+}
+
+// resultLines are a results file's TimeMap lines (the run line differs by time).
+func resultLines(t *testing.T, dir string) []string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, "results.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	return lines[1:]
+}
+
+// TestMapReduceEqualsDetect: map | sort | reduce | merge gives the results of
+// a single-process run byte for byte, on the sample and (where present) on
+// the dev corpus.
+func TestMapReduceEqualsDetect(t *testing.T) {
+	sets := map[string][]string{"sample": sampleFiles(t)}
+	if dev, err := filepath.Glob(filepath.Join(os.Getenv("OFFTOPIC_SHARED"), "corpus", "dev", "*.warc.gz")); err == nil && len(dev) > 0 && os.Getenv("OFFTOPIC_SHARED") != "" {
+		sets["dev"] = dev
+	} else if dev, _ := filepath.Glob(filepath.Join("..", "..", "..", "shared", "corpus", "dev", "*.warc.gz")); len(dev) > 0 {
+		sets["dev"] = dev
+	} else {
+		t.Log("dev corpus absent: comparing on the sample only")
+	}
+	for name, files := range sets {
+		t.Run(name, func(t *testing.T) {
+			single, piped := t.TempDir(), t.TempDir()
+			if code, _, stderr := runCLI(t, append([]string{"detect", "-q", "--out-dir", single}, files...)...); code != 0 {
+				t.Fatalf("detect: %s", stderr)
+			}
+			mapSortReduceMerge(t, files, piped)
+			a, b := resultLines(t, single), resultLines(t, piped)
+			if len(a) != len(b) {
+				t.Fatalf("%d TimeMaps single-process, %d through map/reduce", len(a), len(b))
+			}
+			for i := range a {
+				if a[i] != b[i] {
+					t.Fatalf("TimeMap %d differs:\nsingle: %.300s\npiped:  %.300s", i, a[i], b[i])
+				}
+			}
+			ca, _ := os.ReadFile(filepath.Join(single, "offtopic.csv"))
+			cb, _ := os.ReadFile(filepath.Join(piped, "offtopic.csv"))
+			if string(ca) != string(cb) {
+				t.Error("CSV differs between single-process and map/reduce")
+			}
+		})
+	}
+}
+
+// TestShards: the shards of a run partition its TimeMaps.
+func TestShards(t *testing.T) {
+	files := sampleFiles(t)
+	seen := map[string]int{}
+	total := 0
+	for i := range 3 {
+		dir := t.TempDir()
+		code, _, stderr := runCLI(t, append([]string{"detect", "-q", "--shard", []string{"0/3", "1/3", "2/3"}[i], "--out-dir", dir}, files...)...)
+		if code != 0 {
+			t.Fatalf("shard %d: %s", i, stderr)
+		}
+		for _, l := range resultLines(t, dir) {
+			if l == "" {
+				continue
+			}
+			key := l[strings.Index(l, `"key":"`)+7:]
+			seen[key[:strings.Index(key, `"`)]]++
+			total++
+		}
+	}
+	if len(seen) != 6 || total != 6 {
+		t.Errorf("3 shards hold %d TimeMaps (%d distinct), want the sample's 6 once each", total, len(seen))
+	}
+	if code, _, _ := runCLI(t, "detect", "--shard", "3/3", files[0]); code != 2 {
+		t.Errorf("--shard 3/3 accepted")
+	}
+}
