@@ -3,14 +3,21 @@ package timemap
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"compress/gzip"
+	"container/heap"
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"iter"
+	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"time"
 )
 
 // CDXOptions configure ReadCDX and OpenIndex.
@@ -154,7 +161,7 @@ func (p *cdxParser) parseCDXJ(line string) (cdxLine, bool, error) {
 	if c.Status != 0 {
 		status = strconv.Itoa(c.Status)
 	}
-	c.Payload = Location{}
+	c.Payload, c.MIME, c.Status, c.Revisit = Location{}, "", 0, false
 	return p.finish(fileKey, c, mime, status)
 }
 
@@ -296,6 +303,10 @@ func maybeGunzip(r io.Reader) (io.Reader, bool, error) {
 	return br, false, nil
 }
 
+// errCDXRead marks the errors of readLines that end reading a file (as
+// opposed to a bad line).
+var errCDXRead = errors.New("read error")
+
 // numberedLine is one parsed line with its line number.
 type numberedLine struct {
 	n int
@@ -308,7 +319,7 @@ func readLines(r io.Reader, p *cdxParser) iter.Seq2[numberedLine, error] {
 	return func(yield func(numberedLine, error) bool) {
 		zr, _, err := maybeGunzip(r)
 		if err != nil {
-			yield(numberedLine{}, &CDXError{File: p.name, Line: 1, Offset: -1, Err: err})
+			yield(numberedLine{}, &CDXError{File: p.name, Line: 1, Offset: -1, Err: fmt.Errorf("%w: %w", errCDXRead, err)})
 			return
 		}
 		sc := bufio.NewScanner(zr)
@@ -328,7 +339,7 @@ func readLines(r io.Reader, p *cdxParser) iter.Seq2[numberedLine, error] {
 			}
 		}
 		if err := sc.Err(); err != nil {
-			yield(numberedLine{}, &CDXError{File: p.name, Line: n + 1, Offset: -1, Err: err})
+			yield(numberedLine{}, &CDXError{File: p.name, Line: n + 1, Offset: -1, Err: fmt.Errorf("%w: %w", errCDXRead, err)})
 		}
 	}
 }
@@ -367,4 +378,367 @@ func lineKey(line []byte) []byte {
 		return line[:i]
 	}
 	return bytes.TrimRight(line, "\r\n")
+}
+
+// cdxFile is one index file of a CDXIndex and what OpenIndex learnt of it.
+type cdxFile struct {
+	path   string
+	gz     bool
+	legend []byte // of the header line, nil when none
+	// sorted: the recomputed keys never decrease; canonKeys: every line's
+	// own key equals its recomputed key (so a binary search by the file's
+	// keys finds canonical keys). Both assumed with AssumeSorted.
+	sorted, canonKeys bool
+}
+
+// CDXIndex is a Source over local CDX and CDXJ index files whose payloads
+// are read from the WARC/ARC files they point to (see ReadResponse), without
+// scanning those. TimeMaps streams: it merges the files by key and holds one
+// TimeMap at a time, except that an index file found unsorted is sorted
+// first (in memory, spilling sorted runs beyond MaxInMemory captures).
+type CDXIndex struct {
+	opts  CDXOptions
+	files []*cdxFile
+	seeds *Seeds
+	mu    sync.Mutex          // guards orig
+	orig  map[string]original // digest -> original across the index; built when first needed
+}
+
+// OpenIndex opens CDX/CDXJ index files (plain or gzipped, format sniffed per
+// file and per line). Unless opts.AssumeSorted, it reads each file once to
+// check that it is sorted by canonical key; a file that is not is reported
+// to opts.OnError as a notice and sorted when iterated. It fails when a
+// file cannot be opened or read.
+func OpenIndex(paths []string, opts CDXOptions) (*CDXIndex, error) {
+	if opts.MaxInMemory <= 0 {
+		opts.MaxInMemory = DefaultMaxInMemory
+	}
+	idx := &CDXIndex{opts: opts}
+	for _, path := range paths {
+		f, err := idx.openFile(path)
+		if err != nil {
+			return nil, err
+		}
+		idx.files = append(idx.files, f)
+	}
+	return idx, nil
+}
+
+func (idx *CDXIndex) report(err error) {
+	if idx.opts.OnError != nil {
+		idx.opts.OnError(err)
+	}
+}
+
+func (idx *CDXIndex) openFile(path string) (*cdxFile, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("timemap: open index: %w", err)
+	}
+	defer fh.Close()
+	r, gz, err := maybeGunzip(fh)
+	if err != nil {
+		return nil, fmt.Errorf("timemap: index %s: %w", path, err)
+	}
+	cf := &cdxFile{path: path, gz: gz}
+	br := bufio.NewReader(r)
+	first, err := br.ReadString('\n')
+	if err != nil && err != io.EOF {
+		return nil, fmt.Errorf("timemap: index %s: %w", path, err)
+	}
+	cf.legend = parseLegend(first)
+	if idx.opts.AssumeSorted {
+		cf.sorted, cf.canonKeys = true, true
+		return cf, nil
+	}
+	if _, err := fh.Seek(0, io.SeekStart); err != nil {
+		return nil, fmt.Errorf("timemap: index %s: %w", path, err)
+	}
+	cf.sorted, cf.canonKeys = true, true
+	p := &cdxParser{name: path, opts: &idx.opts}
+	prev, prevFile := "", ""
+	for l, err := range readLines(fh, p) {
+		if err != nil {
+			if errors.Is(err, errCDXRead) {
+				return nil, err
+			}
+			continue // bad lines are reported when the file is iterated
+		}
+		if cf.sorted && l.c.Key < prev {
+			cf.sorted = false
+			idx.report(&CDXError{File: path, Line: l.n, Offset: -1, Notice: true,
+				Err: fmt.Errorf("key %q sorts before the previous key %q: index not sorted by canonical key; it will be sorted when read", l.c.Key, prev)})
+		}
+		if l.fileKey != l.c.Key || l.fileKey < prevFile {
+			cf.canonKeys = false
+		}
+		prev, prevFile = l.c.Key, l.fileKey
+	}
+	return cf, nil
+}
+
+// Select restricts TimeMaps to the TimeMaps whose key seeds match (nil: all).
+// In plain index files sorted by canonical key, TimeMaps then jumps to each
+// seed's key by binary search instead of reading the whole file.
+func (idx *CDXIndex) Select(seeds *Seeds) { idx.seeds = seeds }
+
+// seqOf builds an entry's sequence number from its file index and line
+// number, for input order; seqAt from a byte offset (lines reached by binary
+// search, whose number is unknown).
+func seqOf(fi, n int) uint64 { return uint64(fi)<<40 | uint64(n) }
+
+func seqAt(fi int, off int64) uint64 { return uint64(fi)<<40 | seqOffsetBit | uint64(off) }
+
+const seqOffsetBit = 1 << 39
+
+// seqLine and seqOffset return the line number or byte offset of a sequence
+// number (0 and -1 when it holds the other).
+func seqLine(seq uint64) int {
+	if seq&seqOffsetBit != 0 {
+		return 0
+	}
+	return int(seq & (1<<40 - 1))
+}
+
+func seqOffset(seq uint64) int64 {
+	if seq&seqOffsetBit == 0 {
+		return -1
+	}
+	return int64(seq & (seqOffsetBit - 1))
+}
+
+// fileEntries yields one file's captures as entries in key order (the
+// selected ones only when seeds are set). Bad lines go to OnError; the
+// error yielded ends the sequence.
+func (idx *CDXIndex) fileEntries(fi int) iter.Seq2[entry, error] {
+	cf := idx.files[fi]
+	return func(yield func(entry, error) bool) {
+		fh, err := os.Open(cf.path)
+		if err != nil {
+			yield(entry{}, fmt.Errorf("timemap: open index: %w", err))
+			return
+		}
+		defer fh.Close()
+		p := &cdxParser{name: cf.path, opts: &idx.opts, legend: cf.legend}
+		if idx.seeds != nil && !cf.gz && cf.sorted && cf.canonKeys {
+			st, err := fh.Stat()
+			if err != nil {
+				yield(entry{}, fmt.Errorf("timemap: index %s: %w", cf.path, err))
+				return
+			}
+			idx.searchFile(fh, st.Size(), fi, p, yield)
+			return
+		}
+		lines := func(yield func(entry, error) bool) {
+			for l, err := range readLines(fh, p) {
+				if err != nil {
+					if !errors.Is(err, errCDXRead) {
+						idx.report(err)
+						continue
+					}
+					yield(entry{}, err)
+					return
+				}
+				if idx.seeds != nil && !idx.seeds.Match(l.c.Key) {
+					continue
+				}
+				if !yield(entry{C: l.c, Seq: seqOf(fi, l.n)}, nil) {
+					return
+				}
+			}
+		}
+		if cf.sorted {
+			prev := ""
+			for e, err := range lines {
+				if err == nil && e.C.Key < prev {
+					idx.report(&CDXError{File: cf.path, Line: seqLine(e.Seq), Offset: seqOffset(e.Seq),
+						Err: fmt.Errorf("key %q sorts before the previous key %q: index not sorted, TimeMap %q may come out split", e.C.Key, prev, e.C.Key)})
+				}
+				if !yield(e, err) || err != nil {
+					return
+				}
+				prev = e.C.Key
+			}
+			return
+		}
+		// Unsorted: sort through the Index's sorted runs.
+		tmp := &Index{opts: IndexOptions{MaxInMemory: idx.opts.MaxInMemory, TempDir: idx.opts.TempDir}}
+		defer tmp.Close()
+		for e, err := range lines {
+			if err != nil {
+				yield(entry{}, err)
+				return
+			}
+			tmp.mem = append(tmp.mem, e)
+			if len(tmp.mem) >= idx.opts.MaxInMemory {
+				if err := tmp.spill(tmp.mem); err != nil {
+					yield(entry{}, err)
+					return
+				}
+				tmp.mem = nil
+			}
+		}
+		slices.SortFunc(tmp.mem, func(a, b entry) int { return cmpEntry(&a, &b) })
+		for e, err := range tmp.entries() {
+			if !yield(e, err) || err != nil {
+				return
+			}
+		}
+	}
+}
+
+// TimeMaps yields the TimeMaps of the index in key order: the files merged
+// by key, consecutive captures with the same canonical key grouped and
+// ordered by time (ties in file and line order), revisits resolved to the
+// payload of the earlier capture with the same digest in the TimeMap, else of
+// the earliest capture with that digest anywhere in the index (a map built
+// by one extra pass over the index the first time it is needed). A revisit
+// left unresolved keeps a zero Payload and is reported to OnError as a
+// notice. Only the selected TimeMaps are yielded when Select was called.
+func (idx *CDXIndex) TimeMaps(ctx context.Context) iter.Seq2[*TimeMap, error] {
+	return func(yield func(*TimeMap, error) bool) {
+		var its []*runIter
+		defer func() {
+			for _, it := range its {
+				it.stop()
+			}
+		}()
+		h := make(mergeHeap, 0, len(idx.files))
+		for fi := range idx.files {
+			next, stop := iter.Pull2(idx.fileEntries(fi))
+			it := &runIter{stop: stop}
+			it.next = func() (entry, error) {
+				e, err, ok := next()
+				if !ok {
+					return entry{}, io.EOF
+				}
+				return e, err
+			}
+			its = append(its, it)
+			e, err := it.next()
+			if err == io.EOF {
+				continue
+			}
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			it.cur = e
+			h = append(h, it)
+		}
+		heap.Init(&h)
+		var group []entry
+		emit := func() bool {
+			if len(group) == 0 {
+				return true
+			}
+			tm := idx.resolve(group)
+			group = group[:0]
+			return yield(tm, nil)
+		}
+		for len(h) > 0 {
+			it := h[0]
+			e := it.cur
+			if len(group) > 0 && group[0].C.Key != e.C.Key {
+				if err := ctx.Err(); err != nil {
+					yield(nil, err)
+					return
+				}
+				if !emit() {
+					return
+				}
+			}
+			group = append(group, e)
+			next, err := it.next()
+			switch {
+			case err == io.EOF:
+				heap.Pop(&h)
+			case err != nil:
+				yield(nil, err)
+				return
+			default:
+				it.cur = next
+				heap.Fix(&h, 0)
+			}
+		}
+		emit()
+	}
+}
+
+// resolve builds the TimeMap of one key's entries.
+func (idx *CDXIndex) resolve(group []entry) *TimeMap {
+	slices.SortStableFunc(group, func(a, b entry) int {
+		if c := a.C.Time.Compare(b.C.Time); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.Seq, b.Seq)
+	})
+	tm := &TimeMap{Key: group[0].C.Key, URIR: group[0].C.URIR, Captures: make([]Capture, len(group))}
+	byDigest := make(map[string]int)
+	for i := range group {
+		c := group[i].C
+		d := normDigest(c.Digest)
+		if !c.Revisit {
+			if _, ok := byDigest[d]; !ok && d != "" {
+				byDigest[d] = i
+			}
+			tm.Captures[i] = c
+			continue
+		}
+		var o *original
+		if j, ok := byDigest[d]; ok && d != "" {
+			oc := tm.Captures[j]
+			o = &original{loc: oc.Payload, status: oc.Status, mime: oc.MIME}
+		} else if d != "" {
+			if g, ok := idx.origMap()[d]; ok {
+				o = &g
+			}
+		}
+		if o != nil {
+			c.Payload = o.loc
+			if c.Status == 0 {
+				c.Status = o.status
+			}
+			if c.MIME == "" {
+				c.MIME = o.mime
+			}
+		} else {
+			idx.report(&CDXError{File: idx.files[group[i].Seq>>40].path, Line: seqLine(group[i].Seq), Offset: seqOffset(group[i].Seq), Notice: true,
+				Err: fmt.Errorf("revisit of %s at %s: no capture with digest %q in the index", c.URIR, c.Timestamp14(), c.Digest)})
+		}
+		tm.Captures[i] = c
+	}
+	return tm
+}
+
+// origMap returns the digest map over the whole index, building it on first
+// use: for each payload digest, the earliest non-revisit capture.
+func (idx *CDXIndex) origMap() map[string]original {
+	idx.mu.Lock()
+	defer idx.mu.Unlock()
+	if idx.orig != nil {
+		return idx.orig
+	}
+	idx.orig = make(map[string]original)
+	first := make(map[string]time.Time)
+	for _, cf := range idx.files {
+		fh, err := os.Open(cf.path)
+		if err != nil {
+			continue // reported when the file is iterated
+		}
+		p := &cdxParser{name: cf.path, opts: &idx.opts}
+		for l, err := range readLines(fh, p) {
+			if err != nil || l.c.Revisit || l.c.Digest == "" {
+				continue
+			}
+			d := normDigest(l.c.Digest)
+			if t, ok := first[d]; ok && !l.c.Time.Before(t) {
+				continue
+			}
+			first[d] = l.c.Time
+			idx.orig[d] = original{loc: l.c.Payload, status: l.c.Status, mime: l.c.MIME}
+		}
+		fh.Close()
+	}
+	return idx.orig
 }

@@ -3,10 +3,12 @@ package timemap
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -181,5 +183,148 @@ func TestReadCDXBadFixture(t *testing.T) {
 		if !errors.As(err, &ce) || ce.Line == 0 || !strings.Contains(err.Error(), "pywb-bad.cdx:") {
 			t.Errorf("error without file and line: %v", err)
 		}
+	}
+}
+
+// linkWARCs makes a directory where the WARCs named by an index (by the
+// names pywb's fixtures use) link to the shared fixtures, and returns it.
+func linkWARCs(t *testing.T, names map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, fix := range names {
+		abs, err := filepath.Abs(fixture(t, fix))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(abs, filepath.Join(dir, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func openIndex(t testing.TB, paths []string, opts CDXOptions) (*CDXIndex, []error) {
+	t.Helper()
+	var errs []error
+	opts.OnError = func(err error) { errs = append(errs, err) }
+	idx, err := OpenIndex(paths, opts)
+	if err != nil {
+		t.Fatalf("OpenIndex: %v", err)
+	}
+	return idx, errs
+}
+
+func collectCDX(t testing.TB, idx *CDXIndex) []*TimeMap {
+	t.Helper()
+	var tms []*TimeMap
+	for tm, err := range idx.TimeMaps(context.Background()) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		tms = append(tms, tm)
+	}
+	return tms
+}
+
+// captureLine is what the comparison with BuildIndex looks at.
+func captureLine(c Capture) string {
+	return fmt.Sprintf("%s %s %d %s rev=%v loc=%s:%d+%d payload=%s:%d", c.Key, c.Timestamp14(), c.Status, c.MIME, c.Revisit,
+		c.Loc.File, c.Loc.Offset, c.Loc.Length, c.Payload.File, c.Payload.Offset)
+}
+
+func timeMapLines(tms []*TimeMap, line func(Capture) string) []string {
+	var out []string
+	for _, tm := range tms {
+		for _, c := range tm.Captures {
+			if c.Key != tm.Key {
+				out = append(out, "KEY MISMATCH "+tm.Key)
+			}
+			out = append(out, line(c))
+		}
+	}
+	return out
+}
+
+func diffLines(t *testing.T, got, want []string) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Errorf("%d captures, want %d", len(got), len(want))
+	}
+	n := 0
+	for i := 0; i < min(len(got), len(want)); i++ {
+		if got[i] != want[i] {
+			t.Errorf("capture %d:\n got %s\nwant %s", i, got[i], want[i])
+			if n++; n > 10 {
+				return
+			}
+		}
+	}
+}
+
+func TestCDXIndexMatchesWARC(t *testing.T) {
+	tests := []struct {
+		name  string
+		index string
+		warcs map[string]string
+		line  func(Capture) string
+	}{
+		{"pywb-example.cdx", "cdx/pywb-example.cdx", map[string]string{"example.warc.gz": "warc/pywb-example.warc.gz"}, captureLine},
+		// This CDXJ has neither mime nor status.
+		{"pywb-example.cdxj", "cdxj/pywb-example.cdxj", map[string]string{"example.warc.gz": "warc/pywb-example.warc.gz"},
+			func(c Capture) string {
+				return fmt.Sprintf("%s %s rev=%v %d payload=%d", c.Key, c.Timestamp14(), c.Revisit, c.Loc.Offset, c.Payload.Offset)
+			}},
+		{"pywb-iana.cdx", "cdx/pywb-iana.cdx", map[string]string{"iana.warc.gz": "warc/pywb-iana.warc.gz"}, nil},
+		{"pywb-iana.cdxj", "cdxj/pywb-iana.cdxj", map[string]string{"iana.warc.gz": "warc/pywb-iana.warc.gz"}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := linkWARCs(t, tt.warcs)
+			var warcs []string
+			for name := range tt.warcs {
+				warcs = append(warcs, filepath.Join(dir, name))
+			}
+			bidx, _ := buildIndex(t, warcs, IndexOptions{})
+			want := collect(t, bidx)
+			idx, errs := openIndex(t, []string{fixture(t, tt.index)}, CDXOptions{WARCDir: dir})
+			got := collectCDX(t, idx)
+			if len(errs) > 0 {
+				t.Errorf("errors: %v", errs)
+			}
+			var gotKeys, wantKeys []string
+			for _, tm := range got {
+				gotKeys = append(gotKeys, tm.Key)
+			}
+			for _, tm := range want {
+				wantKeys = append(wantKeys, tm.Key)
+			}
+			diffLines(t, gotKeys, wantKeys)
+			line := tt.line
+			if line == nil {
+				line = func(c Capture) string {
+					return fmt.Sprintf("%s %s %d %d", c.Key, c.Timestamp14(), c.Status, c.Loc.Offset)
+				}
+			}
+			g, w := timeMapLines(got, line), timeMapLines(want, line)
+			slices.Sort(g)
+			slices.Sort(w)
+			diffLines(t, g, w)
+			for _, tm := range got {
+				for _, c := range tm.Captures {
+					if c.Payload.IsZero() {
+						t.Errorf("%s %s: no payload location", c.Key, c.Timestamp14())
+						continue
+					}
+					resp, err := ReadResponse(c.Payload, 0)
+					if err != nil {
+						t.Errorf("ReadResponse(%+v): %v", c.Payload, err)
+						continue
+					}
+					if Canonicalize(resp.Record.TargetURI, CanonSURT) != c.Key || c.Status != 0 && resp.Status != c.Status {
+						t.Errorf("%s %d: payload at %+v is %s %d", c.Key, c.Status, c.Payload, resp.Record.TargetURI, resp.Status)
+					}
+				}
+			}
+		})
 	}
 }
