@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"iter"
+	"maps"
 	"net/http"
 	"net/url"
 	"slices"
@@ -317,6 +318,75 @@ func (s *CDXServer) Captures(ctx context.Context, q Query) iter.Seq2[Capture, er
 			yield(Capture{}, err)
 		}
 	}
+}
+
+// TimeMaps queries the server once per seed (a URL ending in "*" is a
+// prefix query, any other an exact one; q gives the other parameters and
+// its URL and MatchType are ignored) and yields the captures grouped by
+// canonical key into TimeMaps ordered by time, keys in sorted order within
+// each seed. A key already yielded for an earlier seed is not yielded
+// again. Line errors (*CDXLineError) are yielded and the seed goes on; an
+// error that ends a seed's query is yielded and the next seed follows.
+func (s *CDXServer) TimeMaps(ctx context.Context, seeds []string, q Query) iter.Seq2[*TimeMap, error] {
+	return func(yield func(*TimeMap, error) bool) {
+		done := map[string]bool{}
+		for _, seed := range seeds {
+			if err := ctx.Err(); err != nil {
+				yield(nil, err)
+				return
+			}
+			sq := q
+			sq.URL, sq.MatchType = strings.TrimSpace(seed), ""
+			if sq.URL == "" {
+				continue
+			}
+			byKey := map[string]*TimeMap{}
+			for c, err := range s.Captures(ctx, sq) {
+				if err != nil {
+					if !yield(nil, err) {
+						return
+					}
+					continue
+				}
+				tm := byKey[c.Key]
+				if tm == nil {
+					tm = &TimeMap{Key: c.Key}
+					byKey[c.Key] = tm
+				}
+				tm.Captures = append(tm.Captures, c)
+			}
+			keys := slices.Sorted(maps.Keys(byKey))
+			for _, key := range keys {
+				if done[key] {
+					continue
+				}
+				done[key] = true
+				tm := byKey[key]
+				slices.SortStableFunc(tm.Captures, func(a, b Capture) int { return a.Time.Compare(b.Time) })
+				tm.URIR = tm.Captures[0].URIR
+				if !yield(tm, nil) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// SeedSource returns a Source whose TimeMaps are s.TimeMaps(ctx, seeds, q):
+// the source behind a detect run over a CDX server.
+func (s *CDXServer) SeedSource(seeds []string, q Query) Source {
+	return cdxSeedSource{s: s, seeds: seeds, q: q}
+}
+
+type cdxSeedSource struct {
+	s     *CDXServer
+	seeds []string
+	q     Query
+}
+
+// TimeMaps implements Source.
+func (c cdxSeedSource) TimeMaps(ctx context.Context) iter.Seq2[*TimeMap, error] {
+	return c.s.TimeMaps(ctx, c.seeds, c.q)
 }
 
 func (s *CDXServer) pageSize() int {
@@ -834,10 +904,9 @@ func (s *CDXServer) outback(ctx context.Context, q Query, k *cdxSink) error {
 		if err != nil {
 			return err
 		}
-		got, kept := 0, 0
+		kept := 0
 		last := pos
 		emit := func(n int, r cdxRow) bool {
-			got++
 			if pos != nil {
 				if c := strings.Compare(r.key, pos.key); c < 0 || c == 0 && r.ts < pos.ts {
 					return true // before the resume point (range queries)
@@ -865,10 +934,11 @@ func (s *CDXServer) outback(ctx context.Context, q Query, k *cdxSink) error {
 			}
 			return k.row(u, n, r)
 		}
+		var got int
 		if s.OutputJSON {
-			err = parseOutbackJSON(body, u, k, emit)
+			got, err = parseOutbackJSON(body, u, k, emit)
 		} else {
-			err = parseCDX11(body, u, k, emit)
+			got, err = parseCDX11(body, u, k, emit)
 		}
 		body.Close()
 		switch {
@@ -926,11 +996,12 @@ func cdxScope(q Query, canon CanonMode) func(string) bool {
 // parseCDX11 reads space-separated CDX lines (CDX11: urlkey timestamp
 // original mime status digest redirect robotflags length offset filename;
 // CDX14's extra fields are ignored), skipping blank and " CDX" header lines.
-func parseCDX11(r io.Reader, u string, k *cdxSink, emit func(int, cdxRow) bool) error {
-	return cdxLines(r, u, func(n int, line string) bool {
+func parseCDX11(r io.Reader, u string, k *cdxSink, emit func(int, cdxRow) bool) (rows int, err error) {
+	err = cdxLines(r, u, func(n int, line string) bool {
 		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, " CDX") || strings.HasPrefix(line, "CDX ") {
 			return true
 		}
+		rows++
 		f := strings.Fields(line)
 		if len(f) < 11 {
 			return k.err(&CDXLineError{URL: u, Line: n, Err: fmt.Errorf("%d fields, want 11", len(f))})
@@ -938,33 +1009,35 @@ func parseCDX11(r io.Reader, u string, k *cdxSink, emit func(int, cdxRow) bool) 
 		return emit(n, cdxRow{key: f[0], ts: f[1], original: f[2], mime: f[3], status: f[4], digest: f[5],
 			length: f[8], offset: f[9], filename: f[10]})
 	})
+	return rows, err
 }
 
 // parseOutbackJSON reads OutbackCDX's output=json: a JSON array of arrays
 // in the order of outbackFields (a first row of field names, if any, sets
 // the order). A row that is not an array of scalars is reported and
 // skipped; broken JSON ends the page.
-func parseOutbackJSON(r io.Reader, u string, k *cdxSink, emit func(int, cdxRow) bool) error {
+func parseOutbackJSON(r io.Reader, u string, k *cdxSink, emit func(int, cdxRow) bool) (rows int, err error) {
 	dec := json.NewDecoder(r)
 	dec.UseNumber()
 	if t, err := dec.Token(); err != nil {
 		if err == io.EOF {
-			return nil
+			return 0, nil
 		}
-		return fmt.Errorf("timemap: CDX %s: %w", u, err)
+		return 0, fmt.Errorf("timemap: CDX %s: %w", u, err)
 	} else if d, ok := t.(json.Delim); !ok || d != '[' {
-		return fmt.Errorf("timemap: CDX %s: not a JSON array", u)
+		return 0, fmt.Errorf("timemap: CDX %s: not a JSON array", u)
 	}
 	fields := outbackFields()
 	for i := 1; dec.More(); i++ {
+		rows++
 		var row []any
 		if err := dec.Decode(&row); err != nil {
 			var se *json.SyntaxError
 			if errors.As(err, &se) || errors.Is(err, io.ErrUnexpectedEOF) {
-				return fmt.Errorf("timemap: CDX %s: row %d: %w", u, i, err)
+				return rows, fmt.Errorf("timemap: CDX %s: row %d: %w", u, i, err)
 			}
 			if !k.err(&CDXLineError{URL: u, Line: i, Err: err}) {
-				return nil
+				return rows, nil
 			}
 			continue
 		}
@@ -982,11 +1055,12 @@ func parseOutbackJSON(r io.Reader, u string, k *cdxSink, emit func(int, cdxRow) 
 		}
 		if i == 1 && allStr && slices.Contains(vals, "timestamp") {
 			fields = vals
+			rows--
 			continue
 		}
 		if len(vals) < len(fields) {
 			if !k.err(&CDXLineError{URL: u, Line: i, Err: fmt.Errorf("%d fields, want %d", len(vals), len(fields))}) {
-				return nil
+				return rows, nil
 			}
 			continue
 		}
@@ -998,8 +1072,8 @@ func parseOutbackJSON(r io.Reader, u string, k *cdxSink, emit func(int, cdxRow) 
 		}
 		if !emit(i, cdxRow{key: get("urlkey"), ts: get("timestamp"), original: get("original"), mime: get("mimetype"),
 			status: get("statuscode"), digest: get("digest"), length: get("length"), offset: get("offset"), filename: get("filename")}) {
-			return nil
+			return rows, nil
 		}
 	}
-	return nil
+	return rows, nil
 }
