@@ -163,9 +163,11 @@ func (s *Seeds) ranges() []seedRange {
 // probeSize is how much a binary search probe reads at a time.
 const probeSize = 512
 
-// probeLine returns the start of the first line that starts at or after p (lo
-// being a line start, p >= lo), and that line's key; q == size at the end.
+// probeLine returns the start of the first line that starts at or after p
+// (lo being a line start, p >= lo), and that line's key; q == size at the
+// end. It reads probeSize bytes at a time, usually once.
 func probeLine(ra io.ReaderAt, lo, p, size int64, buf []byte) (q int64, key []byte, err error) {
+	var rest []byte // bytes read from q on
 	q = p
 	if p > lo {
 		// Resync: find the first '\n' at or after p-1.
@@ -179,38 +181,37 @@ func probeLine(ra io.ReaderAt, lo, p, size int64, buf []byte) (q int64, key []by
 			}
 			if i := bytes.IndexByte(buf[:n], '\n'); i >= 0 {
 				q = pos + int64(i) + 1
+				rest = append(rest, buf[i+1:n]...)
 				break
 			}
 			pos += int64(n)
 		}
 	}
-	var line []byte
-	for pos := q; pos < size; {
+	if q >= size {
+		return size, nil, nil
+	}
+	for pos := q + int64(len(rest)); bytes.IndexByte(rest, ' ') < 0 && bytes.IndexByte(rest, '\n') < 0 && pos < size; {
 		n, err := ra.ReadAt(buf[:min(int64(len(buf)), size-pos)], pos)
 		if n == 0 && err != nil {
 			return 0, nil, err
 		}
-		line = append(line, buf[:n]...)
-		if bytes.IndexByte(buf[:n], ' ') >= 0 || bytes.IndexByte(buf[:n], '\n') >= 0 {
-			break
-		}
+		rest = append(rest, buf[:n]...)
 		pos += int64(n)
 	}
-	if q >= size {
-		return size, nil, nil
-	}
-	return q, lineKey(line), nil
+	return q, lineKey(rest), nil
 }
 
-// seekKey returns the offset of the first line in [lo, size) whose key (its
-// first field) is not less than target, by binary search over the bytes of a
-// file sorted by key, as pywb's binsearch does: probe the middle, resync to
-// the next line start, compare keys. lo must be a line start.
+// seekKey returns the offset of a line in [lo, size) at or before the first
+// line whose key (its first field) is not less than target, at most about
+// probeSize bytes before it, by binary search over the bytes of a file
+// sorted by key, as pywb's binsearch does: probe the middle, resync to the
+// next line start, compare keys. lo must be a line start. The caller reads
+// on from there, skipping keys less than target.
 func seekKey(ra io.ReaderAt, lo, size int64, target string) (int64, error) {
 	buf := make([]byte, probeSize)
 	start := lo
 	hi := size
-	for lo < hi {
+	for hi-lo > probeSize {
 		mid := lo + (hi-lo)/2
 		q, key, err := probeLine(ra, start, mid, size, buf)
 		if err != nil {
@@ -222,6 +223,12 @@ func seekKey(ra io.ReaderAt, lo, size int64, target string) (int64, error) {
 			lo = q + 1
 		}
 	}
+	if lo == start {
+		return start, nil
+	}
+	// Every line starting before lo has a key less than target, and the
+	// first line starting at or after hi does not: the first line starting
+	// at or after lo is at most hi-lo bytes before the answer.
 	q, _, err := probeLine(ra, start, lo, size, buf)
 	return q, err
 }
@@ -236,7 +243,7 @@ func searchLines(ra io.ReaderAt, size int64, ranges []seedRange, fn func(off int
 		if err != nil {
 			return err
 		}
-		br := bufio.NewReaderSize(io.NewSectionReader(ra, start, size-start), 4096)
+		br := bufio.NewReaderSize(io.NewSectionReader(ra, start, size-start), 1024)
 		off := start
 		for {
 			line, err := br.ReadSlice('\n')
