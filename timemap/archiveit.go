@@ -1,0 +1,309 @@
+package timemap
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"iter"
+	"maps"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+
+	"golang.org/x/net/html"
+)
+
+// ArchiveIt lists an Archive-It collection's seeds and their TimeMaps, as
+// OTMT does: the seeds from the collection's public page (all its pages),
+// each seed's TimeMap from Archive-It's public Wayback in link-format.
+// Mementos are then fetched raw by their URI-M.
+type ArchiveIt struct {
+	// Collection is the collection's numeric ID, e.g. "1068".
+	Collection string
+	// Doer sends the requests (an *http.Client will do).
+	Doer Doer
+	// BaseURL is Archive-It's Wayback; default "https://wayback.archive-it.org".
+	BaseURL string
+	// CollectionBaseURL is where public collection pages live
+	// (CollectionBaseURL + "/collections/" + Collection); default
+	// "https://archive-it.org".
+	CollectionBaseURL string
+}
+
+// DefaultArchiveItWayback and DefaultArchiveItSite are ArchiveIt's default
+// base URLs.
+const (
+	DefaultArchiveItWayback = "https://wayback.archive-it.org"
+	DefaultArchiveItSite    = "https://archive-it.org"
+)
+
+// archiveItMaxPages bounds the collection pages followed.
+const archiveItMaxPages = 10000
+
+func (a *ArchiveIt) wayback() string {
+	if a.BaseURL == "" {
+		return DefaultArchiveItWayback
+	}
+	return strings.TrimRight(a.BaseURL, "/")
+}
+
+func (a *ArchiveIt) site() string {
+	if a.CollectionBaseURL == "" {
+		return DefaultArchiveItSite
+	}
+	return strings.TrimRight(a.CollectionBaseURL, "/")
+}
+
+// Seeds returns the collection's seed URLs in the order the collection pages
+// list them, without duplicates, following the pages' "next" links.
+func (a *ArchiveIt) Seeds(ctx context.Context) ([]string, error) {
+	if a.Collection == "" {
+		return nil, errors.New("timemap: Archive-It: no collection ID")
+	}
+	page := a.site() + "/collections/" + url.PathEscape(a.Collection)
+	seen := map[string]bool{}
+	visited := map[string]bool{}
+	var seeds []string
+	for i := 0; page != "" && i < archiveItMaxPages; i++ {
+		if visited[page] {
+			break
+		}
+		visited[page] = true
+		body, err := cdxGet(ctx, a.Doer, page)
+		if err != nil {
+			return seeds, err
+		}
+		doc, err := html.Parse(io.LimitReader(body, 64<<20))
+		body.Close()
+		if err != nil {
+			return seeds, fmt.Errorf("timemap: Archive-It collection page %s: %w", page, err)
+		}
+		base, _ := url.Parse(page)
+		got, next := parseArchiveItPage(doc, base, a.Collection)
+		for _, s := range got {
+			if !seen[s] {
+				seen[s] = true
+				seeds = append(seeds, s)
+			}
+		}
+		page = next
+	}
+	return seeds, nil
+}
+
+// TimeMaps yields one TimeMap per canonical key of the collection's seeds,
+// in key order (seeds whose keys are equal share one TimeMap), from each
+// seed's link-format TimeMap at BaseURL/<ID>/timemap/link/<seed>. Captures
+// carry the Archive-It URI-M and capture time; a link-format TimeMap says
+// nothing of status or MIME type, so those are left for the fetch of the
+// memento to fill in. A seed without mementos (HTTP 404) yields nothing; a
+// seed whose TimeMap cannot be read yields an error and the next follows.
+func (a *ArchiveIt) TimeMaps(ctx context.Context) iter.Seq2[*TimeMap, error] {
+	return func(yield func(*TimeMap, error) bool) {
+		seeds, err := a.Seeds(ctx)
+		if err != nil {
+			yield(nil, err)
+			return
+		}
+		byKey := map[string][]string{}
+		for _, s := range seeds {
+			k := Canonicalize(s, CanonSURT)
+			byKey[k] = append(byKey[k], s)
+		}
+		for _, key := range slices.Sorted(maps.Keys(byKey)) {
+			tm := &TimeMap{Key: key}
+			have := map[string]bool{}
+			for _, seed := range byKey[key] {
+				if err := ctx.Err(); err != nil {
+					yield(nil, err)
+					return
+				}
+				ltm, err := a.linkTimeMap(ctx, seed)
+				if err != nil {
+					if !yield(nil, err) {
+						return
+					}
+					continue
+				}
+				if ltm == nil {
+					continue
+				}
+				urir := ltm.Original
+				if urir == "" {
+					urir = seed
+				}
+				for _, m := range ltm.Mementos {
+					if m.Datetime.IsZero() || have[m.URI] {
+						continue
+					}
+					have[m.URI] = true
+					tm.Captures = append(tm.Captures, Capture{Key: key, URIR: urir, Time: m.Datetime, URIM: m.URI})
+				}
+			}
+			if len(tm.Captures) == 0 {
+				continue
+			}
+			slices.SortStableFunc(tm.Captures, func(x, y Capture) int { return x.Time.Compare(y.Time) })
+			tm.URIR = tm.Captures[0].URIR
+			if !yield(tm, nil) {
+				return
+			}
+		}
+	}
+}
+
+// linkTimeMap fetches and parses one seed's TimeMap; nil, nil when the
+// archive has no mementos of it (404).
+func (a *ArchiveIt) linkTimeMap(ctx context.Context, seed string) (*LinkTimeMap, error) {
+	u := a.wayback() + "/" + url.PathEscape(a.Collection) + "/timemap/link/" + seed
+	body, err := cdxGet(ctx, a.Doer, u)
+	var he *cdxHTTPError
+	if errors.As(err, &he) && he.Status == http.StatusNotFound {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer body.Close()
+	ltm, err := ParseLinkFormat(io.LimitReader(body, 256<<20))
+	if err != nil {
+		return nil, fmt.Errorf("timemap: Archive-It TimeMap %s: %w", u, err)
+	}
+	return ltm, nil
+}
+
+// parseArchiveItPage finds the seed URLs of one collection page and the URL
+// of the next page. Seed entries are the elements whose class names a
+// result or seed item; in each, the seed URL is the text of an element of
+// class "url" (or of a link whose text is an http(s) URL), else the URL
+// after "/*/" in a link into the collection's Wayback. A page without such
+// entries is searched for Wayback links of the collection anywhere. The
+// next page is a link with rel="next" or the text "next", else a link to
+// ?page=N+1.
+func parseArchiveItPage(doc *html.Node, base *url.URL, coll string) (seeds []string, next string) {
+	var entries []*html.Node
+	var links []*html.Node
+	for n := range doc.Descendants() {
+		if n.Type != html.ElementNode {
+			continue
+		}
+		if n.Data == "a" {
+			links = append(links, n)
+		}
+		if cls := aitClasses(n); slices.ContainsFunc(cls, func(c string) bool {
+			return c == "result-item" || c == "seed" || c == "seed-item" || c == "seed-result"
+		}) {
+			entries = append(entries, n)
+		}
+	}
+	for _, e := range entries {
+		if s := aitSeedOf(e, coll); s != "" {
+			seeds = append(seeds, s)
+		}
+	}
+	if len(entries) == 0 {
+		for _, l := range links {
+			if s := aitWaybackSeed(aitAttr(l, "href"), coll); s != "" {
+				seeds = append(seeds, s)
+			}
+		}
+	}
+	cur := 1
+	if p := base.Query().Get("page"); p != "" {
+		fmt.Sscan(p, &cur)
+	}
+	want := fmt.Sprint(cur + 1)
+	var byPage string
+	for _, l := range links {
+		href := aitAttr(l, "href")
+		if href == "" || strings.HasPrefix(href, "#") {
+			continue
+		}
+		u, err := base.Parse(href)
+		if err != nil {
+			continue
+		}
+		text := strings.ToLower(strings.TrimSpace(aitText(l)))
+		rel := strings.ToLower(aitAttr(l, "rel"))
+		if slices.Contains(strings.Fields(rel), "next") || strings.HasPrefix(text, "next") {
+			return seeds, u.String()
+		}
+		if byPage == "" && u.Query().Get("page") == want && u.Path == base.Path {
+			byPage = u.String()
+		}
+	}
+	return seeds, byPage
+}
+
+// aitSeedOf returns the seed URL of one seed entry, or "".
+func aitSeedOf(e *html.Node, coll string) string {
+	var fromLink string
+	for n := range e.Descendants() {
+		if n.Type != html.ElementNode {
+			continue
+		}
+		if slices.Contains(aitClasses(n), "url") {
+			if t := strings.TrimSpace(aitText(n)); isHTTPURI(t) {
+				return t
+			}
+			if s := aitWaybackSeed(aitFirstHref(n), coll); s != "" {
+				return s
+			}
+		}
+		if n.Data == "a" && fromLink == "" {
+			if s := aitWaybackSeed(aitAttr(n, "href"), coll); s != "" {
+				fromLink = s
+			} else if t := strings.TrimSpace(aitText(n)); isHTTPURI(t) && !strings.ContainsAny(t, " \t\n") {
+				fromLink = t
+			}
+		}
+	}
+	return fromLink
+}
+
+// aitWaybackSeed returns the URL in a Wayback link of the collection
+// (".../<coll>/*/<url>" or ".../<coll>/<timestamp>/<url>"), or "".
+func aitWaybackSeed(href, coll string) string {
+	i := strings.Index(href, "/"+coll+"/")
+	if i < 0 {
+		return ""
+	}
+	rest := href[i+len(coll)+2:]
+	ts, u, ok := strings.Cut(rest, "/")
+	if !ok || (ts != "*" && !cdxDigits(strings.TrimSuffix(ts, "*"))) || !isHTTPURI(u) {
+		return ""
+	}
+	return u
+}
+
+func aitAttr(n *html.Node, name string) string {
+	for _, a := range n.Attr {
+		if strings.EqualFold(a.Key, name) {
+			return a.Val
+		}
+	}
+	return ""
+}
+
+func aitClasses(n *html.Node) []string { return strings.Fields(aitAttr(n, "class")) }
+
+func aitFirstHref(n *html.Node) string {
+	for d := range n.Descendants() {
+		if d.Type == html.ElementNode && d.Data == "a" {
+			return aitAttr(d, "href")
+		}
+	}
+	return ""
+}
+
+func aitText(n *html.Node) string {
+	var b strings.Builder
+	for d := range n.Descendants() {
+		if d.Type == html.TextNode {
+			b.WriteString(d.Data)
+		}
+	}
+	return b.String()
+}
