@@ -1,0 +1,525 @@
+package timemap
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// rmArchive is a fake Wayback-style archive on loopback. It serves
+// TimeMaps from a map of path to (content type, body), a TimeGate in both
+// styles, and mementos under /web/<ts><mod>/<URI-R>: with a banner and
+// rewritten links without a modifier, raw with id_. It counts requests
+// received and answers served per URL (path and query).
+type rmArchive struct {
+	t         *testing.T
+	srv       *httptest.Server
+	docs      map[string][2]string // path -> content type, body ("{{base}}" is replaced)
+	mementos  map[string]string    // URI-R -> comma-separated 14-digit timestamps held
+	received  rmCounter
+	served    rmCounter
+	onRequest func(n int64, r *http.Request) // called with the running request count
+	requests  atomic.Int64
+}
+
+func newRMArchive(t *testing.T) *rmArchive {
+	a := &rmArchive{t: t, docs: map[string][2]string{}, mementos: map[string]string{}}
+	a.srv = httptest.NewServer(a)
+	t.Cleanup(a.srv.Close)
+	return a
+}
+
+func (a *rmArchive) base() string { return a.srv.URL }
+
+func (a *rmArchive) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	key := r.URL.RequestURI()
+	a.received.add(key)
+	n := a.requests.Add(1)
+	if a.onRequest != nil {
+		a.onRequest(n, r)
+		if r.Context().Err() != nil {
+			return
+		}
+	}
+	if a.serve(w, r) {
+		a.served.add(key)
+	}
+}
+
+func (a *rmArchive) serve(w http.ResponseWriter, r *http.Request) bool {
+	p := r.URL.RequestURI()
+	if d, ok := a.docs[p]; ok {
+		if d[0] != "" {
+			w.Header().Set("Content-Type", d[0])
+		}
+		io.WriteString(w, strings.ReplaceAll(d[1], "{{base}}", a.base()))
+		return true
+	}
+	switch {
+	case strings.HasPrefix(p, "/tg302/"):
+		urir := strings.TrimPrefix(p, "/tg302/")
+		if r.Header.Get("Accept-Datetime") == "" {
+			http.Error(w, "no Accept-Datetime", 400)
+			return true
+		}
+		w.Header().Set("Vary", "accept-datetime")
+		w.Header().Set("Location", "/web/20100103202051/"+urir)
+		w.WriteHeader(http.StatusFound)
+		return true
+	case strings.HasPrefix(p, "/tg200/"):
+		urir := strings.TrimPrefix(p, "/tg200/")
+		at, err := http.ParseTime(r.Header.Get("Accept-Datetime"))
+		if err != nil {
+			http.Error(w, "bad Accept-Datetime", 400)
+			return true
+		}
+		w.Header().Set("Vary", "accept-datetime")
+		w.Header().Set("Content-Location", a.base()+"/web/"+at.Add(time.Hour).Format("20060102150405")+"/"+urir)
+		w.Header().Set("Memento-Datetime", at.Add(time.Hour).Format(http.TimeFormat))
+		io.WriteString(w, "<html>memento</html>")
+		return true
+	case strings.HasPrefix(p, "/web/"):
+		return a.serveMemento(w, r)
+	}
+	http.NotFound(w, r)
+	return true
+}
+
+func (a *rmArchive) serveMemento(w http.ResponseWriter, r *http.Request) bool {
+	prefix, ts, mod, urir, ok := memSplitURIM(r.URL.RequestURI())
+	if !ok || prefix != "/web/" {
+		http.NotFound(w, r)
+		return true
+	}
+	held := a.mementos[urir]
+	if held == "" {
+		http.NotFound(w, r) // not archived: no Memento-Datetime
+		return true
+	}
+	if !strings.Contains(held, ts) {
+		// Redirect to the nearest (here: first) capture held, keeping the modifier.
+		first, _, _ := strings.Cut(held, ",")
+		w.Header().Set("Location", "/web/"+first+mod+"/"+urir) // not http.Redirect: it cleans "//"
+		w.WriteHeader(http.StatusFound)
+		return true
+	}
+	t, _ := parseTimestamp(ts)
+	h := w.Header()
+	h.Set("Memento-Datetime", t.Format(http.TimeFormat))
+	h.Set("Link", fmt.Sprintf(`<%s>; rel="original", <%s/timemap/link/%s>; rel="timemap"; type="application/link-format"`, urir, a.base(), urir))
+	h.Set("X-Archive-Orig-Content-Type", "text/html; charset=ISO-8859-1")
+	h.Set("X-Archive-Orig-Server", "Apache/1.3")
+	h.Set("X-Archive-Orig-Transfer-Encoding", "chunked")
+	h.Set("X-Archive-Orig-Content-Length", "9999")
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	if strings.HasSuffix(urir, "/gone") {
+		h.Set("X-Archive-Orig-Status", "404 Not Found")
+	}
+	if strings.HasSuffix(urir, "/moved") {
+		h.Set("Location", "/web/"+ts+mod+"/"+urir+"-new")
+		w.WriteHeader(http.StatusMovedPermanently) // an archived redirect
+		return true
+	}
+	if mod == "id_" {
+		fmt.Fprintf(w, `<html><body><a href="%s/about">raw %s</a></body></html>`, urir, ts)
+		return true
+	}
+	fmt.Fprintf(w, `<html><body><div id="wm-banner">Wayback banner</div><a href="/web/%s/%s/about">rewritten %s</a></body></html>`, ts, urir, ts)
+	return true
+}
+
+func rmCaptureTimes(tm *TimeMap) []string {
+	var s []string
+	for _, c := range tm.Captures {
+		s = append(s, c.Timestamp14())
+	}
+	return s
+}
+
+func TestFetchTimeMapFormats(t *testing.T) {
+	a := newRMArchive(t)
+	quirks, err := os.ReadFile(filepath.Join("testdata", "remote", "quirks.link"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.docs["/timemap/link/http://example.com/page"] = [2]string{"application/link-format", string(quirks)}
+	a.docs["/timemap/json/http://example.com/j"] = [2]string{"application/json; charset=utf-8", `{"original_uri": "http://example.com/j",
+ "mementos": {"list": [
+  {"datetime": "2012-01-02T03:04:05Z", "uri": "{{base}}/web/20120102030405/http://example.com/j"},
+  {"datetime": "Mon, 01 Jan 2001 00:00:00 GMT", "uri": "{{base}}/web/20010101000000/http://example.com/j"}]}}`}
+	cdxj := `com,example)/c 20090101000000 {"url": "http://example.com/c", "mime": "text/html", "status": "200", "digest": "AAA"}
+com,example)/c 20090201000000 {"url": "http://example.com/c", "mime": "warc/revisit", "digest": "AAA"}
+`
+	a.docs["/pywb/timemap/cdxj/http://example.com/c"] = [2]string{"text/x-cdxj", cdxj}
+	a.docs["/sniff/cdxj"] = [2]string{"text/plain", cdxj}
+	a.docs["/sniff/link"] = [2]string{"text/plain", string(quirks)}
+	a.docs["/sniff/json"] = [2]string{"", `{"original_uri": "http://example.com/j", "mementos": {"list": [{"datetime": "2012-01-02T03:04:05Z", "uri": "http://a.test/web/20120102030405/http://example.com/j"}]}}`}
+
+	for _, tc := range []struct {
+		path, prefix, urir, key string
+		times                   []string
+		firstURIM               string
+	}{
+		{"/timemap/link/http://example.com/page", "", "http://example.com/page", "com,example)/page",
+			[]string{"20100103202051", "20100601000000", "20101201000000", "20110301100000"},
+			"http://archive.test/web/20100103202051/http://example.com/page"},
+		{"/sniff/link", "", "http://example.com/page", "com,example)/page",
+			[]string{"20100103202051", "20100601000000", "20101201000000", "20110301100000"}, ""},
+		{"/timemap/json/http://example.com/j", "", "http://example.com/j", "com,example)/j",
+			[]string{"20010101000000", "20120102030405"}, "{{base}}/web/20010101000000/http://example.com/j"},
+		{"/sniff/json", "", "http://example.com/j", "com,example)/j", []string{"20120102030405"}, ""},
+		{"/pywb/timemap/cdxj/http://example.com/c", "", "http://example.com/c", "com,example)/c",
+			[]string{"20090101000000", "20090201000000"}, "{{base}}/pywb/20090101000000/http://example.com/c"},
+		{"/sniff/cdxj", "http://a.test/coll", "http://example.com/c", "com,example)/c",
+			[]string{"20090101000000", "20090201000000"}, "http://a.test/coll/20090101000000/http://example.com/c"},
+	} {
+		t.Run(tc.path, func(t *testing.T) {
+			tm, err := FetchTimeMap(context.Background(), NewClient(ClientOptions{RatePerHost: -1}), a.base()+tc.path, TimeMapOptions{ArchivePrefix: tc.prefix})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tm.URIR != tc.urir || tm.Key != tc.key || !slices.Equal(rmCaptureTimes(tm), tc.times) {
+				t.Errorf("got %s %s %v", tm.URIR, tm.Key, rmCaptureTimes(tm))
+			}
+			for _, c := range tm.Captures {
+				if c.Key != tc.key || c.URIR != tc.urir || c.Status != 0 || c.MIME != "" || c.URIM == "" {
+					t.Errorf("capture %+v", c)
+				}
+			}
+			if want := strings.ReplaceAll(tc.firstURIM, "{{base}}", a.base()); want != "" && tm.Captures[0].URIM != want {
+				t.Errorf("first URI-M %s, want %s", tm.Captures[0].URIM, want)
+			}
+		})
+	}
+	// The relative URI-M was resolved against the TimeMap's URL, and the
+	// JSON alternate (rel="timemap" type="application/json") not fetched.
+	tm, _ := FetchTimeMap(context.Background(), http.DefaultClient, a.base()+"/timemap/link/http://example.com/page", TimeMapOptions{})
+	if got := tm.Captures[2].URIM; got != a.base()+"/web/20101201000000im_/http://example.com/page" {
+		t.Errorf("relative URI-M resolved to %s", got)
+	}
+	if n := a.received.get("/timemap/json/http://example.com/page"); n != 0 {
+		t.Errorf("JSON alternate fetched %d times", n)
+	}
+}
+
+func TestFetchTimeMapPagedAndIndex(t *testing.T) {
+	a := newRMArchive(t)
+	line := func(ts string) string {
+		tt, _ := parseTimestamp(ts)
+		return fmt.Sprintf("<{{base}}/web/%s/http://example.com/>; rel=\"memento\"; datetime=\"%s\",\n", ts, tt.Format(http.TimeFormat))
+	}
+	orig := "<http://example.com/>; rel=\"original\",\n"
+	// Three pages linked by next/prev (and one back-link with rel="timemap").
+	a.docs["/paged/1"] = [2]string{"application/link-format", orig +
+		`<{{base}}/paged/1>; rel="self"; type="application/link-format"; from="Thu, 01 Jan 2004 00:00:00 GMT"; until="Sat, 01 Jan 2005 00:00:00 GMT",` + "\n" +
+		`<{{base}}/paged/2>; rel="next timemap"; type="application/link-format"; from="Sun, 01 Jan 2006 00:00:00 GMT"; until="Mon, 01 Jan 2007 00:00:00 GMT",` + "\n" +
+		line("20040101000000") + line("20050101000000")}
+	a.docs["/paged/2"] = [2]string{"application/link-format", orig +
+		`</paged/1>; rel="prev"; type="application/link-format",` + "\n" +
+		`</paged/3>; rel="next"; from="Mon, 01 Jan 2007 00:00:00 GMT",` + "\n" +
+		line("20060101000000") + line("20070101000000")}
+	a.docs["/paged/3"] = [2]string{"application/link-format", orig +
+		`<{{base}}/paged/2>; rel="prev timemap",` + "\n" +
+		`<{{base}}/paged/1>; rel="timemap",` + "\n" +
+		line("20070101000000") + line("20080101000000")}
+	// An index pointing to two sub-TimeMaps, one of which links back.
+	a.docs["/index"] = [2]string{"application/link-format", orig +
+		`<{{base}}/sub/a>; rel="timemap"; type="application/link-format"; from="Thu, 01 Jan 2004 00:00:00 GMT",` + "\n" +
+		`<{{base}}/sub/b>; rel="timemap"; type="application/link-format",` + "\n"}
+	a.docs["/sub/a"] = [2]string{"application/link-format", orig + line("20040101000000") + line("20050101000000")}
+	a.docs["/sub/b"] = [2]string{"application/link-format", orig +
+		`<{{base}}/index>; rel="timemap"; type="application/link-format",` + "\n" +
+		line("20050101000000") + line("20090101000000")}
+	// A chain of index TimeMaps deeper than the limit.
+	for i := 0; i < 4; i++ {
+		a.docs[fmt.Sprintf("/deep/%d", i)] = [2]string{"application/link-format", orig +
+			fmt.Sprintf("</deep/%d>; rel=\"timemap\",\n", i+1) + line(fmt.Sprintf("200%d0101000000", i))}
+	}
+	c := NewClient(ClientOptions{RatePerHost: -1})
+	for _, tc := range []struct {
+		path  string
+		times []string
+		pages []string
+	}{
+		{"/paged/1", []string{"20040101000000", "20050101000000", "20060101000000", "20070101000000", "20080101000000"}, []string{"/paged/1", "/paged/2", "/paged/3"}},
+		{"/index", []string{"20040101000000", "20050101000000", "20090101000000"}, []string{"/index", "/sub/a", "/sub/b"}},
+	} {
+		tm, err := FetchTimeMap(context.Background(), c, a.base()+tc.path, TimeMapOptions{})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.path, err)
+		}
+		if got := rmCaptureTimes(tm); !slices.Equal(got, tc.times) {
+			t.Errorf("%s: mementos %v, want %v", tc.path, got, tc.times)
+		}
+		for _, p := range tc.pages {
+			if n := a.received.get(p); n != 1 {
+				t.Errorf("%s: page %s fetched %d times", tc.path, p, n)
+			}
+		}
+	}
+	_, err := FetchTimeMap(context.Background(), c, a.base()+"/deep/0", TimeMapOptions{MaxDepth: 2})
+	if err == nil || !strings.Contains(err.Error(), "deeper than 2") {
+		t.Errorf("deep chain: %v", err)
+	}
+	_, err = FetchTimeMap(context.Background(), c, a.base()+"/paged/1", TimeMapOptions{MaxPages: 2})
+	if err == nil || !strings.Contains(err.Error(), "more than 2 pages") {
+		t.Errorf("page limit: %v", err)
+	}
+	_, err = FetchTimeMap(context.Background(), c, a.base()+"/timemap/link/http://nowhere.example/", TimeMapOptions{})
+	if !errors.Is(err, ErrNotArchived) || !strings.Contains(err.Error(), "/timemap/link/http://nowhere.example/") {
+		t.Errorf("missing TimeMap: %v", err)
+	}
+}
+
+func TestTimeMapsFromURIsGoesOn(t *testing.T) {
+	a := newRMArchive(t)
+	a.docs["/tm/ok"] = [2]string{"application/link-format", "<http://example.com/>; rel=\"original\",\n<{{base}}/web/20040101000000/http://example.com/>; rel=\"memento\"; datetime=\"Thu, 01 Jan 2004 00:00:00 GMT\""}
+	src := NewTimeMapSource(NewClient(ClientOptions{RatePerHost: -1}), []string{a.base() + "/tm/missing", a.base() + "/tm/ok"}, TimeMapOptions{})
+	var got []string
+	for tm, err := range src.TimeMaps(context.Background()) {
+		if err != nil {
+			got = append(got, "error")
+			if !strings.Contains(err.Error(), a.base()+"/tm/missing") {
+				t.Errorf("error does not name the URI-T: %v", err)
+			}
+			continue
+		}
+		got = append(got, tm.Key)
+	}
+	if !slices.Equal(got, []string{"error", "com,example)/"}) {
+		t.Errorf("got %v", got)
+	}
+}
+
+func TestTimeGate(t *testing.T) {
+	a := newRMArchive(t)
+	a.mementos["http://x.example/"] = "20100103202051"
+	at := time.Date(2010, 1, 1, 0, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		name string
+		doer Doer
+		path string
+		urim string
+		dt   time.Time
+	}{
+		{"302", NewClient(ClientOptions{RatePerHost: -1}), "/tg302/http://x.example/", "/web/20100103202051/http://x.example/", time.Date(2010, 1, 3, 20, 20, 51, 0, time.UTC)},
+		{"302 followed by http.Client", http.DefaultClient, "/tg302/http://x.example/", "/web/20100103202051/http://x.example/", time.Date(2010, 1, 3, 20, 20, 51, 0, time.UTC)},
+		{"200 Content-Location", NewClient(ClientOptions{RatePerHost: -1}), "/tg200/http://x.example/", "/web/20100101010000/http://x.example/", at.Add(time.Hour)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			uriM, dt, err := TimeGate(context.Background(), tc.doer, a.base()+tc.path, at)
+			if err != nil || uriM != a.base()+tc.urim || !dt.Equal(tc.dt) {
+				t.Errorf("got %s %v %v, want %s %v", uriM, dt, err, a.base()+tc.urim, tc.dt)
+			}
+		})
+	}
+	if _, _, err := TimeGate(context.Background(), http.DefaultClient, a.base()+"/nothing/", at); !errors.Is(err, ErrNotArchived) {
+		t.Errorf("missing TimeGate: %v", err)
+	}
+}
+
+func TestURIMForms(t *testing.T) {
+	for _, tc := range []struct {
+		in, raw, urir, ts string
+	}{
+		{"http://a.test/web/20140103030321/http://x/", "http://a.test/web/20140103030321id_/http://x/", "http://x/", "20140103030321"},
+		{"http://a.test/web/20140103030321im_/http://x/y", "http://a.test/web/20140103030321id_/http://x/y", "http://x/y", "20140103030321"},
+		{"/web/20140103030321js_/http://x/a.js?v=1", "/web/20140103030321id_/http://x/a.js?v=1", "http://x/a.js?v=1", "20140103030321"},
+		{"http://a.test/web/20140103030321id_/http://x/", "http://a.test/web/20140103030321id_/http://x/", "http://x/", "20140103030321"},
+		{"http://a.test/wayback/20140103030321/https://x", "http://a.test/wayback/20140103030321id_/https://x", "https://x", "20140103030321"},
+		{"https://wayback.archive-it.org/1068/20100103202051/http://x/", "https://wayback.archive-it.org/1068/20100103202051id_/http://x/", "http://x/", "20100103202051"},
+		{"http://a.test/pywb/20140103030321mp_/http://example.com?example=1", "http://a.test/pywb/20140103030321id_/http://example.com?example=1", "http://example.com?example=1", "20140103030321"},
+		{"http://a.test/web/2014/http://x/", "http://a.test/web/2014id_/http://x/", "http://x/", "20140101000000"},
+		{"http://a.test/web/201403/x.example/p", "http://a.test/web/201403id_/x.example/p", "http://x.example/p", "20140301000000"},
+		{"http://a.test/web/20140103030321/http:/x.example/p", "http://a.test/web/20140103030321id_/http:/x.example/p", "http://x.example/p", "20140103030321"},
+		{"http://a.test/web/20140103030321/http%3A%2F%2Fx.example%2Fp", "http://a.test/web/20140103030321id_/http%3A%2F%2Fx.example%2Fp", "http://x.example/p", "20140103030321"},
+		{"http://a.test/web/20140103030321123/http://x/", "http://a.test/web/20140103030321123id_/http://x/", "http://x/", "20140103030321"},
+		{"http://a.test/web/20140103030321oe_/x.example:8080/p", "http://a.test/web/20140103030321id_/x.example:8080/p", "http://x.example:8080/p", "20140103030321"},
+		{"<http://a.test/web/20140103030321/http://x/>", "http://a.test/web/20140103030321id_/http://x/", "http://x/", "20140103030321"},
+		// Not Wayback-style: unchanged.
+		{"http://archive.today/2014.01.03/http://x/", "http://archive.today/2014.01.03/http://x/", "", ""},
+		{"http://a.test/2014/05/article", "http://a.test/2014/05/article", "", ""},
+		{"http://a.test/web/20140103030321/", "http://a.test/web/20140103030321/", "", ""},
+		{"http://a.test/web/*/http://x/", "http://a.test/web/*/http://x/", "", ""},
+		{"http://a.test/web/20141399000000/http://x/", "http://a.test/web/20141399000000id_/http://x/", "", ""},
+	} {
+		if got := RawURIM(tc.in); got != tc.raw && !(tc.in[0] == '<' && got == tc.raw) {
+			t.Errorf("RawURIM(%s) = %s, want %s", tc.in, got, tc.raw)
+		}
+		urir, ts, ok := ParseURIM(tc.in)
+		if urir != tc.urir || ts != tc.ts || ok != (tc.urir != "") {
+			t.Errorf("ParseURIM(%s) = %s %s %v, want %s %s", tc.in, urir, ts, ok, tc.urir, tc.ts)
+		}
+	}
+}
+
+func TestFetchMementoRawAndOriginalHeaders(t *testing.T) {
+	a := newRMArchive(t)
+	a.mementos["http://x.example/"] = "20100103202051,20110101000000"
+	a.mementos["http://x.example/gone"] = "20100103202051"
+	a.mementos["http://x.example/moved"] = "20100103202051"
+	c := NewClient(ClientOptions{RatePerHost: -1})
+	ctx := context.Background()
+	capt := Capture{URIR: "http://x.example/", Key: "example,x)/", Time: time.Date(2010, 1, 3, 20, 20, 51, 0, time.UTC),
+		URIM: a.base() + "/web/20100103202051/http://x.example/"}
+
+	m, err := FetchMemento(ctx, c, capt, MementoOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if body := string(m.Body); !strings.Contains(body, `href="http://x.example//about"`) || strings.Contains(body, "banner") {
+		t.Errorf("not the raw memento: %s", body)
+	}
+	if m.URIM != a.base()+"/web/20100103202051id_/http://x.example/" || m.Status != 200 || m.Original != "http://x.example/" ||
+		!m.MementoDatetime.Equal(capt.Time) {
+		t.Errorf("memento %+v", m)
+	}
+	if m.Header.Get("Content-Type") != "text/html; charset=ISO-8859-1" || m.Header.Get("Server") != "Apache/1.3" ||
+		m.Header.Get("Transfer-Encoding") != "" || m.Header.Get("Content-Length") != fmt.Sprint(len(m.Body)) {
+		t.Errorf("original headers %v", m.Header)
+	}
+	got := m.Capture(capt)
+	if got.Status != 200 || got.MIME != "text/html" || !got.Time.Equal(capt.Time) || got.URIM != capt.URIM || !strings.HasPrefix(got.Digest, "sha1:") {
+		t.Errorf("capture %+v", got)
+	}
+
+	// Without id_: the banner and the rewritten links.
+	m, err = FetchMemento(ctx, c, capt, MementoOptions{NotRaw: true})
+	if err != nil || !strings.Contains(string(m.Body), "banner") {
+		t.Errorf("NotRaw: %v %s", err, m.Body)
+	}
+
+	// A capture the archive does not hold exactly: redirected to a nearby one.
+	near := capt
+	near.URIM = a.base() + "/web/20100601000000/http://x.example/"
+	near.Time = time.Date(2010, 6, 1, 0, 0, 0, 0, time.UTC)
+	m, err = FetchMemento(ctx, c, near, MementoOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = m.Capture(near)
+	if !got.Time.Equal(capt.Time) || got.URIM != capt.URIM || !strings.Contains(string(m.Body), "raw 20100103202051") {
+		t.Errorf("redirected capture %+v", got)
+	}
+
+	// An archived 404 (X-Archive-Orig-Status) and an archived redirect are mementos.
+	gone := Capture{URIR: "http://x.example/gone", URIM: a.base() + "/web/20100103202051/http://x.example/gone"}
+	if m, err := FetchMemento(ctx, c, gone, MementoOptions{}); err != nil || m.Status != 404 || m.Header.Get("Status") != "" {
+		t.Errorf("archived 404: %v %v", m, err)
+	}
+	moved := Capture{URIR: "http://x.example/moved", URIM: a.base() + "/web/20100103202051/http://x.example/moved"}
+	if m, err := FetchMemento(ctx, c, moved, MementoOptions{}); err != nil || m.Status != 301 {
+		t.Errorf("archived redirect: %v %v", m, err)
+	}
+	// Not archived: an error naming the URI-M.
+	none := Capture{URIR: "http://y.example/", URIM: a.base() + "/web/20100103202051/http://y.example/"}
+	if _, err := FetchMemento(ctx, c, none, MementoOptions{}); !errors.Is(err, ErrNotArchived) || !strings.Contains(err.Error(), "http://y.example/") {
+		t.Errorf("not archived: %v", err)
+	}
+	// Built from a prefix when the capture names no URI-M.
+	bare := Capture{URIR: "http://x.example/", Time: capt.Time}
+	if m, err := FetchMemento(ctx, c, bare, MementoOptions{ArchivePrefix: a.base() + "/web"}); err != nil || m.Status != 200 {
+		t.Errorf("from prefix: %v %v", m, err)
+	}
+	h, body, err := MementoReader(c, MementoOptions{})(ctx, capt)
+	if err != nil || h.Get("Content-Type") == "" || !strings.Contains(string(body), "raw") {
+		t.Errorf("MementoReader: %v %v", h, err)
+	}
+}
+
+// rmResolveRun fetches the TimeMap at uriT and all its mementos through a
+// fresh Client over the cache in dir.
+func rmResolveRun(ctx context.Context, t *testing.T, dir, uriT string) (*Client, []*TimeMap, int, error) {
+	cache, err := OpenCache(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := NewClient(ClientOptions{Cache: cache, RatePerHost: -1})
+	var failed atomic.Int32
+	src := ResolveMementos(NewTimeMapSource(c, []string{uriT}, TimeMapOptions{}), c, MementoOptions{}, func(Capture, error) { failed.Add(1) })
+	var tms []*TimeMap
+	for tm, err := range src.TimeMaps(ctx) {
+		if err != nil {
+			return c, tms, int(failed.Load()), err
+		}
+		tms = append(tms, tm)
+	}
+	return c, tms, int(failed.Load()), nil
+}
+
+func TestInterruptedRunResumes(t *testing.T) {
+	a := newRMArchive(t)
+	var tmap strings.Builder
+	tmap.WriteString("<http://r.example/>; rel=\"original\"")
+	var held []string
+	for i := 0; i < 20; i++ {
+		ts := fmt.Sprintf("201001%02d000000", i+1)
+		held = append(held, ts)
+		tt, _ := parseTimestamp(ts)
+		fmt.Fprintf(&tmap, ",\n<{{base}}/web/%s/http://r.example/>; rel=\"memento\"; datetime=%q", ts, tt.Format(http.TimeFormat))
+	}
+	a.mementos["http://r.example/"] = strings.Join(held, ",")
+	a.docs["/timemap/link/http://r.example/"] = [2]string{"application/link-format", tmap.String()}
+	uriT := a.base() + "/timemap/link/http://r.example/"
+	dir := t.TempDir()
+
+	// First run: interrupted when the 12th request (the 11th memento) arrives.
+	ctx, cancel := context.WithCancel(context.Background())
+	var once sync.Once
+	a.onRequest = func(n int64, r *http.Request) {
+		if n == 12 {
+			once.Do(cancel)
+			<-r.Context().Done()
+		}
+	}
+	_, _, _, err := rmResolveRun(ctx, t, dir, uriT)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("interrupted run: %v", err)
+	}
+	a.onRequest = nil
+	if n := a.served.total(); n != 11 {
+		t.Fatalf("first run served %d answers, want 11", n)
+	}
+
+	// Rerun: only the 10 missing mementos are fetched.
+	c, tms, failed, err := rmResolveRun(context.Background(), t, dir, uriT)
+	if err != nil || len(tms) != 1 || failed != 0 {
+		t.Fatalf("rerun: %v, %d TimeMaps, %d failed", err, len(tms), failed)
+	}
+	if st := c.Stats(); st.Requests != 10 || st.CacheHits != 11 || st.CacheMisses != 10 {
+		t.Errorf("rerun stats %+v, want 10 requests and misses (mementos 11-20) and 11 hits (the TimeMap, mementos 1-10)", st)
+	}
+	for _, cp := range tms[0].Captures {
+		if cp.Status != 200 || cp.MIME != "text/html" {
+			t.Errorf("capture not resolved: %+v", cp)
+		}
+	}
+	a.served.mu.Lock()
+	for u, n := range a.served.n {
+		if n != 1 {
+			t.Errorf("%s served %d times", u, n)
+		}
+	}
+	if len(a.served.n) != 21 {
+		t.Errorf("%d URLs served, want 21", len(a.served.n))
+	}
+	a.served.mu.Unlock()
+
+	// A third run fetches nothing at all.
+	before := a.requests.Load()
+	c, _, _, err = rmResolveRun(context.Background(), t, dir, uriT)
+	if err != nil || a.requests.Load() != before || c.Stats().CacheHits != 21 {
+		t.Errorf("third run: %v, %d requests, stats %+v", err, a.requests.Load()-before, c.Stats())
+	}
+}
