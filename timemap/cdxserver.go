@@ -327,6 +327,8 @@ func (s *CDXServer) Captures(ctx context.Context, q Query) iter.Seq2[Capture, er
 // each seed. A key already yielded for an earlier seed is not yielded
 // again. Line errors (*CDXLineError) are yielded and the seed goes on; an
 // error that ends a seed's query is yielded and the next seed follows.
+// Memory follows the captures of one seed (all of a prefix seed's keys are
+// held until its query ends, to sort them).
 func (s *CDXServer) TimeMaps(ctx context.Context, seeds []string, q Query) iter.Seq2[*TimeMap, error] {
 	return func(yield func(*TimeMap, error) bool) {
 		done := map[string]bool{}
