@@ -203,10 +203,11 @@ func linkWARCs(t *testing.T, names map[string]string) string {
 	return dir
 }
 
-func openIndex(t testing.TB, paths []string, opts CDXOptions) (*CDXIndex, []error) {
+// openIndex opens an index whose OnError collects into the returned slice.
+func openIndex(t testing.TB, paths []string, opts CDXOptions) (*CDXIndex, *[]error) {
 	t.Helper()
-	var errs []error
-	opts.OnError = func(err error) { errs = append(errs, err) }
+	errs := new([]error)
+	opts.OnError = func(err error) { *errs = append(*errs, err) }
 	idx, err := OpenIndex(paths, opts)
 	if err != nil {
 		t.Fatalf("OpenIndex: %v", err)
@@ -286,10 +287,10 @@ func TestCDXIndexMatchesWARC(t *testing.T) {
 			}
 			bidx, _ := buildIndex(t, warcs, IndexOptions{})
 			want := collect(t, bidx)
-			idx, errs := openIndex(t, []string{fixture(t, tt.index)}, CDXOptions{WARCDir: dir})
+			idx, errp := openIndex(t, []string{fixture(t, tt.index)}, CDXOptions{WARCDir: dir})
 			got := collectCDX(t, idx)
-			if len(errs) > 0 {
-				t.Errorf("errors: %v", errs)
+			if len(*errp) > 0 {
+				t.Errorf("errors: %v", *errp)
 			}
 			var gotKeys, wantKeys []string
 			for _, tm := range got {
@@ -326,5 +327,113 @@ func TestCDXIndexMatchesWARC(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func TestCDXIndexDevCorpus(t *testing.T) {
+	path, dir, want := devCDXJ(t)
+	wantLines := timeMapLines(want, captureLine)
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmp := t.TempDir()
+	// One index per WARC, as collections often have: merged k-way.
+	var perWARC []string
+	lines := strings.SplitAfter(string(raw), "\n")
+	byFile := map[string][]string{}
+	for _, l := range lines {
+		if l == "" {
+			continue
+		}
+		i := strings.Index(l, `"filename": "`)
+		f := l[i+len(`"filename": "`):]
+		f = f[:strings.IndexByte(f, '"')]
+		byFile[f] = append(byFile[f], l)
+	}
+	for f, ls := range byFile {
+		p := filepath.Join(tmp, f+".cdxj")
+		if err := os.WriteFile(p, []byte(strings.Join(ls, "")), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		perWARC = append(perWARC, p)
+	}
+	slices.Sort(perWARC)
+	// Unsorted: lines shuffled (deterministically), gzipped, spilled in runs of 500.
+	shuffled := slices.Clone(lines)
+	for i := range shuffled {
+		j := (i * 7919) % len(shuffled)
+		shuffled[i], shuffled[j] = shuffled[j], shuffled[i]
+	}
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte(strings.Join(shuffled, "")))
+	zw.Close()
+	unsorted := filepath.Join(tmp, "unsorted.cdxj.gz")
+	if err := os.WriteFile(unsorted, gz.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name    string
+		paths   []string
+		opts    CDXOptions
+		notices int
+	}{
+		{"one CDXJ", []string{path}, CDXOptions{WARCDir: dir}, 0},
+		{"one CDXJ per WARC", perWARC, CDXOptions{WARCDir: dir}, 0},
+		{"unsorted gzipped", []string{unsorted}, CDXOptions{WARCDir: dir, MaxInMemory: 500, TempDir: tmp}, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			idx, errp := openIndex(t, tt.paths, tt.opts)
+			got := collectCDX(t, idx)
+			if len(got) != len(want) || len(want) != 614 {
+				t.Errorf("%d TimeMaps, BuildIndex %d (want 614)", len(got), len(want))
+			}
+			gotLines := timeMapLines(got, captureLine)
+			if len(wantLines) != 5510 {
+				t.Errorf("BuildIndex: %d captures, want 5510", len(wantLines))
+			}
+			diffLines(t, gotLines, wantLines)
+			if len(*errp) != tt.notices {
+				t.Errorf("errors: %v, want %d notices", *errp, tt.notices)
+			}
+			for _, err := range *errp {
+				var ce *CDXError
+				if !errors.As(err, &ce) || !ce.Notice {
+					t.Errorf("not a notice: %v", err)
+				}
+			}
+		})
+	}
+	if runs, _ := filepath.Glob(filepath.Join(tmp, "offtopic-index-*")); len(runs) > 0 {
+		t.Errorf("sorted runs left behind: %v", runs)
+	}
+}
+
+func TestCDXIndexBadFixture(t *testing.T) {
+	idx, errp := openIndex(t, []string{fixture(t, "cdx/pywb-bad.cdx")}, CDXOptions{WARCDir: fixture(t, "warc")})
+	tms := collectCDX(t, idx)
+	if len(tms) != 2 || len(tms[0].Captures) != 2 || len(tms[1].Captures) != 2 {
+		t.Fatalf("TimeMaps %+v", tms)
+	}
+	// The revisits' digest matches no capture: reported with their lines.
+	var lines []int
+	for _, err := range *errp {
+		var ce *CDXError
+		if errors.As(err, &ce) {
+			lines = append(lines, ce.Line)
+		}
+		if !strings.Contains(err.Error(), "pywb-bad.cdx:") {
+			t.Errorf("error without file and line: %v", err)
+		}
+	}
+	if fmt.Sprint(lines) != "[2 4]" {
+		t.Errorf("reported lines %v, want [2 4] (%v)", lines, *errp)
+	}
+	// The good lines point at a file that is not there: reading them fails
+	// with an error naming it.
+	if _, err := ReadResponse(tms[0].Captures[1].Payload, 0); err == nil || !strings.Contains(err.Error(), "non-existent.warc") {
+		t.Errorf("ReadResponse: %v", err)
 	}
 }

@@ -228,12 +228,12 @@ func TestCDXIndexSelect(t *testing.T) {
 		}
 		for _, p := range []string{path, gzPath} {
 			t.Run(tt.name+"/"+filepath.Ext(p), func(t *testing.T) {
-				idx, errs := openIndex(t, []string{p}, CDXOptions{WARCDir: dir})
+				idx, errp := openIndex(t, []string{p}, CDXOptions{WARCDir: dir})
 				idx.Select(tt.seeds)
 				got := timeMapLines(collectCDX(t, idx), captureLine)
 				diffLines(t, got, want)
-				if len(errs) > 0 {
-					t.Errorf("errors: %v", errs[:min(5, len(errs))])
+				if len(*errp) > 0 {
+					t.Errorf("errors: %v", (*errp)[:min(5, len(*errp))])
 				}
 			})
 		}
