@@ -408,10 +408,13 @@ func (c *Client) attempt(req *http.Request) (*http.Response, []byte, error) {
 
 // BodyTooLargeError is the error of a response whose body exceeds the cap.
 type BodyTooLargeError struct {
-	URL   string
+	// URL is the URL whose body was too large.
+	URL string
+	// Limit is the cap in bytes.
 	Limit int64
 }
 
+// Error says which URL exceeded which cap.
 func (e *BodyTooLargeError) Error() string {
 	return fmt.Sprintf("body of %s exceeds %d bytes", e.URL, e.Limit)
 }

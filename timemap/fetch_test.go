@@ -377,3 +377,84 @@ func TestRMDropperShortBody(t *testing.T) {
 		t.Errorf("got %v", err)
 	}
 }
+
+// rmThroughput sends n GETs spread over the given host names of one local
+// server from 16 goroutines and returns requests per second (wall time) and
+// the client.
+func rmThroughput(tb testing.TB, opts ClientOptions, hosts []string, n int, path func(i int) string) (float64, *Client) {
+	tb.Helper()
+	c := NewClient(opts)
+	work := make(chan int)
+	var wg sync.WaitGroup
+	start := time.Now()
+	for g := 0; g < 16; g++ {
+		wg.Go(func() {
+			for i := range work {
+				req, _ := http.NewRequest("GET", "http://"+hosts[i%len(hosts)]+path(i), nil)
+				resp, err := c.Do(req)
+				if err != nil {
+					tb.Error(err)
+					continue
+				}
+				io.Copy(io.Discard, resp.Body)
+			}
+		})
+	}
+	for i := 0; i < n; i++ {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	return float64(n) / time.Since(start).Seconds(), c
+}
+
+func rmBenchServer(b *testing.B) (hosts []string) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, strings.Repeat("x", 4096))
+	}))
+	b.Cleanup(srv.Close)
+	_, port, _ := strings.Cut(strings.TrimPrefix(srv.URL, "http://"), ":")
+	return []string{"127.0.0.1:" + port, "localhost:" + port}
+}
+
+// BenchmarkClientDefaultPoliteness measures requests per second against a
+// local server under two host names at the default settings (4 in flight
+// and 5 requests/s per host): expect about 5/s per host. Run with
+// -benchtime=40x or so; the default benchtime makes few requests.
+func BenchmarkClientDefaultPoliteness(b *testing.B) {
+	hosts := rmBenchServer(b)
+	b.ResetTimer()
+	rps, c := rmThroughput(b, ClientOptions{}, hosts, b.N, func(i int) string { return fmt.Sprintf("/%d", i) })
+	b.ReportMetric(rps, "req/s")
+	b.ReportMetric(rps/float64(len(hosts)), "req/s/host")
+	b.ReportMetric(float64(c.Stats().Requests), "requests")
+}
+
+// BenchmarkClientRelaxed is the same with no concurrency or rate limit.
+func BenchmarkClientRelaxed(b *testing.B) {
+	hosts := rmBenchServer(b)
+	b.ResetTimer()
+	rps, _ := rmThroughput(b, ClientOptions{PerHost: -1, RatePerHost: -1}, hosts, b.N, func(i int) string { return fmt.Sprintf("/%d", i) })
+	b.ReportMetric(rps, "req/s")
+}
+
+// BenchmarkCacheRerun fetches b.N URLs once into a cache (not timed) and
+// again through a new client on the same cache: the hit rate of the rerun
+// must be 100%.
+func BenchmarkCacheRerun(b *testing.B) {
+	hosts := rmBenchServer(b)
+	dir := b.TempDir()
+	cache, err := OpenCache(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	opts := ClientOptions{PerHost: -1, RatePerHost: -1, Cache: cache}
+	p := func(i int) string { return fmt.Sprintf("/%d", i) }
+	rmThroughput(b, opts, hosts, b.N, p)
+	b.ResetTimer()
+	rps, c := rmThroughput(b, opts, hosts, b.N, p)
+	st := c.Stats()
+	b.ReportMetric(rps, "req/s")
+	b.ReportMetric(100*float64(st.CacheHits)/float64(st.CacheHits+st.CacheMisses), "hit%")
+	b.ReportMetric(float64(st.Requests), "network-requests")
+}
