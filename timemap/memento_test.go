@@ -282,6 +282,42 @@ func TestFetchTimeMapPagedAndIndex(t *testing.T) {
 	}
 }
 
+// TestFetchTimeMapRealShapes serves the TimeMaps of real archives kept in
+// testdata (Wayback, pywb, MemGator link-format and JSON).
+func TestFetchTimeMapRealShapes(t *testing.T) {
+	a := newRMArchive(t)
+	for _, tc := range []struct {
+		file, ct, urir string
+	}{
+		{"wayback.link", "application/link-format", "http://example.com:80/"},
+		{"pywb.link", "application/link-format", "http://example.com?example=1"},
+		{"memgator.link", "application/link-format", "http://www.cs.odu.edu/"},
+		{"memgator.json", "application/json", "http://www.cs.odu.edu/"},
+	} {
+		b, err := os.ReadFile(filepath.Join("testdata", tc.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		a.docs["/real/"+tc.file] = [2]string{tc.ct, string(b)}
+		tm, err := FetchTimeMap(context.Background(), http.DefaultClient, a.base()+"/real/"+tc.file, TimeMapOptions{})
+		if err != nil {
+			t.Errorf("%s: %v", tc.file, err)
+			continue
+		}
+		if tm.URIR != tc.urir || len(tm.Captures) == 0 {
+			t.Errorf("%s: %s with %d captures", tc.file, tm.URIR, len(tm.Captures))
+		}
+		for _, c := range tm.Captures {
+			if _, ts, ok := ParseURIM(c.URIM); !ok || ts != c.Timestamp14() {
+				t.Errorf("%s: URI-M %s does not parse to its time %s", tc.file, c.URIM, c.Timestamp14())
+			}
+		}
+	}
+	if n := a.received.get("/timemap/json/http://www.cs.odu.edu/"); n != 0 {
+		t.Errorf("JSON alternate fetched")
+	}
+}
+
 func TestTimeMapsFromURIsGoesOn(t *testing.T) {
 	a := newRMArchive(t)
 	a.docs["/tm/ok"] = [2]string{"application/link-format", "<http://example.com/>; rel=\"original\",\n<{{base}}/web/20040101000000/http://example.com/>; rel=\"memento\"; datetime=\"Thu, 01 Jan 2004 00:00:00 GMT\""}
