@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -467,6 +468,9 @@ type MementoOptions struct {
 	MaxBody int64
 	// MaxRedirects bounds the archive's own redirects followed (default 10).
 	MaxRedirects int
+	// Workers is the number of mementos ResolveMementos fetches at once
+	// (default 4; the Client's per-host limits still apply).
+	Workers int
 }
 
 // Memento is one memento as fetched from an archive.
@@ -640,7 +644,9 @@ func MementoReader(doer Doer, opts MementoOptions) func(ctx context.Context, c C
 // capture completed by fetching its memento (Memento.Capture), in time
 // order again. A capture whose memento cannot be fetched stays in its
 // TimeMap with Status 0 (it will be reported as not scored) and onError,
-// when set, hears of it with the reason; the run goes on. When ctx ends,
+// when set, hears of it with the reason (called from the iterating
+// goroutine, in capture order); the run goes on. Mementos of one TimeMap
+// are fetched by opts.Workers goroutines. When ctx ends,
 // the iteration yields ctx's error and stops.
 func ResolveMementos(src Source, doer Doer, opts MementoOptions, onError func(Capture, error)) Source {
 	return &memResolving{src: src, doer: doer, opts: opts, onError: onError}
@@ -655,6 +661,10 @@ type memResolving struct {
 
 // TimeMaps yields the source's TimeMaps with their captures resolved.
 func (s *memResolving) TimeMaps(ctx context.Context) iter.Seq2[*TimeMap, error] {
+	workers := s.opts.Workers
+	if workers <= 0 {
+		workers = 4
+	}
 	return func(yield func(*TimeMap, error) bool) {
 		for tm, err := range s.src.TimeMaps(ctx) {
 			if err != nil {
@@ -663,19 +673,39 @@ func (s *memResolving) TimeMaps(ctx context.Context) iter.Seq2[*TimeMap, error] 
 				}
 				continue
 			}
-			for i, c := range tm.Captures {
-				m, err := FetchMemento(ctx, s.doer, c, s.opts)
-				if ctxErr := ctx.Err(); ctxErr != nil {
-					yield(nil, fmt.Errorf("timemap: resolving mementos of %s: %w", tm.URIR, ctxErr))
-					return
-				}
-				if err != nil {
-					if s.onError != nil {
-						s.onError(c, err)
+			errs := make([]error, len(tm.Captures))
+			work := make(chan int)
+			var wg sync.WaitGroup
+			for range max(1, min(workers, len(tm.Captures))) {
+				wg.Go(func() {
+					for i := range work {
+						m, err := FetchMemento(ctx, s.doer, tm.Captures[i], s.opts)
+						if err != nil {
+							errs[i] = err
+							continue
+						}
+						tm.Captures[i] = m.Capture(tm.Captures[i])
 					}
-					continue
+				})
+			}
+		feed:
+			for i := range tm.Captures {
+				select {
+				case work <- i:
+				case <-ctx.Done():
+					break feed
 				}
-				tm.Captures[i] = m.Capture(c)
+			}
+			close(work)
+			wg.Wait()
+			if ctxErr := ctx.Err(); ctxErr != nil {
+				yield(nil, fmt.Errorf("timemap: resolving mementos of %s: %w", tm.URIR, ctxErr))
+				return
+			}
+			for i, err := range errs {
+				if err != nil && s.onError != nil {
+					s.onError(tm.Captures[i], err)
+				}
 			}
 			slices.SortStableFunc(tm.Captures, func(a, b Capture) int { return a.Time.Compare(b.Time) })
 			if !yield(tm, nil) {

@@ -483,7 +483,7 @@ func rmResolveRun(ctx context.Context, t *testing.T, dir, uriT string) (*Client,
 	}
 	c := NewClient(ClientOptions{Cache: cache, RatePerHost: -1})
 	var failed atomic.Int32
-	src := ResolveMementos(NewTimeMapSource(c, []string{uriT}, TimeMapOptions{}), c, MementoOptions{}, func(Capture, error) { failed.Add(1) })
+	src := ResolveMementos(NewTimeMapSource(c, []string{uriT}, TimeMapOptions{}), c, MementoOptions{Workers: 1}, func(Capture, error) { failed.Add(1) })
 	var tms []*TimeMap
 	for tm, err := range src.TimeMaps(ctx) {
 		if err != nil {
@@ -557,5 +557,45 @@ func TestInterruptedRunResumes(t *testing.T) {
 	c, _, _, err = rmResolveRun(context.Background(), t, dir, uriT)
 	if err != nil || a.requests.Load() != before || c.Stats().CacheHits != 21 {
 		t.Errorf("third run: %v, %d requests, stats %+v", err, a.requests.Load()-before, c.Stats())
+	}
+}
+
+func TestResolveMementosKeepsFailures(t *testing.T) {
+	a := newRMArchive(t)
+	a.mementos["http://r.example/"] = "20100101000000,20100102000000,20100103000000,20100104000000,20100105000000"
+	var tmap strings.Builder
+	tmap.WriteString("<http://r.example/>; rel=\"original\"")
+	for _, ts := range []string{"20100101000000", "20100102000000", "20100103000000", "20100104000000", "20100105000000"} {
+		tt, _ := parseTimestamp(ts)
+		fmt.Fprintf(&tmap, ",\n<{{base}}/web/%s/http://r.example/>; rel=\"memento\"; datetime=%q", ts, tt.Format(http.TimeFormat))
+	}
+	// A memento of another URI-R the archive does not hold.
+	tmap.WriteString(",\n<{{base}}/web/20100106000000/http://gone.example/>; rel=\"memento\"; datetime=\"Wed, 06 Jan 2010 00:00:00 GMT\"")
+	a.docs["/tm"] = [2]string{"application/link-format", tmap.String()}
+	c := NewClient(ClientOptions{RatePerHost: -1})
+	var failed []string
+	src := ResolveMementos(NewTimeMapSource(c, []string{a.base() + "/tm"}, TimeMapOptions{}), c, MementoOptions{},
+		func(cp Capture, err error) { failed = append(failed, cp.Timestamp14()+" "+err.Error()) })
+	var n int
+	for tm, err := range src.TimeMaps(context.Background()) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		n++
+		if len(tm.Captures) != 6 {
+			t.Fatalf("%d captures, want 6 (none dropped)", len(tm.Captures))
+		}
+		for i, cp := range tm.Captures {
+			want := 200
+			if i == 5 {
+				want = 0
+			}
+			if cp.Status != want {
+				t.Errorf("capture %d status %d, want %d", i, cp.Status, want)
+			}
+		}
+	}
+	if n != 1 || len(failed) != 1 || !strings.Contains(failed[0], "20100106000000 ") || !strings.Contains(failed[0], "not archived") {
+		t.Errorf("failures %v", failed)
 	}
 }
