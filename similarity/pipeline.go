@@ -161,10 +161,15 @@ func prepareInput(ctx context.Context, tm *timemap.TimeMap, cfg *Config, cache *
 	in := &Input{TimeMap: tm, URIT: timemap.LinkOptions{ArchivePrefix: cfg.ArchiveURL}.LinkTimeMapURI(tm), URIMs: make([]string, n), Docs: make([]*extract.Document, n), Errs: make([]string, n)}
 	for i, c := range tm.Captures {
 		in.URIMs[i] = timemap.URIM(cfg.ArchiveURL, c)
+		if c.Error != "" {
+			in.Errs[i] = "fetch failed: " + c.Error
+			failed.Add(1)
+			continue
+		}
 		if c.Status != 200 || !IsHTML(c.MIME) {
 			continue
 		}
-		if c.Revisit && c.Payload == (timemap.Location{}) {
+		if c.Revisit && c.Payload.IsZero() && c.URIM == "" {
 			in.Errs[i] = "revisit of a payload that is not in the input"
 			continue
 		}

@@ -643,7 +643,8 @@ func MementoReader(doer Doer, opts MementoOptions) func(ctx context.Context, c C
 // ResolveMementos returns a Source that yields src's TimeMaps with each
 // capture completed by fetching its memento (Memento.Capture), in time
 // order again. A capture whose memento cannot be fetched stays in its
-// TimeMap with Status 0 (it will be reported as not scored) and onError,
+// TimeMap with Status 0 and the reason in Capture.Error (it will be
+// reported as not scored, with that reason) and onError,
 // when set, hears of it with the reason (called from the iterating
 // goroutine, in capture order); the run goes on. Mementos of one TimeMap
 // are fetched by opts.Workers goroutines. When ctx ends,
@@ -703,7 +704,11 @@ func (s *memResolving) TimeMaps(ctx context.Context) iter.Seq2[*TimeMap, error] 
 				return
 			}
 			for i, err := range errs {
-				if err != nil && s.onError != nil {
+				if err == nil {
+					continue
+				}
+				tm.Captures[i].Error = err.Error()
+				if s.onError != nil {
 					s.onError(tm.Captures[i], err)
 				}
 			}

@@ -87,6 +87,9 @@ type Capture struct {
 	// TimeMaps, CDX servers); "" for captures read from local files, whose
 	// URI-M is built from an archive prefix (see URIM).
 	URIM string `json:"uri_m,omitempty"`
+	// Error says why the capture could not be fetched from a remote archive
+	// ("" when it was, and for local captures).
+	Error string `json:"error,omitempty"`
 }
 
 // Timestamp14 returns the capture time as a 14-digit UTC timestamp (YYYYMMDDhhmmss).

@@ -34,7 +34,7 @@ Examples:
    offtopic detect --measures cosine=0.15 --csv scores.csv collection/*.warc.gz
    offtopic detect --format csv --output - collection/*.warc.gz > scores.csv
    offtopic detect --measures cosine,jaccard,sekernel --idf collection coll/*.warc.gz`,
-		Flags:  append(append(outputFlags(), scoringFlags()...), strictQuietFlags()...),
+		Flags:  append(append(append(outputFlags(), scoringFlags()...), sourceFlags()...), strictQuietFlags()...),
 		Action: runDetect,
 	}
 }
@@ -249,42 +249,36 @@ func (w *warnings) summary() {
 
 func runDetect(c *cli.Context) error {
 	files := c.Args().Slice()
-	if len(files) == 0 {
+	if len(files) == 0 && !remote(c) && len(c.StringSlice("index")) == 0 {
 		return cli.Exit("detect: no input files (try: offtopic detect --out-dir out collection/*.warc.gz)", 2)
 	}
 	st, err := scoringSetup(c, files)
 	if err != nil {
 		return cli.Exit("detect: "+err.Error(), 2)
 	}
+	start := time.Now()
+	prog := newProgress(c.App.ErrWriter, c.Bool("quiet"))
+	warn := &warnings{w: c.App.ErrWriter}
+	src, err := openSource(c, st, files, prog, warn)
+	if err != nil {
+		warn.summary()
+		return cli.Exit("detect: "+err.Error(), 1)
+	}
+	defer src.close()
+	st.run.Inputs = src.inputs
 	out, err := openSinks(c, st.run)
 	if err != nil {
 		return cli.Exit("detect: "+err.Error(), 2)
 	}
 	defer out.abort()
-
-	start := time.Now()
-	prog := newProgress(c.App.ErrWriter, c.Bool("quiet"))
-	warn := &warnings{w: c.App.ErrWriter}
-	ctx := c.Context
-	prog.begin("index", 0)
-	idx, err := timemap.BuildIndex(ctx, files, timemap.IndexOptions{Canon: st.canon, TempDir: c.String("temp-dir"), OnError: warn.add,
-		Progress: func(filesDone, captures int) {
-			prog.update(captures, fmt.Sprintf("captures, %d/%d files", filesDone, len(files)))
-		}})
-	if err != nil {
-		prog.end()
-		warn.summary()
-		return cli.Exit("detect: "+err.Error(), 1)
+	err = score(c, "detect", st.shard.Select(src.src), st, out, scoreRun{prog: prog, warn: warn, total: src.total,
+		skipped: src.skipped, read: src.read, start: start})
+	if src.client != nil {
+		cs := src.client.Stats()
+		fmt.Fprintf(c.App.ErrWriter, "offtopic: %d requests (%d retries, %d failed), %d cache hits, %d cache misses, %d bytes fetched\n",
+			cs.Requests, cs.Retries, cs.Failures, cs.CacheHits, cs.CacheMisses, cs.Bytes)
 	}
-	defer idx.Close()
-	is := idx.Stats()
-	prog.finish(is.Captures, fmt.Sprintf("captures, %d/%d files", is.Files, len(files)))
-	if is.Captures == 0 {
-		warn.summary()
-		return cli.Exit("detect: no captures found in the input", 1)
-	}
-	return score(c, "detect", st.shard.Select(idx), st, out, scoreRun{prog: prog, warn: warn, total: is.Captures,
-		skipped: is.Skipped, read: readLocalPayload, start: start})
+	return err
 }
 
 // scoreRun is what score needs besides the source and the settings.

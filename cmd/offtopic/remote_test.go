@@ -1,0 +1,318 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/offtopic/offtopic/extract"
+	"github.com/offtopic/offtopic/report"
+	"github.com/offtopic/offtopic/similarity"
+	"github.com/offtopic/offtopic/timemap"
+)
+
+// testArchive serves a collection of WARCs as a Wayback-style archive:
+// link-format TimeMaps at /timemap/link/<URI-R>, raw mementos at
+// /web/<ts>id_/<URI-R> (original headers as X-Archive-Orig-*), rewritten ones
+// at /web/<ts>/<URI-R>, and an Internet Archive style CDX API at /cdx.
+type testArchive struct {
+	*httptest.Server
+	tms   []*timemap.TimeMap
+	byURL map[string]timemap.Capture
+	mu    sync.Mutex
+	hits  map[string]int // successful answers per path
+	// onMemento, when set, is called before each raw memento is served.
+	onMemento func(n int64)
+	mementos  atomic.Int64
+	// down, when set and true, makes every memento answer 503.
+	down *atomic.Bool
+}
+
+func newTestArchive(t *testing.T, files []string) *testArchive {
+	t.Helper()
+	idx, err := timemap.BuildIndex(context.Background(), files, timemap.IndexOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := &testArchive{byURL: map[string]timemap.Capture{}, hits: map[string]int{}}
+	for tm := range idx.TimeMaps(context.Background()) {
+		a.tms = append(a.tms, tm)
+		for _, c := range tm.Captures {
+			a.byURL[c.Timestamp14()+"/"+c.URIR] = c
+		}
+	}
+	idx.Close()
+	a.Server = httptest.NewServer(http.HandlerFunc(a.serve))
+	t.Cleanup(a.Close)
+	return a
+}
+
+func (a *testArchive) hit(path string) {
+	a.mu.Lock()
+	a.hits[path]++
+	a.mu.Unlock()
+}
+
+func (a *testArchive) serve(w http.ResponseWriter, r *http.Request) {
+	p := r.URL.RequestURI()
+	switch {
+	case strings.HasPrefix(p, "/timemap/link/"):
+		urir := strings.TrimPrefix(p, "/timemap/link/")
+		for _, tm := range a.tms {
+			if tm.URIR == urir {
+				a.hit(p)
+				w.Header().Set("Content-Type", "application/link-format")
+				timemap.WriteLinkFormat(w, tm, timemap.LinkOptions{ArchivePrefix: a.URL + "/web"})
+				return
+			}
+		}
+		http.NotFound(w, r)
+	case strings.HasPrefix(p, "/web/"):
+		rest := strings.TrimPrefix(p, "/web/")
+		ts, urir, _ := strings.Cut(rest, "/")
+		raw := strings.HasSuffix(ts, "id_")
+		c, ok := a.byURL[strings.TrimSuffix(ts, "id_")+"/"+urir]
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		if raw && a.onMemento != nil {
+			a.onMemento(a.mementos.Add(1))
+		}
+		if a.down != nil && a.down.Load() {
+			http.Error(w, "archive down", http.StatusServiceUnavailable)
+			return
+		}
+		resp, err := timemap.ReadResponse(c.Payload, 0)
+		if err != nil {
+			http.Error(w, err.Error(), 500)
+			return
+		}
+		body, _ := extract.Decode(resp.Header, resp.Body, 1<<24)
+		for k, vs := range resp.Header {
+			if k == "Content-Length" || k == "Transfer-Encoding" || k == "Content-Encoding" {
+				continue
+			}
+			for _, v := range vs {
+				w.Header().Add("X-Archive-Orig-"+k, v)
+			}
+		}
+		w.Header().Set("Content-Type", resp.Header.Get("Content-Type"))
+		w.Header().Set("Memento-Datetime", c.Time.UTC().Format(http.TimeFormat))
+		w.Header().Set("Link", "<"+c.URIR+">; rel=\"original\"")
+		if !raw { // the archive's banner and rewriting
+			body = append([]byte("<div id=banner>Archived page <a href=\"/web/\">home</a></div>"), body...)
+		}
+		a.hit(p)
+		w.WriteHeader(resp.Status)
+		w.Write(body)
+	case r.URL.Path == "/cdx":
+		url := r.URL.Query().Get("url")
+		a.hit(p)
+		w.Header().Set("Content-Type", "application/json")
+		rows := [][]string{{"urlkey", "timestamp", "original", "mimetype", "statuscode", "digest", "length"}}
+		for _, tm := range a.tms {
+			for _, c := range tm.Captures {
+				if timemap.Canonicalize(c.URIR, timemap.CanonSURT) == timemap.Canonicalize(url, timemap.CanonSURT) {
+					mime, status := c.MIME, fmt.Sprint(c.Status)
+					if c.Revisit {
+						mime, status = "warc/revisit", "-"
+					}
+					rows = append(rows, []string{c.Key, c.Timestamp14(), c.URIR, mime, status, strings.TrimPrefix(c.Digest, "sha1:"), fmt.Sprint(c.Length)})
+				}
+			}
+		}
+		json.NewEncoder(w).Encode(rows)
+	default:
+		http.NotFound(w, r)
+	}
+}
+
+// readCaptures reads every capture result of a results file.
+func readCaptures(t *testing.T, dir string) []similarity.CaptureResult {
+	t.Helper()
+	f, err := os.Open(filepath.Join(dir, "results.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []similarity.CaptureResult
+	for r, err := range report.ReadResults(f, "results", nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, r.Captures...)
+	}
+	return out
+}
+
+// verdicts reads a results file as canonical URI-R + timestamp -> verdict.
+func verdicts(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	f, err := os.Open(filepath.Join(dir, "results.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	out := map[string]string{}
+	for r, err := range report.ReadResults(f, "results", nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range r.Captures {
+			k := similarity.KeyOf(&c)
+			out[k.Key+" "+k.TS] = c.Verdict
+		}
+	}
+	return out
+}
+
+func sameVerdicts(t *testing.T, what string, want, got map[string]string) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Errorf("%s: %d captures, want %d", what, len(got), len(want))
+	}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s: %s is %q, from the WARCs %q", what, k, got[k], v)
+		}
+	}
+}
+
+// TestSourcesAgree: the sample read from remote TimeMaps, from a CDX server
+// and from a CDXJ index gives the verdicts that reading its WARCs gives.
+func TestSourcesAgree(t *testing.T) {
+	files := sampleFiles(t)
+	dir := t.TempDir()
+	warcOut := filepath.Join(dir, "warc")
+	if code, _, stderr := runCLI(t, append([]string{"detect", "-q", "--out-dir", warcOut}, files...)...); code != 0 {
+		t.Fatalf("detect: %s", stderr)
+	}
+	want := verdicts(t, warcOut)
+	a := newTestArchive(t, files)
+	fast := []string{"--rate", "1000", "--per-host", "8", "--cache-dir", filepath.Join(dir, "cache")}
+
+	var uriTs, seeds []string
+	for _, tm := range a.tms {
+		uriTs = append(uriTs, a.URL+"/timemap/link/"+tm.URIR)
+		seeds = append(seeds, tm.URIR)
+	}
+	list := filepath.Join(dir, "uri-t.txt")
+	os.WriteFile(list, []byte(strings.Join(uriTs, "\n")), 0o644)
+	seedFile := filepath.Join(dir, "seeds.txt")
+	os.WriteFile(seedFile, []byte(strings.Join(seeds, "\n")), 0o644)
+
+	tmOut := filepath.Join(dir, "tm")
+	if code, _, stderr := runCLI(t, append([]string{"detect", "-q", "--out-dir", tmOut, "--timemap", "@" + list}, fast...)...); code != 0 {
+		t.Fatalf("detect --timemap: %s", stderr)
+	}
+	sameVerdicts(t, "--timemap", want, verdicts(t, tmOut))
+
+	cdxOut := filepath.Join(dir, "cdx")
+	if code, _, stderr := runCLI(t, append([]string{"detect", "-q", "--out-dir", cdxOut, "--cdx-server", a.URL + "/cdx", "--cdx-kind", "wayback",
+		"--memento-prefix", a.URL + "/web", "--seeds", seedFile}, fast...)...); code != 0 {
+		t.Fatalf("detect --cdx-server: %s", stderr)
+	}
+	sameVerdicts(t, "--cdx-server", want, verdicts(t, cdxOut))
+
+	idxDir := filepath.Join(dir, "idx")
+	if code, _, stderr := runCLI(t, append([]string{"timemap", "--out-dir", idxDir}, files...)...); code != 0 {
+		t.Fatalf("timemap: %s", stderr)
+	}
+	idxOut := filepath.Join(dir, "index")
+	if code, _, stderr := runCLI(t, "detect", "-q", "--out-dir", idxOut, "--index", filepath.Join(idxDir, "index.cdxj"),
+		"--warc-dir", filepath.Dir(files[0])); code != 0 {
+		t.Fatalf("detect --index: %s", stderr)
+	}
+	sameVerdicts(t, "--index", want, verdicts(t, idxOut))
+
+	// A seed list narrows an index run to the seeds' TimeMaps.
+	one := filepath.Join(dir, "one-seed.txt")
+	os.WriteFile(one, []byte("http://www.coastallights-society.org/lens.html\n"), 0o644)
+	seedOut := filepath.Join(dir, "seed")
+	if code, _, stderr := runCLI(t, "detect", "-q", "--out-dir", seedOut, "--index", filepath.Join(idxDir, "index.cdxj"),
+		"--warc-dir", filepath.Dir(files[0]), "--seeds", one); code != 0 {
+		t.Fatalf("detect --index --seeds: %s", stderr)
+	}
+	if got := verdicts(t, seedOut); len(got) != 3 {
+		t.Errorf("--seeds: %d captures, want the lens page's 3: %v", len(got), got)
+	}
+}
+
+// TestRemoteResume: a remote run cut off halfway (the archive fails after a
+// few mementos) resumes from the cache and fetches nothing twice: every
+// answer the test server gave successfully is asked for once over both runs.
+func TestRemoteResume(t *testing.T) {
+	files := sampleFiles(t)
+	dir := t.TempDir()
+	a := newTestArchive(t, files)
+	var uriTs []string
+	for _, tm := range a.tms {
+		uriTs = append(uriTs, a.URL+"/timemap/link/"+tm.URIR)
+	}
+	args := []string{"detect", "-q", "--out-dir", filepath.Join(dir, "out"), "--cache-dir", filepath.Join(dir, "cache"),
+		"--rate", "1000", "--retries", "0"}
+	for _, u := range uriTs {
+		args = append(args, "--timemap", u)
+	}
+	var down atomic.Bool
+	a.onMemento = func(n int64) {
+		if n > 5 {
+			down.Store(true)
+		}
+	}
+	a.down = &down
+	t0 := time.Now()
+	code, _, stderr := runCLI(t, args...)
+	t.Logf("run 1: %v", time.Since(t0))
+	if !strings.Contains(stderr, "skipped") {
+		t.Fatalf("the first run met no outage (exit %d): %s", code, stderr)
+	}
+	first := len(a.hits)
+	failed := 0
+	for _, c := range readCaptures(t, filepath.Join(dir, "out")) {
+		if strings.HasPrefix(c.Reason, "fetch failed:") && strings.Contains(c.Reason, "503") {
+			failed++
+		}
+	}
+	if failed == 0 {
+		t.Error("captures that could not be fetched are not reported with their reason")
+	}
+	down.Store(false)
+	a.onMemento = nil
+	if code, _, stderr := runCLI(t, args...); code != 0 {
+		t.Fatalf("resumed run: %s", stderr)
+	}
+	for p, n := range a.hits {
+		if n > 1 {
+			t.Errorf("%s fetched %d times", p, n)
+		}
+	}
+	if first == 0 || len(a.hits) <= first {
+		t.Errorf("first run fetched %d URLs, both runs %d: want a partial first run", first, len(a.hits))
+	}
+	sameVerdicts(t, "resumed --timemap run", verdictsOfWARC(t, files), verdicts(t, filepath.Join(dir, "out")))
+	// A third run is served from the cache alone.
+	if code, _, stderr := runCLI(t, args...); code != 0 || !strings.Contains(stderr, "offtopic: 0 requests") {
+		t.Errorf("cached rerun: exit %d: %s", code, stderr)
+	}
+}
+
+// verdictsOfWARC runs detect over files and returns its verdicts.
+func verdictsOfWARC(t *testing.T, files []string) map[string]string {
+	t.Helper()
+	dir := t.TempDir()
+	if code, _, stderr := runCLI(t, append([]string{"detect", "-q", "--out-dir", dir}, files...)...); code != 0 {
+		t.Fatalf("detect: %s", stderr)
+	}
+	return verdicts(t, dir)
+}
