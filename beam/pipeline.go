@@ -1,0 +1,519 @@
+// Package offtopicbeam runs offtopic's detection as an Apache Beam pipeline:
+// the third deployment of the one pipeline (after the single process and
+// map | sort | reduce), grouping captures by SURT key with GroupByKey.
+//
+// The pipeline has three steps:
+//
+//  1. map (parallel over input lines): a WARC/ARC path becomes its captures,
+//     as `offtopic map` makes them (timemap.BuildIndex over that one file);
+//     a CDX/CDXJ index path or line, or a map-format capture line, becomes
+//     the captures it names. Each capture is keyed by its SURT key.
+//  2. GroupByKey on the SURT key, then per TimeMap (parallel over keys): the
+//     captures are ordered as `sort | offtopic reduce` orders them, revisits
+//     are resolved within the TimeMap (timemap.ResolveRevisits), and every
+//     payload is read and extracted: the expensive part of detection.
+//  3. model and scoring (one worker): the collection model (topic, document
+//     frequencies, SEKernel's index) depends on every TimeMap and is built in
+//     key order, as similarity.Detect builds it, so that the results equal
+//     the single-process run byte for byte; then each TimeMap is scored with
+//     similarity.Score and the results file is written in key order.
+//
+// Step 3 holds every TimeMap's extracted documents (excerpts and terms, not
+// payloads) on one worker. Scaling it is the next step: a CombineFn over
+// partial model statistics, the model as a side input, and Score as a ParDo.
+//
+// Payloads are read from the files the captures name, so every worker needs
+// the WARC/ARC files at the same paths (a shared or mounted file system), as
+// reducers of map | sort | reduce do.
+package offtopicbeam
+
+import (
+	"bufio"
+	"bytes"
+	"cmp"
+	"context"
+	"encoding/gob"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/textio"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/log"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
+
+	"github.com/offtopic/offtopic/extract"
+	"github.com/offtopic/offtopic/report"
+	"github.com/offtopic/offtopic/similarity"
+	"github.com/offtopic/offtopic/timemap"
+)
+
+// Config is what a run needs: where its inputs are and how to score. Its
+// fields mirror the scoring flags of `offtopic detect` (same defaults, see
+// DefaultConfig). It travels to the workers inside the DoFns, as JSON.
+type Config struct {
+	// Inputs are text files (local or any Beam file system: gs://...) whose
+	// lines are WARC/ARC paths, CDX/CDXJ index paths, CDX/CDXJ lines or
+	// map-format capture lines ("SURT<TAB>timestamp<TAB>JSON").
+	Inputs []string `json:"inputs"`
+	// Output is the results file to write (JSON lines, as results.jsonl).
+	Output string `json:"output"`
+	// Measures is the deciding rule, OTMT's -tm syntax.
+	Measures string `json:"measures"`
+	// Score lists further measures to compute and report.
+	Score string `json:"score"`
+	// IDF is "timemap" or "collection".
+	IDF string `json:"idf"`
+	// Canonicalize is "surt" or "none".
+	Canonicalize string `json:"canonicalize"`
+	// ArchiveURL prefixes URI-Ms.
+	ArchiveURL string `json:"archive_url"`
+	// MinT0Words is the least number of words of a t0.
+	MinT0Words int `json:"min_t0_words"`
+	// NoTopicCheck turns off the check of t0 against the collection's topic.
+	NoTopicCheck bool `json:"no_topic_check"`
+	// TopicGuard is similarity.Options.TopicGuard.
+	TopicGuard float64 `json:"topic_guard"`
+	// WARCDir is the directory that file names in CDX/CDXJ input are resolved
+	// against ("" keeps them as written).
+	WARCDir string `json:"warc_dir"`
+	// TempDir is where workers put temporary index files ("" for the system's).
+	TempDir string `json:"temp_dir"`
+	// Version goes into the results file's run line.
+	Version string `json:"version"`
+}
+
+// DefaultConfig returns the defaults of `offtopic detect`.
+func DefaultConfig() Config {
+	return Config{Measures: similarity.DefaultMeasures, Score: "cosine,jaccard,tfintersection,wordcount,bytecount",
+		IDF: "timemap", Canonicalize: "surt", ArchiveURL: "http://localhost:8080/collection", MinT0Words: 20,
+		TopicGuard: similarity.DefaultTopicGuard, Version: "dev"}
+}
+
+// Options turns the scoring settings into similarity.Options, as `offtopic
+// detect` does with its flags.
+func (c Config) Options() (similarity.Options, error) {
+	rule, err := similarity.ParseRule(c.Measures)
+	if err != nil {
+		return similarity.Options{}, fmt.Errorf("measures: %w", err)
+	}
+	var extra similarity.Rule
+	if strings.TrimSpace(c.Score) != "" {
+		if extra, err = similarity.ParseRule(c.Score); err != nil {
+			return similarity.Options{}, fmt.Errorf("score: %w", err)
+		}
+	}
+	if c.IDF != "timemap" && c.IDF != "collection" {
+		return similarity.Options{}, errors.New("idf must be timemap or collection")
+	}
+	o := similarity.Options{Rule: rule, CollectionIDF: c.IDF == "collection", MinT0Words: c.MinT0Words,
+		TopicCheck: !c.NoTopicCheck, TopicGuard: c.TopicGuard}
+	for _, t := range extra {
+		o.Measures = append(o.Measures, t.Measure)
+	}
+	return o, nil
+}
+
+// Run is the run line of the results file, as `offtopic detect` writes it.
+func (c Config) Run(started time.Time) (*report.Run, error) {
+	o, err := c.Options()
+	if err != nil {
+		return nil, err
+	}
+	canon, err := timemap.ParseCanonMode(c.Canonicalize)
+	if err != nil {
+		return nil, err
+	}
+	return &report.Run{Tool: "offtopic-beam", Version: c.Version, Started: started.UTC(), Inputs: c.Inputs, Measures: o.Rule.String(),
+		ArchiveURL: c.ArchiveURL, Options: map[string]string{"idf": c.IDF, "canonicalize": canon.String(),
+			"min-t0-words": fmt.Sprint(o.MinT0Words), "topic-check": fmt.Sprint(o.TopicCheck),
+			"topic-guard": fmt.Sprint(o.TopicGuard)}}, nil
+}
+
+// Validate checks the configuration before the pipeline is built.
+func (c Config) Validate() error {
+	if len(c.Inputs) == 0 {
+		return errors.New("no input")
+	}
+	if c.Output == "" {
+		return errors.New("no output")
+	}
+	if _, err := c.Options(); err != nil {
+		return err
+	}
+	_, err := timemap.ParseCanonMode(c.Canonicalize)
+	return err
+}
+
+// Build adds the pipeline to scope s: read the inputs, key captures by SURT,
+// group, extract per TimeMap, build the model and score on one worker, write
+// cfg.Output. It returns the PCollection of the number of TimeMaps written
+// (one element), for tests and logs.
+func Build(s beam.Scope, cfg Config) (beam.PCollection, error) {
+	if err := cfg.Validate(); err != nil {
+		return beam.PCollection{}, err
+	}
+	s = s.Scope("offtopic")
+	var lines []beam.PCollection
+	for _, in := range cfg.Inputs {
+		lines = append(lines, textio.Read(s, in))
+	}
+	all := lines[0]
+	if len(lines) > 1 {
+		all = beam.Flatten(s, lines...)
+	}
+	captures := beam.ParDo(s, &MapFn{Cfg: cfg}, all)
+	grouped := beam.GroupByKey(s, captures)
+	inputs := beam.ParDo(s, &ExtractFn{Cfg: cfg}, grouped)
+	gathered := beam.GroupByKey(s, beam.AddFixedKey(s, inputs))
+	return beam.ParDo(s, &ScoreFn{Cfg: cfg, Started: time.Now().UTC()}, gathered), nil
+}
+
+// Encoded is one TimeMap after extraction, on its way to the scoring step:
+// its SURT key and its similarity.Input, gob-encoded.
+type Encoded struct {
+	Key   string
+	Input []byte
+}
+
+func init() {
+	register.DoFn3x1[context.Context, string, func(string, string), error](&MapFn{})
+	register.Emitter2[string, string]()
+	register.DoFn4x1[context.Context, string, func(*string) bool, func(Encoded), error](&ExtractFn{})
+	register.Emitter1[Encoded]()
+	register.Iter1[string]()
+	register.DoFn4x1[context.Context, int, func(*Encoded) bool, func(int), error](&ScoreFn{})
+	register.Iter1[Encoded]()
+	register.Emitter1[int]()
+	beam.RegisterType(reflect.TypeOf((*Encoded)(nil)).Elem())
+}
+
+var (
+	filesRead    = beam.NewCounter("offtopic", "files")
+	capturesRead = beam.NewCounter("offtopic", "captures")
+	skipped      = beam.NewCounter("offtopic", "skipped")
+	timeMapsDone = beam.NewCounter("offtopic", "timemaps")
+)
+
+// MapFn turns one input line into captures keyed by SURT key, as `offtopic
+// map` does: the value is the capture as JSON. Lines are sniffed: a line
+// with tabs is a map-format capture line; an existing file ending in .cdx
+// or .cdxj (optionally .gz) is an index whose lines are read; any other
+// existing file is a WARC or ARC file; a line with spaces that is not a
+// file is a CDX or CDXJ line. Blank lines and lines starting with # are
+// skipped.
+type MapFn struct {
+	Cfg Config `json:"cfg"`
+}
+
+// ProcessElement implements the map step for one line.
+func (f *MapFn) ProcessElement(ctx context.Context, line string, emit func(string, string)) error {
+	line = strings.TrimSpace(line)
+	if line == "" || strings.HasPrefix(line, "#") {
+		return nil
+	}
+	canon, err := timemap.ParseCanonMode(f.Cfg.Canonicalize)
+	if err != nil {
+		return err
+	}
+	warn := func(err error) {
+		skipped.Inc(ctx, 1)
+		log.Warnf(ctx, "offtopic: skipped: %v", err)
+	}
+	out := func(c timemap.Capture) error {
+		b, err := json.Marshal(c)
+		if err != nil {
+			return err
+		}
+		capturesRead.Inc(ctx, 1)
+		emit(c.Key, string(b))
+		return nil
+	}
+	if key, rest, ok := strings.Cut(line, "\t"); ok {
+		_, js, ok := strings.Cut(rest, "\t")
+		if !ok || !strings.HasPrefix(js, "{") {
+			warn(fmt.Errorf("want key<TAB>timestamp<TAB>capture: %.80q", line))
+			return nil
+		}
+		capturesRead.Inc(ctx, 1)
+		emit(key, js)
+		return nil
+	}
+	if st, err := os.Stat(line); err == nil && !st.IsDir() {
+		filesRead.Inc(ctx, 1)
+		if isIndexFile(line) {
+			fh, err := os.Open(line)
+			if err != nil {
+				warn(err)
+				return nil
+			}
+			defer fh.Close()
+			return readCDX(fh, line, timemap.CDXOptions{WARCDir: f.Cfg.WARCDir, Canon: canon}, warn, out)
+		}
+		idx, err := timemap.BuildIndex(ctx, []string{line}, timemap.IndexOptions{Canon: canon, TempDir: f.Cfg.TempDir, OnError: warn})
+		if err != nil {
+			warn(err)
+			return nil
+		}
+		defer idx.Close()
+		for c := range idx.Captures() {
+			if err := out(c); err != nil {
+				return err
+			}
+		}
+		return idx.Err()
+	}
+	if strings.Contains(line, " ") {
+		return readCDX(strings.NewReader(line+"\n"), "input line", timemap.CDXOptions{WARCDir: f.Cfg.WARCDir, Canon: canon}, warn, out)
+	}
+	warn(fmt.Errorf("%s: not a file, a CDX line or a capture line", line))
+	return nil
+}
+
+func readCDX(r io.Reader, name string, opts timemap.CDXOptions, warn func(error), out func(timemap.Capture) error) error {
+	for c, err := range timemap.ReadCDX(r, name, opts) {
+		if err != nil {
+			var ce *timemap.CDXError
+			if errors.As(err, &ce) {
+				if !ce.Notice {
+					warn(err)
+				}
+				continue
+			}
+			return err
+		}
+		if err := out(c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func isIndexFile(path string) bool {
+	p := strings.TrimSuffix(strings.ToLower(path), ".gz")
+	return strings.HasSuffix(p, ".cdx") || strings.HasSuffix(p, ".cdxj")
+}
+
+// ExtractFn makes one TimeMap from the captures of one SURT key and reads
+// and extracts every payload it needs: the parallel part of detection. The
+// captures are ordered as `LC_ALL=C sort | offtopic reduce` orders the lines
+// (timestamp, then the line's text, then a stable sort by time), so that
+// ties come out the same in every run.
+type ExtractFn struct {
+	Cfg Config `json:"cfg"`
+}
+
+type captureLine struct {
+	ts string
+	js string
+	c  timemap.Capture
+}
+
+// ProcessElement implements the per-TimeMap step for one key.
+func (f *ExtractFn) ProcessElement(ctx context.Context, key string, values func(*string) bool, emit func(Encoded)) error {
+	opts, err := f.Cfg.Options()
+	if err != nil {
+		return err
+	}
+	opts = withDefaults(opts)
+	var lines []captureLine
+	var js string
+	for values(&js) {
+		var c timemap.Capture
+		if err := json.Unmarshal([]byte(js), &c); err != nil {
+			skipped.Inc(ctx, 1)
+			log.Warnf(ctx, "offtopic: skipped: %s: %v", key, err)
+			continue
+		}
+		c.Key = key
+		lines = append(lines, captureLine{ts: c.Timestamp14(), js: js, c: c})
+	}
+	if len(lines) == 0 {
+		return nil
+	}
+	slices.SortFunc(lines, func(a, b captureLine) int {
+		return cmp.Or(strings.Compare(a.ts, b.ts), strings.Compare(a.js, b.js))
+	})
+	tm := &timemap.TimeMap{Key: key, URIR: lines[0].c.URIR, Captures: make([]timemap.Capture, len(lines))}
+	for i, l := range lines {
+		tm.Captures[i] = l.c
+	}
+	slices.SortStableFunc(tm.Captures, func(a, b timemap.Capture) int { return a.Time.Compare(b.Time) })
+	timemap.ResolveRevisits(tm)
+	in := prepare(ctx, tm, opts, f.Cfg.ArchiveURL, readLocalPayload, func(err error) {
+		log.Warnf(ctx, "offtopic: payload: %v", err)
+	})
+	b, err := encodeInput(in)
+	if err != nil {
+		return fmt.Errorf("encode %s: %w", key, err)
+	}
+	emit(Encoded{Key: key, Input: b})
+	return nil
+}
+
+// readLocalPayload reads a capture's payload from its WARC or ARC file by offset.
+func readLocalPayload(_ context.Context, c timemap.Capture) (http.Header, []byte, error) {
+	resp, err := timemap.ReadResponse(c.Payload, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	return resp.Header, resp.Body, nil
+}
+
+// ScoreFn builds the collection model from every TimeMap in key order,
+// scores each TimeMap against it and writes the results file: one worker.
+type ScoreFn struct {
+	Cfg     Config    `json:"cfg"`
+	Started time.Time `json:"started"`
+}
+
+// ProcessElement implements the model and scoring step over all TimeMaps.
+func (f *ScoreFn) ProcessElement(ctx context.Context, _ int, values func(*Encoded) bool, emit func(int)) error {
+	opts, err := f.Cfg.Options()
+	if err != nil {
+		return err
+	}
+	opts = withDefaults(opts)
+	var all []Encoded
+	var e Encoded
+	for values(&e) {
+		all = append(all, e)
+	}
+	slices.SortFunc(all, func(a, b Encoded) int { return strings.Compare(a.Key, b.Key) })
+	builder := similarity.NewModelBuilder(computes(opts, similarity.MeasureSEKernel), opts.MinT0Words)
+	for _, e := range all {
+		in, err := decodeInput(e.Input)
+		if err != nil {
+			return fmt.Errorf("decode %s: %w", e.Key, err)
+		}
+		builder.Add(*in)
+	}
+	model := builder.Build()
+	run, err := f.Cfg.Run(f.Started)
+	if err != nil {
+		return err
+	}
+	return writeResults(ctx, f.Cfg.Output, func(w io.Writer) error {
+		rw, err := report.NewResultsWriter(w, run)
+		if err != nil {
+			return err
+		}
+		for _, e := range all {
+			in, err := decodeInput(e.Input)
+			if err != nil {
+				return fmt.Errorf("decode %s: %w", e.Key, err)
+			}
+			r, err := similarity.Score(ctx, *in, model, opts)
+			if err != nil {
+				return fmt.Errorf("score %s: %w", e.Key, err)
+			}
+			if err := rw.Write(r); err != nil {
+				return err
+			}
+			timeMapsDone.Inc(ctx, 1)
+		}
+		emit(len(all))
+		return rw.Close()
+	})
+}
+
+// writeResults writes path through Beam's file systems (local, gs://, ...);
+// a local file is written beside its final path and renamed into place.
+func writeResults(ctx context.Context, path string, write func(io.Writer) error) error {
+	if !strings.Contains(path, "://") {
+		f, err := report.CreateAtomic(path)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		bw := bufio.NewWriterSize(f, 1<<20)
+		if err := write(bw); err != nil {
+			return err
+		}
+		if err := bw.Flush(); err != nil {
+			return err
+		}
+		return f.Commit()
+	}
+	fs, err := filesystem.New(ctx, path)
+	if err != nil {
+		return err
+	}
+	defer fs.Close()
+	w, err := fs.OpenWrite(ctx, path)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriterSize(w, 1<<20)
+	if err := write(bw); err != nil {
+		w.Close()
+		return err
+	}
+	if err := bw.Flush(); err != nil {
+		w.Close()
+		return err
+	}
+	return w.Close()
+}
+
+// wireInput is a similarity.Input as gob carries it: gob cannot encode nil
+// pointers in a slice, so documents are values with a mask of which exist.
+type wireInput struct {
+	In   similarity.Input
+	Docs []extract.Document
+	Has  []bool
+}
+
+func encodeInput(in *similarity.Input) ([]byte, error) {
+	w := wireInput{In: *in, Docs: make([]extract.Document, len(in.Docs)), Has: make([]bool, len(in.Docs))}
+	w.In.Docs = nil
+	for i, d := range in.Docs {
+		if d != nil {
+			w.Docs[i], w.Has[i] = *d, true
+		}
+	}
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode(&w); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+func decodeInput(b []byte) (*similarity.Input, error) {
+	var w wireInput
+	if err := gob.NewDecoder(bytes.NewReader(b)).Decode(&w); err != nil {
+		return nil, err
+	}
+	in := w.In
+	in.Docs = make([]*extract.Document, len(w.Docs))
+	for i := range w.Docs {
+		if w.Has[i] {
+			in.Docs[i] = &w.Docs[i]
+		}
+	}
+	return &in, nil
+}
+
+// AbsInputs makes local input paths absolute (workers may run elsewhere).
+func AbsInputs(paths []string) []string {
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		if strings.Contains(p, "://") {
+			out[i] = p
+		} else if a, err := filepath.Abs(p); err == nil {
+			out[i] = a
+		} else {
+			out[i] = p
+		}
+	}
+	return out
+}
