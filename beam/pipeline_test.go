@@ -123,6 +123,7 @@ func runBeam(t *testing.T, inputLines []string, cfg Config) []byte {
 
 func compare(t *testing.T, got, want []string) {
 	t.Helper()
+	t.Logf("%d TimeMap lines (single process: %d)", len(got), len(want))
 	if len(got) != len(want) {
 		t.Errorf("%d TimeMap lines, want %d (single process)", len(got), len(want))
 	}
@@ -181,4 +182,61 @@ func TestPipelineCaptureLines(t *testing.T) {
 		capLines = append(capLines, strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n")...)
 	}
 	compare(t, lines(t, runBeam(t, capLines, cfg)), singleProcess(t, files, cfg))
+}
+
+// singleProcessIndex is the reference for index input: similarity.Detect over
+// timemap.OpenIndex, as `offtopic detect --index` runs it.
+func singleProcessIndex(t *testing.T, index, warcDir string, cfg Config) []string {
+	t.Helper()
+	idx, err := timemap.OpenIndex([]string{index}, timemap.CDXOptions{WARCDir: warcDir, TempDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts, err := cfg.Options()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	rw, err := report.NewResultsWriter(&buf, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := similarity.Detect(context.Background(), idx, similarity.Config{Options: opts, ArchiveURL: cfg.ArchiveURL,
+		TempDir: t.TempDir(), ReadPayload: readLocalPayload}, rw.Write); err != nil {
+		t.Fatal(err)
+	}
+	return lines(t, buf.Bytes())
+}
+
+// TestPipelineCDXJ feeds the pipeline a CDXJ index, as a path and as lines,
+// and compares with `offtopic detect --index` over the same index.
+func TestPipelineCDXJ(t *testing.T) {
+	for name, files := range collections(t) {
+		t.Run(name, func(t *testing.T) {
+			idx, err := timemap.BuildIndex(context.Background(), files, timemap.IndexOptions{TempDir: t.TempDir()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var buf bytes.Buffer
+			err = timemap.WriteCDXJ(&buf, idx.Captures())
+			idx.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			index := filepath.Join(t.TempDir(), "index.cdxj")
+			if err := os.WriteFile(index, buf.Bytes(), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			cfg := DefaultConfig()
+			cfg.WARCDir = filepath.Dir(files[0])
+			want := singleProcessIndex(t, index, cfg.WARCDir, cfg)
+			if len(want) == 0 {
+				t.Fatal("single process gave no results")
+			}
+			t.Run("path", func(t *testing.T) { compare(t, lines(t, runBeam(t, []string{index}, cfg)), want) })
+			t.Run("lines", func(t *testing.T) {
+				compare(t, lines(t, runBeam(t, strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n"), cfg)), want)
+			})
+		})
+	}
 }
