@@ -314,7 +314,11 @@ func (c *Client) Do(req *http.Request) (*http.Response, error) {
 				return nil, fmt.Errorf("fetch %s: %w", u, err)
 			}
 			lastErr = err
-		case resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode >= 500 && resp.StatusCode != http.StatusNotImplemented:
+		case (resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode >= 500 && resp.StatusCode != http.StatusNotImplemented) &&
+			resp.Header.Get("Memento-Datetime") == "":
+			// An answer with Memento-Datetime is an archived 5xx (the page
+			// failed when it was captured), not a failing archive: it is
+			// returned, and cached, like any memento.
 			if ra, ok := fetchRetryAfter(resp.Header.Get("Retry-After"), c.opts.Now()); ok && (resp.StatusCode == 429 || resp.StatusCode == 503) {
 				if ra > c.opts.MaxRetryAfter {
 					return fetchResponse(req, resp, body), nil
@@ -327,7 +331,7 @@ func (c *Client) Do(req *http.Request) (*http.Response, error) {
 			}
 		default:
 			r := fetchResponse(req, resp, body)
-			if key != "" && CacheableStatus(resp.StatusCode) {
+			if key != "" && (CacheableStatus(resp.StatusCode) || resp.Header.Get("Memento-Datetime") != "") {
 				if err := c.opts.Cache.Put(key, u, r.StatusCode, r.Header, body); err != nil {
 					return nil, fmt.Errorf("fetch %s: %w", u, err)
 				}

@@ -458,3 +458,35 @@ func BenchmarkCacheRerun(b *testing.B) {
 	b.ReportMetric(100*float64(st.CacheHits)/float64(st.CacheHits+st.CacheMisses), "hit%")
 	b.ReportMetric(float64(st.Requests), "network-requests")
 }
+
+// TestArchivedServerErrorNotRetried: a 503 that carries Memento-Datetime is
+// a memento of a page that failed when captured: returned at once, cached,
+// never retried.
+func TestArchivedServerErrorNotRetried(t *testing.T) {
+	var n atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n.Add(1)
+		w.Header().Set("Memento-Datetime", "Mon, 10 Jan 2005 03:36:41 GMT")
+		w.WriteHeader(http.StatusServiceUnavailable)
+		w.Write([]byte("archived: service unavailable"))
+	}))
+	defer srv.Close()
+	cache, err := OpenCache(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl := NewClient(ClientOptions{Cache: cache, RatePerHost: -1})
+	for range 2 {
+		req, _ := http.NewRequest("GET", srv.URL+"/web/20050110033641id_/http://example.org/", nil)
+		resp, err := cl.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp.StatusCode != http.StatusServiceUnavailable {
+			t.Fatalf("status %d, want the archived 503", resp.StatusCode)
+		}
+	}
+	if got := n.Load(); got != 1 {
+		t.Errorf("server asked %d times, want once (no retry, then the cache)", got)
+	}
+}

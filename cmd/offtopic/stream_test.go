@@ -43,9 +43,7 @@ func resultLines(t *testing.T, dir string) []string {
 // the dev corpus.
 func TestMapReduceEqualsDetect(t *testing.T) {
 	sets := map[string][]string{"sample": sampleFiles(t)}
-	if dev, err := filepath.Glob(filepath.Join(os.Getenv("OFFTOPIC_SHARED"), "corpus", "dev", "*.warc.gz")); err == nil && len(dev) > 0 && os.Getenv("OFFTOPIC_SHARED") != "" {
-		sets["dev"] = dev
-	} else if dev, _ := filepath.Glob(filepath.Join("..", "..", "..", "shared", "corpus", "dev", "*.warc.gz")); len(dev) > 0 {
+	if dev := devFiles(); len(dev) > 0 {
 		sets["dev"] = dev
 	} else {
 		t.Log("dev corpus absent: comparing on the sample only")
