@@ -326,7 +326,7 @@ func (f *ExtractFn) ProcessElement(ctx context.Context, key string, values func(
 	if err != nil {
 		return err
 	}
-	opts = withDefaults(opts)
+	opts = opts.WithDefaults()
 	var lines []captureLine
 	var js string
 	for values(&js) {
@@ -351,9 +351,9 @@ func (f *ExtractFn) ProcessElement(ctx context.Context, key string, values func(
 	}
 	slices.SortStableFunc(tm.Captures, func(a, b timemap.Capture) int { return a.Time.Compare(b.Time) })
 	timemap.ResolveRevisits(tm)
-	in := prepare(ctx, tm, opts, f.Cfg.ArchiveURL, readLocalPayload, func(err error) {
-		log.Warnf(ctx, "offtopic: payload: %v", err)
-	})
+	cfg := similarity.Config{Options: opts, ArchiveURL: f.Cfg.ArchiveURL, ReadPayload: readLocalPayload,
+		OnError: func(err error) { log.Warnf(ctx, "offtopic: payload: %v", err) }}
+	in, _ := similarity.Prepare(ctx, tm, &cfg, extract.NewCache(256))
 	b, err := encodeInput(in)
 	if err != nil {
 		return fmt.Errorf("encode %s: %w", key, err)
@@ -384,14 +384,14 @@ func (f *ScoreFn) ProcessElement(ctx context.Context, _ int, values func(*Encode
 	if err != nil {
 		return err
 	}
-	opts = withDefaults(opts)
+	opts = opts.WithDefaults()
 	var all []Encoded
 	var e Encoded
 	for values(&e) {
 		all = append(all, e)
 	}
 	slices.SortFunc(all, func(a, b Encoded) int { return strings.Compare(a.Key, b.Key) })
-	builder := similarity.NewModelBuilder(computes(opts, similarity.MeasureSEKernel), opts.MinT0Words)
+	builder := similarity.NewModelBuilder(opts.Computes(similarity.MeasureSEKernel), opts.MinT0Words)
 	for _, e := range all {
 		in, err := decodeInput(e.Input)
 		if err != nil {

@@ -48,8 +48,8 @@ type Options struct {
 // DefaultTopicGuard is the default Options.TopicGuard.
 const DefaultTopicGuard = 0.35
 
-// withDefaults fills zero fields.
-func (o Options) withDefaults() Options {
+// WithDefaults fills zero fields with their defaults.
+func (o Options) WithDefaults() Options {
 	if len(o.Rule) == 0 {
 		o.Rule, _ = ParseRule(DefaultMeasures)
 	}
@@ -62,8 +62,8 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
-// computes reports whether the measure is to be computed.
-func (o Options) computes(m string) bool {
+// Computes reports whether the measure is to be computed.
+func (o Options) Computes(m string) bool {
 	if o.Rule.Has(m) {
 		return true
 	}
@@ -110,7 +110,7 @@ type prepared struct {
 // Score scores every capture of one TimeMap against its t0 and gives each a
 // verdict. It is the per-TimeMap step shared by every way of running detection.
 func Score(ctx context.Context, in Input, model *Model, opts Options) (*TimeMapResult, error) {
-	opts = opts.withDefaults()
+	opts = opts.WithDefaults()
 	tm := in.TimeMap
 	res := &TimeMapResult{Key: tm.Key, URIR: tm.URIR, URIT: in.URIT, Captures: make([]CaptureResult, len(tm.Captures))}
 
@@ -162,7 +162,7 @@ func Score(ctx context.Context, in Input, model *Model, opts Options) (*TimeMapR
 	res.Captures[t0].IsT0 = true
 
 	var kernel map[string]bool
-	if opts.computes(MeasureSEKernel) && model != nil && model.Engine != nil {
+	if opts.Computes(MeasureSEKernel) && model != nil && model.Engine != nil {
 		var err error
 		if kernel, err = seKernelSet(ctx, model.Engine, prep[t0].tf); err != nil {
 			return nil, fmt.Errorf("sekernel of %s: %w", tm.URIR, err)
@@ -183,7 +183,7 @@ func Score(ctx context.Context, in Input, model *Model, opts Options) (*TimeMapR
 		doc := in.Docs[i]
 		scores := map[string]float64{}
 		for _, m := range AllMeasures {
-			if !opts.computes(m) {
+			if !opts.Computes(m) {
 				continue
 			}
 			switch m {

@@ -73,7 +73,7 @@ type Stats struct {
 // each TimeMap against it. Memory is bounded by the largest TimeMap plus the
 // model's aggregated statistics.
 func Detect(ctx context.Context, src Source, cfg Config, emit func(*TimeMapResult) error) (Stats, error) {
-	cfg.Options = cfg.Options.withDefaults()
+	cfg.Options = cfg.Options.WithDefaults()
 	if cfg.Workers <= 0 {
 		cfg.Workers = runtime.NumCPU()
 	}
@@ -90,14 +90,16 @@ func Detect(ctx context.Context, src Source, cfg Config, emit func(*TimeMapResul
 	defer os.Remove(spill.Name())
 	defer spill.Close()
 
-	builder := NewModelBuilder(cfg.computes(MeasureSEKernel), cfg.MinT0Words)
+	builder := NewModelBuilder(cfg.Computes(MeasureSEKernel), cfg.MinT0Words)
 	cache := extract.NewCache(cfg.CacheSize)
 	var stats Stats
 	var failed atomic.Int64
 	bw := bufio.NewWriterSize(spill, 1<<20)
 	enc := gob.NewEncoder(bw)
 	err = orderedMap(ctx, cfg.Workers, src.TimeMaps(ctx), func(ctx context.Context, tm *timemap.TimeMap) (*Input, error) {
-		return prepareInput(ctx, tm, &cfg, cache, &failed), nil
+		in, n := Prepare(ctx, tm, &cfg, cache)
+		failed.Add(int64(n))
+		return in, nil
 	}, func(in *Input) error {
 		// In key order, so that the model is the same however work was split.
 		builder.Add(*in)
@@ -154,16 +156,20 @@ func Detect(ctx context.Context, src Source, cfg Config, emit func(*TimeMapResul
 	return stats, err
 }
 
-// prepareInput reads and extracts the payload of every capture of tm that the
-// measures apply to (HTTP 200 and HTML), each distinct digest once.
-func prepareInput(ctx context.Context, tm *timemap.TimeMap, cfg *Config, cache *extract.Cache, failed *atomic.Int64) *Input {
+// Prepare reads and extracts the payload of every capture of tm that the
+// measures apply to (HTTP 200 and HTML), each distinct digest once (cache may
+// be shared between calls), and returns the Input that Score takes with the
+// number of captures that could not be read or extracted. It is the first
+// half of the per-TimeMap step; cfg's options must have their defaults.
+func Prepare(ctx context.Context, tm *timemap.TimeMap, cfg *Config, cache *extract.Cache) (*Input, int) {
+	failed := 0
 	n := len(tm.Captures)
 	in := &Input{TimeMap: tm, URIT: timemap.LinkOptions{ArchivePrefix: cfg.ArchiveURL}.LinkTimeMapURI(tm), URIMs: make([]string, n), Docs: make([]*extract.Document, n), Errs: make([]string, n)}
 	for i, c := range tm.Captures {
 		in.URIMs[i] = timemap.URIM(cfg.ArchiveURL, c)
 		if c.Error != "" {
 			in.Errs[i] = "fetch failed: " + c.Error
-			failed.Add(1)
+			failed++
 			continue
 		}
 		if c.Status != 200 || !IsHTML(c.MIME) {
@@ -179,7 +185,7 @@ func prepareInput(ctx context.Context, tm *timemap.TimeMap, cfg *Config, cache *
 		}
 		doc, err := readAndExtract(ctx, c, cfg)
 		if err != nil {
-			failed.Add(1)
+			failed++
 			in.Errs[i] = err.Error()
 			if cfg.OnError != nil {
 				cfg.OnError(fmt.Errorf("%s %s (%s offset %d): %w", c.URIR, c.Timestamp14(), c.Payload.File, c.Payload.Offset, err))
@@ -192,7 +198,7 @@ func prepareInput(ctx context.Context, tm *timemap.TimeMap, cfg *Config, cache *
 		}
 		in.Docs[i] = doc
 	}
-	return in
+	return in, failed
 }
 
 func readAndExtract(ctx context.Context, c timemap.Capture, cfg *Config) (*extract.Document, error) {
