@@ -37,7 +37,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -351,7 +350,7 @@ func (f *ExtractFn) ProcessElement(ctx context.Context, key string, values func(
 	}
 	slices.SortStableFunc(tm.Captures, func(a, b timemap.Capture) int { return a.Time.Compare(b.Time) })
 	timemap.ResolveRevisits(tm)
-	cfg := similarity.Config{Options: opts, ArchiveURL: f.Cfg.ArchiveURL, ReadPayload: readLocalPayload,
+	cfg := similarity.Config{Options: opts, ArchiveURL: f.Cfg.ArchiveURL, ReadPayload: timemap.ReadPayload,
 		OnError: func(err error) { log.Warnf(ctx, "offtopic: payload: %v", err) }}
 	in, _ := similarity.Prepare(ctx, tm, &cfg, extract.NewCache(256))
 	b, err := encodeInput(in)
@@ -360,15 +359,6 @@ func (f *ExtractFn) ProcessElement(ctx context.Context, key string, values func(
 	}
 	emit(Encoded{Key: key, Input: b})
 	return nil
-}
-
-// readLocalPayload reads a capture's payload from its WARC or ARC file by offset.
-func readLocalPayload(_ context.Context, c timemap.Capture) (http.Header, []byte, error) {
-	resp, err := timemap.ReadResponse(c.Payload, 0)
-	if err != nil {
-		return nil, nil, err
-	}
-	return resp.Header, resp.Body, nil
 }
 
 // ScoreFn builds the collection model from every TimeMap in key order,

@@ -70,7 +70,7 @@ func singleProcess(t *testing.T, files []string, cfg Config) []string {
 		t.Fatal(err)
 	}
 	if _, err := similarity.Detect(ctx, idx, similarity.Config{Options: opts, ArchiveURL: cfg.ArchiveURL, TempDir: t.TempDir(),
-		ReadPayload: readLocalPayload}, rw.Write); err != nil {
+		ReadPayload: timemap.ReadPayload}, rw.Write); err != nil {
 		t.Fatal(err)
 	}
 	return lines(t, buf.Bytes())
@@ -202,7 +202,7 @@ func singleProcessIndex(t *testing.T, index, warcDir string, cfg Config) []strin
 		t.Fatal(err)
 	}
 	if _, err := similarity.Detect(context.Background(), idx, similarity.Config{Options: opts, ArchiveURL: cfg.ArchiveURL,
-		TempDir: t.TempDir(), ReadPayload: readLocalPayload}, rw.Write); err != nil {
+		TempDir: t.TempDir(), ReadPayload: timemap.ReadPayload}, rw.Write); err != nil {
 		t.Fatal(err)
 	}
 	return lines(t, buf.Bytes())

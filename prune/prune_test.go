@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"iter"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,14 +12,6 @@ import (
 	"github.com/offtopic/offtopic/similarity"
 	"github.com/offtopic/offtopic/timemap"
 )
-
-func readLocal(_ context.Context, c timemap.Capture) (http.Header, []byte, error) {
-	r, err := timemap.ReadResponse(c.Payload, 0)
-	if err != nil {
-		return nil, nil, err
-	}
-	return r.Header, r.Body, nil
-}
 
 // detect runs detection with default settings over files.
 func detect(t *testing.T, files []string) []*similarity.TimeMapResult {
@@ -34,7 +25,7 @@ func detect(t *testing.T, files []string) []*similarity.TimeMapResult {
 	var out []*similarity.TimeMapResult
 	_, err = similarity.Detect(ctx, idx, similarity.Config{
 		Options:     similarity.Options{TopicCheck: true, TopicGuard: similarity.DefaultTopicGuard},
-		ReadPayload: readLocal, ArchiveURL: "http://a/"},
+		ReadPayload: timemap.ReadPayload, ArchiveURL: "http://a/"},
 		func(r *similarity.TimeMapResult) error { out = append(out, r); return nil })
 	if err != nil {
 		t.Fatal(err)

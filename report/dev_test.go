@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
-	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -35,17 +34,10 @@ func devResults(t *testing.T) []*similarity.TimeMapResult {
 		t.Fatal(err)
 	}
 	defer idx.Close()
-	read := func(_ context.Context, c timemap.Capture) (http.Header, []byte, error) {
-		r, err := timemap.ReadResponse(c.Payload, 0)
-		if err != nil {
-			return nil, nil, err
-		}
-		return r.Header, r.Body, nil
-	}
 	var out []*similarity.TimeMapResult
 	_, err = similarity.Detect(ctx, idx, similarity.Config{
 		Options:     similarity.Options{TopicCheck: true, TopicGuard: similarity.DefaultTopicGuard},
-		ReadPayload: read, ArchiveURL: "http://localhost:8080/dev"},
+		ReadPayload: timemap.ReadPayload, ArchiveURL: "http://localhost:8080/dev"},
 		func(r *similarity.TimeMapResult) error { out = append(out, r); return nil })
 	if err != nil {
 		t.Fatal(err)

@@ -71,7 +71,7 @@ func WriteEvaluationHTML(w io.Writer, run *Run, ev *similarity.Evaluation, opts 
 	// positives, then captures without a verdict.
 	for _, want := range []string{"FN", "FP", "no verdict"} {
 		for _, j := range ev.Judged {
-			o := judgedOutcome(j)
+			o := outcomeLabel(j)
 			if o != want {
 				continue
 			}
@@ -115,22 +115,6 @@ type evalMiss struct {
 	Words                                     int
 	Scores                                    []htmlScore
 	Reason, Title, Excerpt, T0Excerpt         string
-}
-
-// judgedOutcome names a gold capture's outcome: TP, FN, FP, TN or
-// "no verdict".
-func judgedOutcome(j similarity.Judged) string {
-	switch {
-	case j.Result == nil:
-		return "no verdict"
-	case j.Gold.Off && j.PredOff():
-		return "TP"
-	case j.Gold.Off:
-		return "FN"
-	case j.PredOff():
-		return "FP"
-	}
-	return "TN"
 }
 
 func evalMissRow(j similarity.Judged, outcome string, measures []string, rule similarity.Rule, t0Of map[*similarity.CaptureResult]*similarity.CaptureResult) evalMiss {
@@ -304,4 +288,12 @@ func newF1Chart(m string, curve []similarity.CurvePoint, thr float64, at similar
 	c.ThrX, c.ThrY = coord(xOf(thr)), coord(yOf(at.F1()))
 	c.ThrLabel = fmt.Sprintf("%s < %s: F1 %.3f, precision %.3f, recall %.3f", m, strconv.FormatFloat(thr, 'f', -1, 64), at.F1(), at.Precision(), at.Recall())
 	return c
+}
+
+// outcomeLabel is a gold capture's outcome as the page shows it.
+func outcomeLabel(j similarity.Judged) string {
+	if o := j.Outcome(); o != "missing" {
+		return o
+	}
+	return "no verdict"
 }

@@ -2,7 +2,6 @@ package similarity
 
 import (
 	"context"
-	"net/http"
 	"os"
 	"path/filepath"
 	"testing"
@@ -23,14 +22,6 @@ func devFiles(b testing.TB) []string {
 	return files
 }
 
-func readLocal(_ context.Context, c timemap.Capture) (http.Header, []byte, error) {
-	r, err := timemap.ReadResponse(c.Payload, 0)
-	if err != nil {
-		return nil, nil, err
-	}
-	return r.Header, r.Body, nil
-}
-
 // BenchmarkDetectDev measures extract + score over the dev corpus on all
 // cores (index built once, outside the timer), reported as captures/s.
 func BenchmarkDetectDev(b *testing.B) {
@@ -43,7 +34,7 @@ func BenchmarkDetectDev(b *testing.B) {
 	b.ResetTimer()
 	var captures int
 	for range b.N {
-		st, err := Detect(ctx, idx, Config{Options: Options{TopicCheck: true, TopicGuard: DefaultTopicGuard}, ReadPayload: readLocal},
+		st, err := Detect(ctx, idx, Config{Options: Options{TopicCheck: true, TopicGuard: DefaultTopicGuard}, ReadPayload: timemap.ReadPayload},
 			func(*TimeMapResult) error { return nil })
 		if err != nil {
 			b.Fatal(err)

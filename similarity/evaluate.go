@@ -144,6 +144,23 @@ type Judged struct {
 	Result *CaptureResult // nil when detection has no verdict for it
 }
 
+// Outcome names what the verdict was against the gold standard: "TP", "FN",
+// "FP", "TN" (off-topic is the positive class), or "missing" where detection
+// gave no verdict.
+func (j Judged) Outcome() string {
+	switch {
+	case j.Result == nil:
+		return "missing"
+	case j.Gold.Off && j.PredOff():
+		return "TP"
+	case j.Gold.Off:
+		return "FN"
+	case j.PredOff():
+		return "FP"
+	}
+	return "TN"
+}
+
 // PredOff reports whether detection called the capture off-topic.
 func (j Judged) PredOff() bool { return j.Result != nil && j.Result.Verdict == VerdictOff }
 

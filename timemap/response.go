@@ -3,6 +3,7 @@ package timemap
 import (
 	"bufio"
 	"compress/gzip"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -88,4 +89,15 @@ func readResponse(loc Location, opts ReadOptions) (*Response, error) {
 		resp.Status, resp.Proto, resp.Header = rec.HTTP.Status, rec.HTTP.Proto, rec.HTTP.Header
 	}
 	return resp, nil
+}
+
+// ReadPayload reads the HTTP response holding a capture's payload from its
+// local WARC or ARC file by offset (capped at DefaultMaxBodyBytes): the
+// payload reader of local sources, in the shape detection takes.
+func ReadPayload(_ context.Context, c Capture) (http.Header, []byte, error) {
+	r, err := ReadResponse(c.Payload, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	return r.Header, r.Body, nil
 }

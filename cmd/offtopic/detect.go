@@ -1,10 +1,8 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"io"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -332,13 +330,4 @@ func score(c *cli.Context, cmd string, src timemap.Source, st *setup, out *sinks
 		return cli.Exit(fmt.Sprintf("%s: %d records or payloads were skipped (--strict)", cmd, sr.warn.n), 1)
 	}
 	return nil
-}
-
-// readLocalPayload reads a capture's payload from its WARC or ARC file by offset.
-func readLocalPayload(_ context.Context, c timemap.Capture) (http.Header, []byte, error) {
-	resp, err := timemap.ReadResponse(c.Payload, 0)
-	if err != nil {
-		return nil, nil, err
-	}
-	return resp.Header, resp.Body, nil
 }

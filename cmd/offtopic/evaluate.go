@@ -151,20 +151,6 @@ func printEvaluation(w io.Writer, ev *similarity.Evaluation, measures string) {
 	}
 }
 
-func outcome(j similarity.Judged) string {
-	switch {
-	case j.Result == nil:
-		return "missing"
-	case j.Gold.Off && j.PredOff():
-		return "TP"
-	case j.Gold.Off:
-		return "FN"
-	case j.PredOff():
-		return "FP"
-	}
-	return "TN"
-}
-
 func printKinds(w io.Writer, ev *similarity.Evaluation, kinds map[similarity.GoldKey]string) {
 	by := map[string]map[string]int{}
 	for _, j := range ev.Judged {
@@ -175,7 +161,7 @@ func printKinds(w io.Writer, ev *similarity.Evaluation, kinds map[similarity.Gol
 		if by[k] == nil {
 			by[k] = map[string]int{}
 		}
-		by[k][outcome(j)]++
+		by[k][j.Outcome()]++
 	}
 	names := make([]string, 0, len(by))
 	for k := range by {
@@ -197,7 +183,7 @@ func printKinds(w io.Writer, ev *similarity.Evaluation, kinds map[similarity.Gol
 func printMisses(w io.Writer, ev *similarity.Evaluation, n int) {
 	fmt.Fprintln(w, "wrong verdicts:")
 	for _, j := range ev.Judged {
-		o := outcome(j)
+		o := j.Outcome()
 		if o == "TP" || o == "TN" {
 			continue
 		}

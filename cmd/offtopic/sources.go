@@ -74,7 +74,7 @@ func openSource(c *cli.Context, st *setup, files []string, prog *progress, warn 
 			}
 			ci.Select(seeds)
 		}
-		return &source{src: ci, read: readLocalPayload, close: func() {}, inputs: idx}, nil
+		return &source{src: ci, read: timemap.ReadPayload, close: func() {}, inputs: idx}, nil
 	}
 	if len(files) == 0 {
 		return nil, errors.New("no input: give WARC/ARC files, --index, --timemap, --cdx-server or --archiveit")
@@ -103,7 +103,7 @@ func openSource(c *cli.Context, st *setup, files []string, prog *progress, warn 
 		}
 		src = seedFilter{src, seeds}
 	}
-	return &source{src: src, read: readLocalPayload, close: func() { idx.Close() }, inputs: files, total: is.Captures, skipped: is.Skipped}, nil
+	return &source{src: src, read: timemap.ReadPayload, close: func() { idx.Close() }, inputs: files, total: is.Captures, skipped: is.Skipped}, nil
 }
 
 func readSeedsFile(path string, canon timemap.CanonMode) (*timemap.Seeds, error) {

@@ -107,7 +107,7 @@ func runReduce(c *cli.Context) error {
 	src := timemap.NewLineSource(stdin(c), "stdin", warn.add)
 	out := &sinks{writers: []report.Writer{rw}}
 	return score(c, "reduce", st.shard.Select(src), st, out, scoreRun{prog: newProgress(c.App.ErrWriter, true), warn: warn,
-		read: readLocalPayload, start: time.Now(), noSummary: true})
+		read: timemap.ReadPayload, start: time.Now(), noSummary: true})
 }
 
 func mergeCommand() *cli.Command {
