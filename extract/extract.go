@@ -1,9 +1,11 @@
 // Package extract owns turning an archived HTTP payload into text: de-chunking,
 // content decoding, charset detection, main-text extraction, title, language,
-// tokens, stems, word and byte counts (and, later, publication dates and links).
+// tokens, stems, word and byte counts, publication dates and outlinks.
 //
 // It imports no other package of this module.
 package extract
+
+import "time"
 
 // Document is what extraction yields for one payload.
 type Document struct {
@@ -39,6 +41,18 @@ type Document struct {
 	// Lang when known, else the <html lang> hint, else Options.DefaultLang;
 	// "" when Terms are only lower-cased tokens.
 	TermsLang string `json:"terms_lang,omitempty"`
+	// Published is the publication date the page states (see
+	// PublicationDate), in UTC; the zero time when unknown (then only the
+	// capture date is known).
+	Published time.Time `json:"published,omitzero"`
+	// PublishedFrom says where Published was found: "meta", "jsonld",
+	// "time" or "url" (the PublishedFrom* constants); "" when unknown.
+	PublishedFrom string `json:"published_from,omitempty"`
+	// Links are the page's outlinks (see Links): absolute http(s) URLs of
+	// every <a> and <area> of the whole page, navigation included, in page
+	// order, de-duplicated, at most Options.MaxLinks. Relative links need
+	// Options.BaseURL or an absolute <base href>.
+	Links []string `json:"links,omitempty"`
 }
 
 // Extractor names, the values of Document.Extractor.
@@ -96,6 +110,13 @@ type Options struct {
 	// (DefaultLang, "en", when ""; "-" for none: tokens are then only
 	// lower-cased and filtered).
 	DefaultLang string
+	// BaseURL is the URL the payload was captured from (the capture's
+	// URI-R). Relative links are resolved against it (and the page's <base
+	// href>), and a date in its path is the last resort for Published. When
+	// "", relative links are dropped.
+	BaseURL string
+	// MaxLinks caps Document.Links (DefaultMaxLinks when <= 0).
+	MaxLinks int
 }
 
 func (o Options) withDefaults() Options {
@@ -116,6 +137,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxWords <= 0 {
 		o.MaxWords = DefaultMaxWords
+	}
+	if o.MaxLinks <= 0 {
+		o.MaxLinks = DefaultMaxLinks
 	}
 	if o.DefaultLang == "" {
 		o.DefaultLang = DefaultLang

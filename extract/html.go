@@ -312,12 +312,13 @@ type pageInfo struct {
 	ogTitle  string // <meta property="og:title">
 	lang     string // <html lang>
 	body     *html.Node
-	elements int // element count after pruning
-	depth    int // maximum element depth
+	elements int      // element count after pruning
+	depth    int      // maximum element depth
+	scan     pageScan // dates and links, gathered before pruning
 }
 
-// inspectAndPrune records the title, og:title, <html lang> and <body> of doc
-// and removes from the tree what never holds page text and only costs time
+// inspectAndPrune records the title, og:title, <html lang> and <body> of doc,
+// gathers what publication dates and links need (info.scan), and removes from the tree what never holds page text and only costs time
 // later (scripts, styles, JSON-LD, templates, SVG, comments), so that
 // readability's clones and scoring run on a smaller tree.
 func inspectAndPrune(doc *html.Node) pageInfo {
@@ -335,6 +336,7 @@ func inspectAndPrune(doc *html.Node) pageInfo {
 		default:
 			return false
 		}
+		info.scan.element(n)
 		switch n.DataAtom {
 		case atom.Title:
 			if info.title == "" && n.Namespace == "" {

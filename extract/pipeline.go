@@ -48,6 +48,11 @@ func Extract(h http.Header, body []byte, opts Options) (*Document, error) {
 		doc.Extractor = ExtractorPlain
 		finish(doc, words, "", opts)
 	}
+	if doc.PublishedFrom == "" && opts.BaseURL != "" {
+		if t, ok := DateFromURL(opts.BaseURL); ok {
+			doc.Published, doc.PublishedFrom = t, PublishedFromURL
+		}
+	}
 	return doc, decErr
 }
 
@@ -90,6 +95,8 @@ func extractHTML(doc *Document, payload []byte, ct string, opts Options) {
 		return
 	}
 	info := inspectAndPrune(root)
+	doc.Published, doc.PublishedFrom = info.scan.published(opts.BaseURL)
+	doc.Links = info.scan.links(opts.BaseURL, opts.MaxLinks)
 	doc.Title = info.title
 	if doc.Title == "" {
 		doc.Title = info.ogTitle
