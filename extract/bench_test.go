@@ -7,7 +7,13 @@ import (
 
 // BenchmarkExtract extracts the distinct HTML payloads of the dev corpus
 // (skipped when the corpus is absent) and reports pages per second.
-func BenchmarkExtract(b *testing.B) {
+func BenchmarkExtract(b *testing.B) { benchExtract(b, false) }
+
+// BenchmarkExtractBaseURL is BenchmarkExtract with Options.BaseURL set to
+// each capture's URI, so that relative links are resolved too.
+func BenchmarkExtractBaseURL(b *testing.B) { benchExtract(b, true) }
+
+func benchExtract(b *testing.B, withURL bool) {
 	var pages []corpusResponse
 	seen := map[string]bool{}
 	for _, r := range corpusHTML(b) {
@@ -25,7 +31,11 @@ func BenchmarkExtract(b *testing.B) {
 	n := 0
 	for i := 0; b.Loop(); i++ {
 		p := pages[i%len(pages)]
-		if _, err := Extract(p.header, p.body, Options{}); err != nil {
+		var opts Options
+		if withURL {
+			opts.BaseURL = p.uri
+		}
+		if _, err := Extract(p.header, p.body, opts); err != nil {
 			b.Fatal(err)
 		}
 		n++

@@ -14,7 +14,9 @@ const DefaultCacheSize = 4096
 // payload digest (e.g. a WARC-Payload-Digest), so that identical captures,
 // which real collections repeat, are extracted once. Cached Documents are
 // shared between callers and must not be modified. The digest is the whole
-// key: use one Cache per Options.
+// key: use one Cache per Options. Options.BaseURL is not part of the key
+// either: a payload captured at several URLs keeps the Links and the URL
+// date of the first; add the URL to the key when that matters.
 type Cache struct {
 	mu    sync.Mutex
 	max   int
