@@ -1,0 +1,513 @@
+package crawl
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/offtopic/offtopic/extract"
+	"github.com/offtopic/offtopic/timemap"
+)
+
+// Strategy names a crawl strategy.
+type Strategy string
+
+// The strategies of Gossen et al.: breadth-first, content-focused (alpha 1),
+// time-focused (alpha 0) and content-and-time focused (the spec's alpha).
+const (
+	Unfocused Strategy = "unfocused"
+	CF        Strategy = "c-f"
+	TF        Strategy = "t-f"
+	CTF       Strategy = "ct-f"
+)
+
+// ParseStrategy accepts "ct-f", "c-f", "t-f", "unfocused" (also "bfs").
+func ParseStrategy(s string) (Strategy, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "", "ct-f", "ctf":
+		return CTF, nil
+	case "c-f", "cf":
+		return CF, nil
+	case "t-f", "tf":
+		return TF, nil
+	case "unfocused", "bfs", "breadth-first":
+		return Unfocused, nil
+	}
+	return "", fmt.Errorf("unknown strategy %q (want ct-f, c-f, t-f or unfocused)", s)
+}
+
+// Options configure a crawl.
+type Options struct {
+	Spec    *Spec
+	Archive Archive
+	// DF is the background document-frequency table; nil builds it from the
+	// reference documents and the crawled documents as they come.
+	DF       *DocFreq
+	Strategy Strategy
+	// Out is the output folder.
+	Out string
+	// Resume continues the crawl whose state is in Out.
+	Resume bool
+	// Thresholds turns on Klein mode: documents below the threshold learnt
+	// from the reference documents' outlinks are not kept nor followed.
+	Thresholds bool
+	// Seed drives the random splits of Klein mode.
+	Seed int64
+	// ArchivePrefix is the base of the URI-Ms in the written TimeMaps.
+	ArchivePrefix string
+	// Extract configures text extraction.
+	Extract extract.Options
+	// Progress, when set, hears the crawl's statistics after each document.
+	Progress func(Stats)
+	// SaveEvery is how many documents pass between saves of the crawl state
+	// (default 25); the state is always saved when the crawl stops.
+	SaveEvery int
+}
+
+// Stats describe a crawl in progress.
+type Stats struct {
+	Crawled  int
+	Frontier int
+	Missing  int
+	Rejected int
+	MeanTTR  float64
+	Elapsed  time.Duration
+	// Rate is documents crawled (collected or rejected) per second in this run.
+	Rate float64
+	// Threshold is Klein mode's threshold (0 otherwise).
+	Threshold float64
+}
+
+// Entry is one line of the crawl log: one collected document.
+type Entry struct {
+	N            int       `json:"n"`
+	URL          string    `json:"url"`
+	Snapshot     string    `json:"snapshot"`
+	SnapshotTime time.Time `json:"snapshot_time"`
+	DocTime      time.Time `json:"doc_time"`
+	// DocTimeFrom says where DocTime came from: "meta", "json-ld", "time",
+	// "byline", "url" (the page states it) or "capture".
+	DocTimeFrom string  `json:"doc_time_from"`
+	TopicR      float64 `json:"topic_r"`
+	TempR       float64 `json:"temp_r"`
+	TTR         float64 `json:"ttr"`
+	Depth       int     `json:"depth"`
+	Parent      string  `json:"parent,omitempty"`
+	Title       string  `json:"title,omitempty"`
+	Links       int     `json:"links"`
+	// Capture is the collected capture (where its record is).
+	Capture timemap.Capture `json:"capture"`
+}
+
+// Missing is a URL the crawl wanted but the archive lacks.
+type Missing struct {
+	URL    string `json:"url"`
+	Depth  int    `json:"depth"`
+	Parent string `json:"parent,omitempty"`
+	Reason string `json:"reason"`
+}
+
+// state is what --resume continues from.
+type state struct {
+	Spec      string    `json:"spec"`
+	Strategy  Strategy  `json:"strategy"`
+	Frontier  []Item    `json:"frontier"`
+	Seq       int       `json:"seq"`
+	Seen      []string  `json:"seen"`
+	Log       []Entry   `json:"log"`
+	Missing   []Missing `json:"missing"`
+	Rejected  int       `json:"rejected"`
+	Threshold *float64  `json:"threshold,omitempty"`
+	Elapsed   float64   `json:"elapsed_seconds"`
+	Done      bool      `json:"done"`
+}
+
+// Result is the outcome of a crawl.
+type Result struct {
+	Log       []Entry
+	Missing   []Missing
+	Stats     Stats
+	Threshold *float64
+	// Stopped says why the crawl ended: "target", "frontier", "runtime",
+	// "interrupted".
+	Stopped string
+}
+
+// crawler holds one crawl's working state.
+type crawler struct {
+	opts  Options
+	ev    Event
+	alpha float64
+	df    *DocFreq
+	ownDF bool
+	ref   *Reference
+	st    state
+	front frontier
+	seen  map[string]bool
+	sum   float64
+}
+
+// Crawl runs (or with Options.Resume continues) a focused crawl and writes
+// its output into Options.Out. When ctx is cancelled the crawl stops after
+// the document in hand, saves its state and output, and returns ctx's error
+// with the partial Result.
+func Crawl(ctx context.Context, opts Options) (*Result, error) {
+	if opts.Spec == nil || opts.Archive == nil {
+		return nil, errors.New("crawl: spec and archive are required")
+	}
+	if err := opts.Spec.Validate(); err != nil {
+		return nil, fmt.Errorf("crawl: spec: %w", err)
+	}
+	if opts.Strategy == "" {
+		opts.Strategy = CTF
+	}
+	if opts.SaveEvery <= 0 {
+		opts.SaveEvery = 25
+	}
+	if opts.ArchivePrefix == "" {
+		opts.ArchivePrefix = "http://localhost:8080/" + opts.Spec.Name
+	}
+	c := &crawler{opts: opts, ev: opts.Spec.Event(), seen: map[string]bool{}, df: opts.DF}
+	switch opts.Strategy {
+	case CF:
+		c.alpha = 1
+	case TF:
+		c.alpha = 0
+	default:
+		c.alpha = opts.Spec.AlphaOr()
+	}
+	if c.df == nil {
+		c.df, c.ownDF = NewDocFreq(), true
+	}
+	if err := os.MkdirAll(opts.Out, 0o755); err != nil {
+		return nil, fmt.Errorf("crawl: %w", err)
+	}
+	refs, err := c.loadReferences(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if opts.Resume {
+		if err := c.loadState(); err != nil {
+			return nil, err
+		}
+	} else {
+		c.st = state{Spec: opts.Spec.Name, Strategy: opts.Strategy}
+		seeds := opts.Spec.Seeds
+		if len(seeds) == 0 {
+			for _, r := range refs {
+				for _, l := range r.links {
+					seeds = append(seeds, l.URL)
+				}
+			}
+		}
+		for _, s := range seeds {
+			c.enqueue(Item{URL: timemap.CleanURI(s), Priority: 1, Depth: 0})
+		}
+		if opts.Thresholds {
+			t, err := c.learnThreshold(ctx, refs)
+			if err != nil {
+				return nil, err
+			}
+			c.st.Threshold = &t
+		}
+	}
+	return c.run(ctx)
+}
+
+type refDoc struct {
+	terms []string
+	links []Link
+}
+
+// loadReferences reads the reference documents and builds the reference vector.
+func (c *crawler) loadReferences(ctx context.Context) ([]refDoc, error) {
+	var refs []refDoc
+	var terms [][]string
+	for _, r := range c.opts.Spec.ReferenceDocuments {
+		var h http.Header
+		var body []byte
+		base := r
+		path := strings.TrimPrefix(r, "file://")
+		if fileExists(path) {
+			b, err := os.ReadFile(path)
+			if err != nil {
+				return nil, fmt.Errorf("crawl: reference document: %w", err)
+			}
+			ct := "text/html"
+			if strings.HasSuffix(path, ".txt") {
+				ct = "text/plain"
+			}
+			h, body, base = http.Header{"Content-Type": {ct}}, b, "file://"+filepath.ToSlash(path)
+		} else {
+			caps, err := c.opts.Archive.Resolve(ctx, r)
+			if err != nil {
+				return nil, fmt.Errorf("crawl: reference document %s: %w", r, err)
+			}
+			snap, ok := SelectSnapshot(caps, c.ev)
+			if !ok {
+				return nil, fmt.Errorf("crawl: reference document %s: not in the archive (nor a local file)", r)
+			}
+			if h, body, err = c.opts.Archive.Read(ctx, snap); err != nil {
+				return nil, fmt.Errorf("crawl: reference document %s: %w", r, err)
+			}
+		}
+		doc, _ := extract.Extract(h, body, c.opts.Extract)
+		dec, err := extract.Decode(h, body, 0)
+		if err != nil {
+			dec = body
+		}
+		info := parsePage(dec, base)
+		refs = append(refs, refDoc{terms: doc.Terms, links: info.Links})
+		terms = append(terms, doc.Terms)
+		if c.ownDF {
+			c.df.Add(Features(doc.Terms))
+		}
+	}
+	c.ref = NewReference(terms, StemKeywords(c.opts.Spec.Keywords, "en"), c.df)
+	return refs, nil
+}
+
+// enqueue adds an unseen, allowed URL to the frontier.
+func (c *crawler) enqueue(it Item) {
+	k := timemap.Canonicalize(it.URL, timemap.CanonSURT)
+	if c.seen[k] || !c.allowed(it.URL) {
+		return
+	}
+	c.seen[k] = true
+	c.st.Seen = append(c.st.Seen, k)
+	it.Seq = c.st.Seq
+	c.st.Seq++
+	if c.opts.Strategy == Unfocused {
+		it.Priority = 0 // first in, first out: breadth-first
+	}
+	c.front.push(it)
+}
+
+func (c *crawler) allowed(u string) bool {
+	pu, err := url.Parse(u)
+	if err != nil {
+		return false
+	}
+	host := strings.ToLower(pu.Hostname())
+	match := func(list []string) bool {
+		for _, d := range list {
+			d = strings.ToLower(strings.TrimPrefix(strings.TrimSpace(d), "."))
+			if host == d || strings.HasSuffix(host, "."+d) {
+				return true
+			}
+		}
+		return false
+	}
+	if match(c.opts.Spec.Deny) {
+		return false
+	}
+	return len(c.opts.Spec.Allow) == 0 || match(c.opts.Spec.Allow)
+}
+
+// scored is one fetched and scored document.
+type scored struct {
+	snap        timemap.Capture
+	title       string
+	terms       []string
+	links       []Link
+	docTime     time.Time
+	docTimeFrom string
+	topic, temp float64
+}
+
+// fetch resolves, selects, reads and scores one URL; ok is false (with a
+// reason) when the URL goes to the missing list.
+func (c *crawler) fetch(ctx context.Context, u string) (*scored, string, error) {
+	caps, err := c.opts.Archive.Resolve(ctx, u)
+	if err != nil {
+		return nil, "", fmt.Errorf("resolve %s: %w", u, err)
+	}
+	if len(caps) == 0 {
+		return nil, "not archived", nil
+	}
+	snap, ok := SelectSnapshot(caps, c.ev)
+	if !ok {
+		return nil, "no successful capture", nil
+	}
+	h, body, err := c.opts.Archive.Read(ctx, snap)
+	if err != nil {
+		return nil, "unreadable: " + err.Error(), nil
+	}
+	doc, _ := extract.Extract(h, body, c.opts.Extract)
+	dec, err := extract.Decode(h, body, 0)
+	if err != nil {
+		dec = body
+	}
+	info := parsePage(dec, snap.URIR)
+	s := &scored{snap: snap, title: doc.Title, terms: doc.Terms, links: info.Links, docTime: info.Published, docTimeFrom: info.PublishedFrom}
+	if s.docTime.IsZero() {
+		s.docTime, s.docTimeFrom = snap.Time, "capture"
+	}
+	if c.ownDF {
+		c.df.Add(Features(doc.Terms))
+	}
+	s.topic = c.ref.TopicR(doc.Terms, c.df)
+	s.temp = c.ev.TempR(s.docTime)
+	return s, "", nil
+}
+
+func (c *crawler) target() int {
+	if c.opts.Spec.TargetSize > 0 {
+		return c.opts.Spec.TargetSize
+	}
+	return DefaultTargetSize
+}
+
+func (c *crawler) run(ctx context.Context) (*Result, error) {
+	start := time.Now()
+	prior := time.Duration(c.st.Elapsed * float64(time.Second))
+	runtimeLimit := c.opts.Spec.Runtime()
+	done := 0
+	stopped := ""
+	for _, e := range c.st.Log {
+		c.sum += e.TTR
+	}
+	for {
+		if len(c.st.Log) >= c.target() {
+			stopped = "target"
+			break
+		}
+		if c.front.Len() == 0 {
+			stopped = "frontier"
+			break
+		}
+		if runtimeLimit > 0 && prior+time.Since(start) >= runtimeLimit {
+			stopped = "runtime"
+			break
+		}
+		if ctx.Err() != nil {
+			stopped = "interrupted"
+			break
+		}
+		it := c.front.pop()
+		s, reason, err := c.fetch(ctx, it.URL)
+		if err != nil {
+			c.front.push(it)
+			if ctx.Err() != nil {
+				stopped = "interrupted"
+				break
+			}
+			return nil, fmt.Errorf("crawl: %w", err)
+		}
+		done++
+		if s == nil {
+			c.st.Missing = append(c.st.Missing, Missing{URL: it.URL, Depth: it.Depth, Parent: it.Parent, Reason: reason})
+		} else {
+			ttr := TTR(c.alpha, s.topic, s.temp)
+			keep := true
+			if c.st.Threshold != nil {
+				grace := c.ev.End.Add(c.opts.Spec.Grace())
+				keep = ttr >= *c.st.Threshold && !s.docTime.After(grace)
+			}
+			if !keep {
+				c.st.Rejected++
+			} else {
+				c.st.Log = append(c.st.Log, Entry{
+					N: len(c.st.Log) + 1, URL: it.URL, Snapshot: s.snap.Timestamp14(), SnapshotTime: s.snap.Time,
+					DocTime: s.docTime, DocTimeFrom: s.docTimeFrom, TopicR: s.topic, TempR: s.temp, TTR: ttr,
+					Depth: it.Depth, Parent: it.Parent, Title: s.title, Links: len(s.links), Capture: s.snap,
+				})
+				c.sum += ttr
+				if c.opts.Spec.MaxDepth == 0 || it.Depth < c.opts.Spec.MaxDepth {
+					for _, l := range s.links {
+						c.enqueue(Item{URL: l.URL, Priority: c.priority(ttr, s, l), Depth: it.Depth + 1, Parent: it.URL})
+					}
+				}
+			}
+		}
+		if c.opts.Progress != nil {
+			c.opts.Progress(c.stats(prior+time.Since(start), done, time.Since(start)))
+		}
+		if done%c.opts.SaveEvery == 0 {
+			c.st.Elapsed = (prior + time.Since(start)).Seconds()
+			if err := c.saveState(); err != nil {
+				return nil, err
+			}
+		}
+	}
+	c.st.Elapsed = (prior + time.Since(start)).Seconds()
+	c.st.Done = stopped != "interrupted"
+	if err := c.saveState(); err != nil {
+		return nil, err
+	}
+	res := &Result{Log: c.st.Log, Missing: c.st.Missing, Stats: c.stats(prior+time.Since(start), done, time.Since(start)), Threshold: c.st.Threshold, Stopped: stopped}
+	if err := writeOutput(ctx, c.opts, c.st); err != nil {
+		return res, err
+	}
+	if stopped == "interrupted" {
+		return res, ctx.Err()
+	}
+	return res, nil
+}
+
+// priority is the frontier priority of an outlink of a document with
+// relevance ttr: the document's relevance (Algorithm 1).
+func (c *crawler) priority(ttr float64, _ *scored, _ Link) float64 {
+	return ttr
+}
+
+func (c *crawler) stats(elapsed time.Duration, done int, run time.Duration) Stats {
+	s := Stats{Crawled: len(c.st.Log), Frontier: c.front.Len(), Missing: len(c.st.Missing), Rejected: c.st.Rejected, Elapsed: elapsed}
+	if n := len(c.st.Log); n > 0 {
+		s.MeanTTR = c.sum / float64(n)
+	}
+	if run > 0 {
+		s.Rate = float64(done) / run.Seconds()
+	}
+	if c.st.Threshold != nil {
+		s.Threshold = *c.st.Threshold
+	}
+	return s
+}
+
+// BuildDF builds the background document-frequency table from the texts of
+// a local archive: every distinct HTML payload extracted once, in parallel.
+func BuildDF(ctx context.Context, a *LocalArchive, opts extract.Options, workers int) (*DocFreq, error) {
+	if workers <= 0 {
+		workers = runtime.NumCPU()
+	}
+	caps := a.Captures()
+	df := NewDocFreq()
+	ch := make(chan timemap.Capture)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for cp := range ch {
+				h, body, err := a.Read(ctx, cp)
+				if err != nil {
+					continue
+				}
+				doc, _ := extract.Extract(h, body, opts)
+				df.Add(Features(doc.Terms))
+			}
+		}()
+	}
+	var err error
+	for _, cp := range caps {
+		if err = ctx.Err(); err != nil {
+			break
+		}
+		ch <- cp
+	}
+	close(ch)
+	wg.Wait()
+	if err != nil {
+		return nil, fmt.Errorf("document frequencies: %w", err)
+	}
+	return df, nil
+}

@@ -1,0 +1,226 @@
+package crawl
+
+import (
+	"math"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/offtopic/offtopic/extract"
+)
+
+// Features turns a document's terms (stemmed, stop words removed, in text
+// order) into unigram and bigram counts; a bigram is two adjacent stems joined
+// by a space.
+func Features(terms []string) map[string]float64 {
+	f := make(map[string]float64, 2*len(terms))
+	for i, t := range terms {
+		f[t]++
+		if i > 0 {
+			f[terms[i-1]+" "+t]++
+		}
+	}
+	return f
+}
+
+// DocFreq is a background document-frequency table: in how many documents of
+// a corpus each feature occurs. It is safe for concurrent use.
+type DocFreq struct {
+	mu sync.RWMutex
+	n  int
+	df map[string]int
+}
+
+// NewDocFreq returns an empty table.
+func NewDocFreq() *DocFreq { return &DocFreq{df: map[string]int{}} }
+
+// Add counts one document's features.
+func (d *DocFreq) Add(features map[string]float64) {
+	d.mu.Lock()
+	d.n++
+	for f := range features {
+		d.df[f]++
+	}
+	d.mu.Unlock()
+}
+
+// Docs is the number of documents counted.
+func (d *DocFreq) Docs() int {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	return d.n
+}
+
+// IDF is the smoothed inverse document frequency log((1+N)/(1+df)) + 1.
+func (d *DocFreq) IDF(feature string) float64 {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	return math.Log(float64(1+d.n)/float64(1+d.df[feature])) + 1
+}
+
+// Vector is a sparse TF-IDF vector.
+type Vector map[string]float64
+
+// Weigh builds the TF-IDF vector of features: (1 + log tf) * idf.
+func Weigh(features map[string]float64, df *DocFreq) Vector {
+	v := make(Vector, len(features))
+	df.mu.RLock()
+	n := float64(1 + df.n)
+	for f, tf := range features {
+		v[f] = (1 + math.Log(tf)) * (math.Log(n/float64(1+df.df[f])) + 1)
+	}
+	df.mu.RUnlock()
+	return v
+}
+
+// Cosine is the cosine similarity of two sparse vectors (0 when either is empty).
+func Cosine(a, b Vector) float64 {
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	var dot, na, nb float64
+	for k, x := range a {
+		na += x * x
+		if y, ok := b[k]; ok {
+			dot += x * y
+		}
+	}
+	for _, y := range b {
+		nb += y * y
+	}
+	if na == 0 || nb == 0 {
+		return 0
+	}
+	return dot / math.Sqrt(na*nb)
+}
+
+// KeywordBoost is the factor a feature of the reference vector gets for its
+// overlap with the keywords, as in Gossen et al.: 2 when it equals a keyword
+// (both stemmed, e.g. the bigram "general elect" for "general election"),
+// 1.5 when it shares a stem with one, 1 otherwise.
+func KeywordBoost(feature string, keywords [][]string) float64 {
+	fs := strings.Fields(feature)
+	best := 1.0
+	for _, kw := range keywords {
+		if len(kw) == 0 {
+			continue
+		}
+		if strings.Join(kw, " ") == feature {
+			return 2
+		}
+		for _, f := range fs {
+			for _, k := range kw {
+				if f == k {
+					best = 1.5
+				}
+			}
+		}
+	}
+	return best
+}
+
+// StemKeywords turns keywords into stem sequences the way documents' terms
+// are made (stop words removed, stemmed).
+func StemKeywords(keywords []string, lang string) [][]string {
+	var out [][]string
+	for _, k := range keywords {
+		if t := extract.Terms(k, lang); len(t) > 0 {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// Reference is the topic of a collection: the TF-IDF vector of its reference
+// documents' main text, boosted by the keywords.
+type Reference struct {
+	Vector   Vector
+	Keywords [][]string
+}
+
+// NewReference builds the reference vector from the reference documents'
+// terms (their features summed) and the stemmed keywords, which also count
+// as reference text (so that keywords alone make a topic).
+func NewReference(docs [][]string, keywords [][]string, df *DocFreq) *Reference {
+	sum := map[string]float64{}
+	for _, terms := range docs {
+		for f, c := range Features(terms) {
+			sum[f] += c
+		}
+	}
+	for _, kw := range keywords {
+		for f, c := range Features(kw) {
+			sum[f] += c
+		}
+	}
+	v := Weigh(sum, df)
+	for f := range v {
+		v[f] *= KeywordBoost(f, keywords)
+	}
+	return &Reference{Vector: v, Keywords: keywords}
+}
+
+// TopicR is the cosine between the reference vector and the document's
+// vector built the same way (without the keyword boost).
+func (r *Reference) TopicR(terms []string, df *DocFreq) float64 {
+	return Cosine(r.Vector, Weigh(Features(terms), df))
+}
+
+// TopTerms returns the n heaviest features of the reference vector.
+func (r *Reference) TopTerms(n int) []string {
+	fs := make([]string, 0, len(r.Vector))
+	for f := range r.Vector {
+		fs = append(fs, f)
+	}
+	sort.Slice(fs, func(i, j int) bool {
+		if r.Vector[fs[i]] != r.Vector[fs[j]] {
+			return r.Vector[fs[i]] > r.Vector[fs[j]]
+		}
+		return fs[i] < fs[j]
+	})
+	if len(fs) > n {
+		fs = fs[:n]
+	}
+	return fs
+}
+
+// TempR is the temporal relevance of a document dated t: 1 inside the event
+// span, and outside it a half-life decay: 0.5^(dt/Lead) before the start and
+// 0.5^(dt/Cooldown) after the end, so that Lead (Cooldown) is the time at which
+// relevance has dropped to 0.5. Without a lead (cool-down) time relevance is 0
+// before the start (after the end). A zero t has relevance 0.
+func (e Event) TempR(t time.Time) float64 {
+	switch {
+	case t.IsZero():
+		return 0
+	case t.Before(e.Start):
+		if e.Lead <= 0 {
+			return 0
+		}
+		return math.Pow(0.5, float64(e.Start.Sub(t))/float64(e.Lead))
+	case t.After(e.End):
+		if e.Cooldown <= 0 {
+			return 0
+		}
+		return math.Pow(0.5, float64(t.Sub(e.End))/float64(e.Cooldown))
+	}
+	return 1
+}
+
+// Contains reports whether t is inside the event span.
+func (e Event) Contains(t time.Time) bool { return !t.Before(e.Start) && !t.After(e.End) }
+
+// distance is how far t lies outside the event span (0 inside).
+func (e Event) distance(t time.Time) time.Duration {
+	switch {
+	case t.Before(e.Start):
+		return e.Start.Sub(t)
+	case t.After(e.End):
+		return t.Sub(e.End)
+	}
+	return 0
+}
+
+// TTR mixes topical and temporal relevance: alpha*topic + (1-alpha)*temp.
+func TTR(alpha, topic, temp float64) float64 { return alpha*topic + (1-alpha)*temp }

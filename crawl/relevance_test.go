@@ -1,0 +1,151 @@
+package crawl
+
+import (
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/offtopic/offtopic/timemap"
+)
+
+func day(s string) time.Time {
+	t, err := time.Parse("2006-01-02", s)
+	if err != nil {
+		panic(err)
+	}
+	return t
+}
+
+func TestTempRHalfLife(t *testing.T) {
+	ev := Event{Start: day("2005-04-05"), End: day("2005-05-05"), Lead: 30 * 24 * time.Hour, Cooldown: 14 * 24 * time.Hour}
+	cases := []struct {
+		at   time.Time
+		want float64
+	}{
+		{day("2005-04-05"), 1},
+		{day("2005-04-20"), 1},
+		{day("2005-05-05"), 1},
+		{day("2005-03-06"), 0.5},  // one lead time before the start
+		{day("2005-02-04"), 0.25}, // two
+		{day("2005-05-19"), 0.5},  // one cool-down after the end
+		{day("2005-06-02"), 0.25},
+		{time.Time{}, 0},
+	}
+	for _, c := range cases {
+		if got := ev.TempR(c.at); math.Abs(got-c.want) > 1e-9 {
+			t.Errorf("TempR(%s) = %v, want %v", c.at.Format("2006-01-02"), got, c.want)
+		}
+	}
+	noLead := Event{Start: ev.Start, End: ev.End}
+	if got := noLead.TempR(day("2005-04-04")); got != 0 {
+		t.Errorf("no lead time: TempR before start = %v, want 0", got)
+	}
+	if got := noLead.TempR(day("2005-05-06")); got != 0 {
+		t.Errorf("no cool-down: TempR after end = %v, want 0", got)
+	}
+}
+
+func TestKeywordBoost(t *testing.T) {
+	kw := StemKeywords([]string{"general election", "vote"}, "en")
+	if len(kw) != 2 || strings.Join(kw[0], " ") != "general elect" {
+		t.Fatalf("stemmed keywords = %q", kw)
+	}
+	for f, want := range map[string]float64{"general elect": 2, "vote": 2, "elect": 1.5, "elect result": 1.5, "weather": 1, "local weather": 1} {
+		if got := KeywordBoost(f, kw); got != want {
+			t.Errorf("KeywordBoost(%q) = %v, want %v", f, got, want)
+		}
+	}
+	df := NewDocFreq()
+	ref := NewReference([][]string{{"vote", "weather", "count"}}, kw, df)
+	if ref.Vector["vote"] != 2*Weigh(map[string]float64{"vote": 2}, df)["vote"] {
+		t.Errorf("reference weight of a keyword not doubled: %v", ref.Vector)
+	}
+}
+
+func TestFeaturesAndCosine(t *testing.T) {
+	f := Features([]string{"general", "elect", "general", "elect"})
+	if f["general"] != 2 || f["general elect"] != 2 || f["elect general"] != 1 {
+		t.Errorf("Features = %v", f)
+	}
+	a := Vector{"x": 1, "y": 1}
+	if c := Cosine(a, a); math.Abs(c-1) > 1e-12 {
+		t.Errorf("Cosine(a, a) = %v", c)
+	}
+	if c := Cosine(a, Vector{"z": 1}); c != 0 {
+		t.Errorf("orthogonal cosine = %v", c)
+	}
+	if got := TTR(0.5, 0.2, 1); math.Abs(got-0.6) > 1e-12 {
+		t.Errorf("TTR = %v", got)
+	}
+}
+
+func TestSelectSnapshot(t *testing.T) {
+	ev := Event{Start: day("2005-04-05"), End: day("2005-05-05")}
+	loc := timemap.Location{File: "x.warc.gz", Offset: 1, Length: 1}
+	cap := func(d string, status int) timemap.Capture {
+		return timemap.Capture{URIR: "http://a/", Time: day(d), Status: status, Loc: loc, Payload: loc}
+	}
+	cases := []struct {
+		name string
+		caps []timemap.Capture
+		want string
+	}{
+		{"earliest inside", []timemap.Capture{cap("2005-03-01", 200), cap("2005-04-20", 200), cap("2005-04-10", 200), cap("2005-06-01", 200)}, "2005-04-10"},
+		{"closest before", []timemap.Capture{cap("2005-01-01", 200), cap("2005-03-30", 200), cap("2005-06-01", 200)}, "2005-03-30"},
+		{"closest after", []timemap.Capture{cap("2005-01-01", 200), cap("2005-05-10", 200)}, "2005-05-10"},
+		{"skips errors", []timemap.Capture{cap("2005-04-10", 404), cap("2005-06-01", 200)}, "2005-06-01"},
+	}
+	for _, c := range cases {
+		got, ok := SelectSnapshot(c.caps, ev)
+		if !ok || got.Time.Format("2006-01-02") != c.want {
+			t.Errorf("%s: got %v %v, want %s", c.name, got.Time, ok, c.want)
+		}
+	}
+	if _, ok := SelectSnapshot([]timemap.Capture{cap("2005-04-10", 500)}, ev); ok {
+		t.Error("only a failed capture: selected one")
+	}
+}
+
+func TestParseSpec(t *testing.T) {
+	_, err := ParseSpec([]byte(`{"name":"","event_start":"2005-05-01","event_end":"2005-04-01","alpha":2,"lead_days":-1}`))
+	if err == nil {
+		t.Fatal("invalid spec accepted")
+	}
+	for _, want := range []string{"name", "reference_documents", "event_end", "alpha", "lead_days"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not mention %s", err, want)
+		}
+	}
+	if _, err := ParseSpec([]byte(`{"name":"x","keywords":["a"],"seeds":["http://a/"],"event_start":"2005-04-01","event_end":"2005-05-01","alhpa":1}`)); err == nil {
+		t.Error("unknown field accepted")
+	}
+	s, err := ParseSpec([]byte(`{"name":"x","keywords":["a"],"seeds":["http://a/"],"event_start":"2005-04-01","event_end":"2005-05-01"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.AlphaOr() != 0.5 || !s.Event().End.Equal(day("2005-05-01").Add(24*time.Hour-time.Second)) {
+		t.Errorf("defaults: alpha %v, end %v", s.AlphaOr(), s.Event().End)
+	}
+}
+
+func TestParsePage(t *testing.T) {
+	body := `<html><head><script type="application/ld+json">{"dateModified":"2005-09-01","datePublished":"2005-04-12T10:00:00Z"}</script></head>
+<body><a href="/2005/04/13/b.html">B story</a> <a href="http://web.archive.org/web/20050101000000/http://other.example/x">X</a>
+<a href="#top">top</a><a href="mailto:a@b">m</a></body></html>`
+	info := parsePage([]byte(body), "http://news.example/2005/04/12/a.html")
+	if info.PublishedFrom != "json-ld" || !info.Published.Equal(time.Date(2005, 4, 12, 10, 0, 0, 0, time.UTC)) {
+		t.Errorf("published %v from %q", info.Published, info.PublishedFrom)
+	}
+	if len(info.Links) != 2 || info.Links[0].URL != "http://news.example/2005/04/13/b.html" || info.Links[0].Anchor != "B story" || info.Links[1].URL != "http://other.example/x" {
+		t.Errorf("links = %+v", info.Links)
+	}
+	info = parsePage([]byte(`<p class="byline">Published 23 April 2005 12:32</p><p>Last updated 04 May 2005</p>`), "http://x/story.php?id=1")
+	if info.PublishedFrom != "byline" || !info.Published.Equal(day("2005-04-23")) {
+		t.Errorf("byline: %v from %q", info.Published, info.PublishedFrom)
+	}
+	info = parsePage([]byte(`<p>no date</p>`), "http://x/2005/04/02/y.html")
+	if info.PublishedFrom != "url" || !info.Published.Equal(day("2005-04-02")) {
+		t.Errorf("url: %v from %q", info.Published, info.PublishedFrom)
+	}
+}
