@@ -454,9 +454,21 @@ func (c *crawler) run(ctx context.Context) (*Result, error) {
 }
 
 // priority is the frontier priority of an outlink of a document with
-// relevance ttr: the document's relevance (Algorithm 1).
-func (c *crawler) priority(ttr float64, _ *scored, _ Link) float64 {
-	return ttr
+// relevance ttr: the document's relevance (Algorithm 1), averaged with an
+// estimate of the target's own relevance from what the link tells before it
+// is fetched: the topical similarity of its anchor text to the reference
+// vector, and the temporal relevance of a date in its URL (else the
+// parent's).
+func (c *crawler) priority(ttr float64, s *scored, l Link) float64 {
+	topic := 0.0
+	if l.Anchor != "" {
+		topic = c.ref.TopicR(extract.Terms(l.Anchor, "en"), c.df)
+	}
+	temp := s.temp
+	if t, ok := dateFromURL(l.URL); ok {
+		temp = c.ev.TempR(t)
+	}
+	return (ttr + TTR(c.alpha, topic, temp)) / 2
 }
 
 func (c *crawler) stats(elapsed time.Duration, done int, run time.Duration) Stats {

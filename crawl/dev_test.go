@@ -57,5 +57,14 @@ func TestDevCorpus(t *testing.T) {
 			res[s] = RelevantAt(r.Log, rel, DefaultBudgets)
 			t.Logf("%s %-9s relevant at 50/100/200: %v  (%d docs, %d missing, %.0f docs/s, %v)", event, s, res[s], len(r.Log), len(r.Missing), float64(len(r.Log)+len(r.Missing))/time.Since(t1).Seconds(), time.Since(t1))
 		}
+		ctf, bfs := res[CTF], res[Unfocused]
+		if event == "election2005" && float64(ctf[1]) < 1.5*float64(bfs[1]) {
+			t.Errorf("election2005: ct-f %d relevant at 100, unfocused %d: want at least 1.5 times", ctf[1], bfs[1])
+		}
+		for i, b := range DefaultBudgets {
+			if ctf[i] < bfs[i] {
+				t.Errorf("%s: ct-f %d relevant at %d, unfocused %d: want at least as many", event, ctf[i], b, bfs[i])
+			}
+		}
 	}
 }

@@ -69,3 +69,5 @@ func RelevantAt(log []Entry, relevant map[string]bool, budgets []int) []int {
 	}
 	return out
 }
+
+func canon(u string) string { return timemap.Canonicalize(u, timemap.CanonSURT) }

@@ -74,25 +74,40 @@ func Weigh(features map[string]float64, df *DocFreq) Vector {
 	return v
 }
 
-// Cosine is the cosine similarity of two sparse vectors (0 when either is empty).
+// Cosine is the cosine similarity of two sparse vectors (0 when either is
+// empty). Sums run in key order, so that the result does not depend on map
+// iteration order (a resumed crawl then scores exactly as an uninterrupted one).
 func Cosine(a, b Vector) float64 {
 	if len(a) > len(b) {
 		a, b = b, a
 	}
-	var dot, na, nb float64
-	for k, x := range a {
-		na += x * x
+	dot, na, nb := 0.0, sumSquares(a), sumSquares(b)
+	for _, k := range sortedKeys(a) {
 		if y, ok := b[k]; ok {
-			dot += x * y
+			dot += a[k] * y
 		}
-	}
-	for _, y := range b {
-		nb += y * y
 	}
 	if na == 0 || nb == 0 {
 		return 0
 	}
 	return dot / math.Sqrt(na*nb)
+}
+
+func sortedKeys(v Vector) []string {
+	ks := make([]string, 0, len(v))
+	for k := range v {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}
+
+func sumSquares(v Vector) float64 {
+	s := 0.0
+	for _, k := range sortedKeys(v) {
+		s += v[k] * v[k]
+	}
+	return s
 }
 
 // KeywordBoost is the factor a feature of the reference vector gets for its
