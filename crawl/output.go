@@ -100,7 +100,7 @@ func WARCName(spec *Spec) string {
 
 // writeOutput writes the collection (WARC, CDXJ, TimeMaps) and the crawl log,
 // missing list and relevance curve, each atomically.
-func writeOutput(_ context.Context, opts Options, st state) error {
+func writeOutput(ctx context.Context, opts Options, st state) error {
 	warcPath := filepath.Join(opts.Out, WARCName(opts.Spec))
 	var copied []timemap.Capture
 	err := writeAtomic(warcPath, func(w io.Writer) error {
@@ -117,8 +117,28 @@ func writeOutput(_ context.Context, opts Options, st state) error {
 			if cp.Revisit {
 				loc = cp.Payload
 			}
+			if loc.File == "" && cp.URIM != "" {
+				// A remote capture: stored as a new record of the memento
+				// (read again, from the client's cache).
+				h, body, err := opts.Archive.Read(ctx, cp)
+				if err != nil {
+					return fmt.Errorf("store %s: %w", cp.URIM, err)
+				}
+				n, err := writeMementoRecord(w, cp, h, body)
+				if err != nil {
+					return fmt.Errorf("store %s: %w", cp.URIM, err)
+				}
+				nc := cp
+				nc.Key = timemap.Canonicalize(cp.URIR, timemap.CanonSURT)
+				nc.Revisit = false
+				nc.Loc = timemap.Location{File: warcPath, Offset: off, Length: n}
+				nc.Payload, nc.Length = nc.Loc, n
+				copied = append(copied, nc)
+				off += n
+				continue
+			}
 			if loc.File == "" || loc.Length <= 0 || loc.MemberOffset != 0 {
-				continue // a remote capture, or a record that cannot be cut out of its file
+				continue // a record that cannot be cut out of its file
 			}
 			f := files[loc.File]
 			if f == nil {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/offtopic/offtopic/crawl"
 	"github.com/offtopic/offtopic/extract"
+	"github.com/offtopic/offtopic/timemap"
 )
 
 func crawlCommand() *cli.Command {
@@ -37,7 +38,7 @@ Examples:
    offtopic crawl --spec election/spec.json --archive archive --out coll
    offtopic crawl --spec spec.json --archive archive --out cmp --strategy ct-f,c-f,t-f,unfocused --evaluate relevant.tsv
    offtopic detect coll/*.warc.gz`,
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "spec", Usage: "collection specification `FILE` (JSON)"},
 			&cli.StringFlag{Name: "archive", Usage: "archive `DIR` of WARC files (with index.cdxj, else indexed once)"},
 			&cli.StringFlag{Name: "index", Usage: "CDXJ/CDX index `FILE` of the archive (default DIR/index.cdxj)"},
@@ -53,15 +54,15 @@ Examples:
 			&cli.StringFlag{Name: "budgets", Value: "50,100,200", Usage: "budgets of --evaluate"},
 			&cli.BoolFlag{Name: "local-idf", Usage: "build IDF from the reference and crawled documents instead of the whole archive"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
-		},
+		}, append(cdxServerFlags(), clientFlags()...)...),
 		Action: runCrawl,
 	}
 }
 
 func runCrawl(c *cli.Context) error {
 	stderr := c.App.ErrWriter
-	if c.String("spec") == "" || c.String("archive") == "" {
-		return cli.Exit("crawl: --spec and --archive are required", 2)
+	if c.String("spec") == "" || (c.String("archive") == "") == (c.String("cdx-server") == "") {
+		return cli.Exit("crawl: --spec and one archive (--archive DIR or --cdx-server URL) are required", 2)
 	}
 	spec, err := crawl.LoadSpec(c.String("spec"))
 	if err != nil {
@@ -96,22 +97,38 @@ func runCrawl(c *cli.Context) error {
 	}
 	quiet := c.Bool("quiet")
 	t0 := time.Now()
-	archive, err := crawl.OpenLocal(c.Context, c.String("archive"), c.String("index"), nil)
-	if err != nil {
-		return cli.Exit("crawl: "+err.Error(), 1)
-	}
+	var archive crawl.Archive
 	var df *crawl.DocFreq
-	if !c.Bool("local-idf") {
-		if df, err = crawl.BuildDF(c.Context, archive, extract.Options{}, 0); err != nil {
+	if c.String("cdx-server") != "" {
+		// A remote archive: its texts cannot all be read up front, so IDF
+		// comes from the reference and crawled documents (--local-idf).
+		client, err := newClient(c)
+		if err != nil {
 			return cli.Exit("crawl: "+err.Error(), 1)
 		}
-	}
-	if !quiet {
-		n := 0
-		if df != nil {
-			n = df.Docs()
+		srv, err := cdxServer(c, client, timemap.CanonSURT)
+		if err != nil {
+			return cli.Exit("crawl: "+err.Error(), 2)
 		}
-		fmt.Fprintf(stderr, "crawl: archive %d URLs, IDF from %d documents (%.1fs)\n", archive.Len(), n, time.Since(t0).Seconds())
+		archive = crawl.NewRemoteArchive(srv, client, timemap.MementoOptions{NotRaw: c.Bool("not-raw")})
+	} else {
+		local, err := crawl.OpenLocal(c.Context, c.String("archive"), c.String("index"), nil)
+		if err != nil {
+			return cli.Exit("crawl: "+err.Error(), 1)
+		}
+		archive = local
+		if !c.Bool("local-idf") {
+			if df, err = crawl.BuildDF(c.Context, local, extract.Options{}, 0); err != nil {
+				return cli.Exit("crawl: "+err.Error(), 1)
+			}
+		}
+		if !quiet {
+			n := 0
+			if df != nil {
+				n = df.Docs()
+			}
+			fmt.Fprintf(stderr, "crawl: archive %d URLs, IDF from %d documents (%.1fs)\n", local.Len(), n, time.Since(t0).Seconds())
+		}
 	}
 	type row struct {
 		s      crawl.Strategy

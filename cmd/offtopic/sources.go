@@ -17,16 +17,30 @@ import (
 
 // sourceFlags say where captures come from besides WARC/ARC files.
 func sourceFlags() []cli.Flag {
-	return append([]cli.Flag{
+	flags := []cli.Flag{
 		&cli.StringSliceFlag{Name: "index", Usage: "read captures from CDX/CDXJ index `FILE`s (plain or .gz) instead of scanning WARCs"},
 		&cli.StringFlag{Name: "warc-dir", Usage: "with --index: the `DIR` the index's file names are in"},
 		&cli.StringFlag{Name: "seeds", Usage: "score only these URI-Rs: a `FILE` of URLs or SURT prefixes (URL* = prefix); needed by --cdx-server"},
 		&cli.StringSliceFlag{Name: "timemap", Usage: "fetch TimeMaps by `URI-T` (link-format, JSON or CDXJ; repeatable, or @FILE of URI-Ts) and their mementos"},
-		&cli.StringFlag{Name: "cdx-server", Usage: "list captures of --seeds from the CDX server at `URL`"},
-		&cli.StringFlag{Name: "cdx-kind", Value: "wayback", Usage: "the CDX server's software: `wayback` (Internet Archive), pywb or outback (OutbackCDX)"},
-		&cli.StringFlag{Name: "memento-prefix", Usage: "the archive's Wayback endpoint for --cdx-server mementos, e.g. http://web.archive.org/web (`URL`)"},
 		&cli.StringFlag{Name: "archiveit", Usage: "score Archive-It collection `ID` from Archive-It's public Wayback"},
-	}, append(archiveItFlags(),
+	}
+	flags = append(flags, cdxServerFlags()...)
+	flags = append(flags, archiveItFlags()...)
+	return append(flags, clientFlags()...)
+}
+
+// cdxServerFlags name a CDX server and its archive's Wayback endpoint.
+func cdxServerFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "cdx-server", Usage: "list captures from the CDX server at `URL`"},
+		&cli.StringFlag{Name: "cdx-kind", Value: "wayback", Usage: "the CDX server's software: `wayback` (Internet Archive), pywb or outback (OutbackCDX)"},
+		&cli.StringFlag{Name: "memento-prefix", Usage: "the archive's Wayback endpoint for mementos of --cdx-server captures, e.g. http://web.archive.org/web (`URL`)"},
+	}
+}
+
+// clientFlags shape the polite client every remote request goes through.
+func clientFlags() []cli.Flag {
+	return []cli.Flag{
 		&cli.StringFlag{Name: "cache-dir", Usage: "disk cache of fetched TimeMaps and mementos (default: the user cache directory; an interrupted run resumes from it)"},
 		&cli.BoolFlag{Name: "no-cache", Usage: "fetch everything anew and keep nothing"},
 		&cli.IntFlag{Name: "per-host", Value: 4, Usage: "at most `N` requests in flight to one archive host (0: no limit)"},
@@ -34,7 +48,48 @@ func sourceFlags() []cli.Flag {
 		&cli.DurationFlag{Name: "timeout", Value: 30 * time.Second, Usage: "time limit of one request"},
 		&cli.IntFlag{Name: "retries", Value: 4, Usage: "retries of a request after timeouts, 5xx and 429"},
 		&cli.BoolFlag{Name: "not-raw", Usage: "fetch URI-Ms as given, for archives without the id_ (raw memento) modifier"},
-	)...)
+	}
+}
+
+// newClient builds the polite client the client flags describe.
+func newClient(c *cli.Context) (*timemap.Client, error) {
+	// The client reads 0 as "the default"; on the command line 0 means none.
+	opts := timemap.ClientOptions{Version: version, PerHost: c.Int("per-host"), RatePerHost: c.Float64("rate"),
+		Timeout: c.Duration("timeout"), MaxRetries: c.Int("retries")}
+	if opts.MaxRetries == 0 {
+		opts.MaxRetries = -1
+	}
+	if opts.PerHost == 0 {
+		opts.PerHost = -1
+	}
+	if opts.RatePerHost == 0 {
+		opts.RatePerHost = -1
+	}
+	if !c.Bool("no-cache") {
+		dir := c.String("cache-dir")
+		if dir == "" {
+			d, err := timemap.DefaultCacheDir()
+			if err != nil {
+				return nil, fmt.Errorf("cache: %w (give --cache-dir or --no-cache)", err)
+			}
+			dir = d
+		}
+		cache, err := timemap.OpenCache(dir)
+		if err != nil {
+			return nil, err
+		}
+		opts.Cache = cache
+	}
+	return timemap.NewClient(opts), nil
+}
+
+// cdxServer is the CDX server the flags name.
+func cdxServer(c *cli.Context, doer timemap.Doer, canon timemap.CanonMode) (*timemap.CDXServer, error) {
+	kind, err := timemap.ParseServerKind(c.String("cdx-kind"))
+	if err != nil {
+		return nil, err
+	}
+	return &timemap.CDXServer{Kind: kind, Endpoint: c.String("cdx-server"), Doer: doer, MementoPrefix: c.String("memento-prefix"), Canon: canon}, nil
 }
 
 // source is where a run's captures come from and how payloads are read.
@@ -117,34 +172,10 @@ func readSeedsFile(path string, canon timemap.CanonMode) (*timemap.Seeds, error)
 
 // openRemote sets up the polite client and the remote source.
 func openRemote(c *cli.Context, st *setup, warn *warnings) (*source, error) {
-	// The client reads 0 as "the default"; on the command line 0 means none.
-	opts := timemap.ClientOptions{Version: version, PerHost: c.Int("per-host"), RatePerHost: c.Float64("rate"),
-		Timeout: c.Duration("timeout"), MaxRetries: c.Int("retries")}
-	if opts.MaxRetries == 0 {
-		opts.MaxRetries = -1
+	client, err := newClient(c)
+	if err != nil {
+		return nil, err
 	}
-	if opts.PerHost == 0 {
-		opts.PerHost = -1
-	}
-	if opts.RatePerHost == 0 {
-		opts.RatePerHost = -1
-	}
-	if !c.Bool("no-cache") {
-		dir := c.String("cache-dir")
-		if dir == "" {
-			d, err := timemap.DefaultCacheDir()
-			if err != nil {
-				return nil, fmt.Errorf("cache: %w (give --cache-dir or --no-cache)", err)
-			}
-			dir = d
-		}
-		cache, err := timemap.OpenCache(dir)
-		if err != nil {
-			return nil, err
-		}
-		opts.Cache = cache
-	}
-	client := timemap.NewClient(opts)
 	mopts := timemap.MementoOptions{NotRaw: c.Bool("not-raw")}
 	s := &source{client: client, close: func() {}, read: timemap.MementoReader(client, mopts)}
 	var src timemap.Source
@@ -157,7 +188,7 @@ func openRemote(c *cli.Context, st *setup, warn *warnings) (*source, error) {
 		s.inputs = uris
 		src = timemap.NewTimeMapSource(client, uris, timemap.TimeMapOptions{Canon: st.canon})
 	case c.String("cdx-server") != "":
-		kind, err := timemap.ParseServerKind(c.String("cdx-kind"))
+		srv, err := cdxServer(c, client, st.canon)
 		if err != nil {
 			return nil, err
 		}
@@ -168,7 +199,6 @@ func openRemote(c *cli.Context, st *setup, warn *warnings) (*source, error) {
 		if err != nil {
 			return nil, err
 		}
-		srv := &timemap.CDXServer{Kind: kind, Endpoint: c.String("cdx-server"), Doer: client, MementoPrefix: c.String("memento-prefix"), Canon: st.canon}
 		s.inputs = []string{c.String("cdx-server")}
 		src = sourceFunc(func(ctx context.Context) iter.Seq2[*timemap.TimeMap, error] {
 			return srv.TimeMaps(ctx, seeds, timemap.Query{})

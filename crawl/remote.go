@@ -1,0 +1,102 @@
+package crawl
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"crypto/rand"
+	"crypto/sha1"
+	"encoding/base32"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/offtopic/offtopic/timemap"
+)
+
+// RemoteArchive is an Archive reached over the network: captures are listed
+// by a CDX server (Internet Archive, pywb, OutbackCDX) and read as raw
+// mementos, all through one polite, caching client.
+type RemoteArchive struct {
+	server *timemap.CDXServer
+	read   func(ctx context.Context, c timemap.Capture) (http.Header, []byte, error)
+}
+
+// NewRemoteArchive crawls the archive whose CDX server is server; mementos
+// are fetched through doer (use a *timemap.Client with a cache, so that the
+// output step re-reads them from disk).
+func NewRemoteArchive(server *timemap.CDXServer, doer timemap.Doer, opts timemap.MementoOptions) *RemoteArchive {
+	return &RemoteArchive{server: server, read: timemap.MementoReader(doer, opts)}
+}
+
+// Resolve implements Archive: one exact-URL query to the CDX server. Lines
+// the server garbles are skipped; any other failure is an error.
+func (a *RemoteArchive) Resolve(ctx context.Context, uri string) ([]timemap.Capture, error) {
+	var out []timemap.Capture
+	for c, err := range a.server.Captures(ctx, timemap.Query{URL: uri}) {
+		if err != nil {
+			var le *timemap.CDXLineError
+			if errors.As(err, &le) {
+				continue
+			}
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	slices.SortStableFunc(out, func(x, y timemap.Capture) int { return x.Time.Compare(y.Time) })
+	return out, nil
+}
+
+// Read implements Archive: the raw memento, with its original headers.
+func (a *RemoteArchive) Read(ctx context.Context, c timemap.Capture) (http.Header, []byte, error) {
+	return a.read(ctx, c)
+}
+
+// writeMementoRecord writes a fetched memento as one gzipped WARC response
+// record: its URI-R and capture time as target and date, its URI-M as
+// WARC-Source-URI (provenance), the original status and headers, the body
+// as archived. It returns the number of bytes written.
+func writeMementoRecord(w io.Writer, c timemap.Capture, h http.Header, body []byte) (int64, error) {
+	var block bytes.Buffer
+	status := c.Status
+	if status == 0 {
+		status = http.StatusOK
+	}
+	fmt.Fprintf(&block, "HTTP/1.1 %d %s\r\n", status, http.StatusText(status))
+	for _, k := range slices.Sorted(maps.Keys(h)) {
+		if k == "Content-Length" || k == "Transfer-Encoding" {
+			continue
+		}
+		for _, v := range h[k] {
+			fmt.Fprintf(&block, "%s: %s\r\n", k, strings.NewReplacer("\r", " ", "\n", " ").Replace(v))
+		}
+	}
+	fmt.Fprintf(&block, "Content-Length: %d\r\n\r\n", len(body))
+	block.Write(body)
+	sum := sha1.Sum(body)
+	var id [16]byte
+	rand.Read(id[:])
+	var rec bytes.Buffer
+	fmt.Fprintf(&rec, "WARC/1.1\r\nWARC-Type: response\r\nWARC-Record-ID: <urn:uuid:%x-%x-%x-%x-%x>\r\n", id[0:4], id[4:6], id[6:8], id[8:10], id[10:16])
+	fmt.Fprintf(&rec, "WARC-Date: %s\r\nWARC-Target-URI: %s\r\n", c.Time.UTC().Format(time.RFC3339), c.URIR)
+	if c.URIM != "" {
+		fmt.Fprintf(&rec, "WARC-Source-URI: %s\r\n", c.URIM)
+	}
+	fmt.Fprintf(&rec, "WARC-Payload-Digest: sha1:%s\r\nContent-Type: application/http; msgtype=response\r\nContent-Length: %d\r\n\r\n",
+		base32.StdEncoding.EncodeToString(sum[:]), block.Len())
+	rec.Write(block.Bytes())
+	rec.WriteString("\r\n\r\n")
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(rec.Bytes())
+	if err := zw.Close(); err != nil {
+		return 0, err
+	}
+	n, err := w.Write(gz.Bytes())
+	return int64(n), err
+}
