@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"iter"
 	"net/http"
 	"os"
 	"runtime"
@@ -17,10 +16,6 @@ import (
 	"github.com/offtopic/offtopic/timemap"
 )
 
-// Source yields TimeMaps in key order.
-type Source interface {
-	TimeMaps(ctx context.Context) iter.Seq2[*timemap.TimeMap, error]
-}
 
 // PayloadReader reads the HTTP response that holds a capture's payload:
 // its headers and raw body (still chunked or content-encoded as recorded).
@@ -72,7 +67,7 @@ type Stats struct {
 // to a temporary file and builds the collection model; the second pass scores
 // each TimeMap against it. Memory is bounded by the largest TimeMap plus the
 // model's aggregated statistics.
-func Detect(ctx context.Context, src Source, cfg Config, emit func(*TimeMapResult) error) (Stats, error) {
+func Detect(ctx context.Context, src timemap.Source, cfg Config, emit func(*TimeMapResult) error) (Stats, error) {
 	cfg.Options = cfg.Options.WithDefaults()
 	if cfg.Workers <= 0 {
 		cfg.Workers = runtime.NumCPU()
