@@ -16,7 +16,6 @@ import (
 	"github.com/offtopic/offtopic/timemap"
 )
 
-
 // PayloadReader reads the HTTP response that holds a capture's payload:
 // its headers and raw body (still chunked or content-encoded as recorded).
 type PayloadReader func(ctx context.Context, c timemap.Capture) (http.Header, []byte, error)
