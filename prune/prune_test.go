@@ -16,17 +16,7 @@ import (
 // detect runs detection with default settings over files.
 func detect(t *testing.T, files []string) []*similarity.TimeMapResult {
 	t.Helper()
-	ctx := context.Background()
-	idx, err := timemap.BuildIndex(ctx, files, timemap.IndexOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer idx.Close()
-	var out []*similarity.TimeMapResult
-	_, err = similarity.Detect(ctx, idx, similarity.Config{
-		Options:     similarity.Options{TopicCheck: true, TopicGuard: similarity.DefaultTopicGuard},
-		ReadPayload: timemap.ReadPayload, ArchiveURL: "http://a/"},
-		func(r *similarity.TimeMapResult) error { out = append(out, r); return nil })
+	out, err := similarity.DetectFiles(context.Background(), files, similarity.Config{Options: similarity.DefaultOptions(), ArchiveURL: "http://a/"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/offtopic/offtopic/similarity"
-	"github.com/offtopic/offtopic/timemap"
 )
 
 // devResults runs detection with default settings on the dev corpus, or
@@ -28,17 +27,7 @@ func devResults(t *testing.T) []*similarity.TimeMapResult {
 	if len(files) == 0 {
 		t.Skipf("dev corpus not found under %s (set OFFTOPIC_SHARED)", dir)
 	}
-	ctx := context.Background()
-	idx, err := timemap.BuildIndex(ctx, files, timemap.IndexOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer idx.Close()
-	var out []*similarity.TimeMapResult
-	_, err = similarity.Detect(ctx, idx, similarity.Config{
-		Options:     similarity.Options{TopicCheck: true, TopicGuard: similarity.DefaultTopicGuard},
-		ReadPayload: timemap.ReadPayload, ArchiveURL: "http://localhost:8080/dev"},
-		func(r *similarity.TimeMapResult) error { out = append(out, r); return nil })
+	out, err := similarity.DetectFiles(context.Background(), files, similarity.Config{Options: similarity.DefaultOptions(), ArchiveURL: "http://localhost:8080/dev"})
 	if err != nil {
 		t.Fatal(err)
 	}

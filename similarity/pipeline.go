@@ -236,3 +236,27 @@ func (sp *spilled) input() *Input {
 	}
 	return &in
 }
+
+// DefaultOptions are the settings detect uses by default: the paper's best
+// rule, with t0 checked against the collection's topic and the topic guard.
+func DefaultOptions() Options {
+	return Options{TopicCheck: true, TopicGuard: DefaultTopicGuard}.WithDefaults()
+}
+
+// DetectFiles indexes local WARC/ARC files and runs Detect over them,
+// returning every TimeMap's results in key order (cfg.ReadPayload defaults to
+// reading payloads from the files). It holds all results in memory: for small
+// collections and tests; Detect streams.
+func DetectFiles(ctx context.Context, files []string, cfg Config) ([]*TimeMapResult, error) {
+	idx, err := timemap.BuildIndex(ctx, files, timemap.IndexOptions{TempDir: cfg.TempDir, OnError: cfg.OnError})
+	if err != nil {
+		return nil, err
+	}
+	defer idx.Close()
+	if cfg.ReadPayload == nil {
+		cfg.ReadPayload = timemap.ReadPayload
+	}
+	var out []*TimeMapResult
+	_, err = Detect(ctx, idx, cfg, func(r *TimeMapResult) error { out = append(out, r); return nil })
+	return out, err
+}
