@@ -53,6 +53,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
 	"github.com/offtopic/offtopic/extract"
+	"github.com/offtopic/offtopic/internal/atomicfile"
 	"github.com/offtopic/offtopic/report"
 	"github.com/offtopic/offtopic/similarity"
 	"github.com/offtopic/offtopic/timemap"
@@ -422,7 +423,7 @@ func (f *ScoreFn) ProcessElement(ctx context.Context, _ int, values func(*Encode
 // a local file is written beside its final path and renamed into place.
 func writeResults(ctx context.Context, path string, write func(io.Writer) error) error {
 	if !strings.Contains(path, "://") {
-		f, err := report.CreateAtomic(path)
+		f, err := atomicfile.Create(path)
 		if err != nil {
 			return err
 		}

@@ -13,7 +13,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/offtopic/offtopic/report"
+	"github.com/offtopic/offtopic/internal/atomicfile"
 	"github.com/offtopic/offtopic/timemap"
 )
 
@@ -69,7 +69,7 @@ func (c *crawler) loadState() error {
 }
 
 func writeAtomic(path string, write func(io.Writer) error) error {
-	f, err := report.CreateAtomic(path)
+	f, err := atomicfile.Create(path)
 	if err != nil {
 		return fmt.Errorf("crawl: %w", err)
 	}

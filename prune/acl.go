@@ -10,7 +10,7 @@ import (
 	"path/filepath"
 	"sort"
 
-	"github.com/offtopic/offtopic/report"
+	"github.com/offtopic/offtopic/internal/atomicfile"
 	"github.com/offtopic/offtopic/timemap"
 )
 
@@ -116,7 +116,7 @@ func WriteKeptIndex(ctx context.Context, w io.Writer, plan *Plan, files []string
 
 // WriteACLFiles writes offtopic.aclj and kept.cdxj into dir atomically.
 func WriteACLFiles(ctx context.Context, plan *Plan, files []string, dir string, onError func(error)) (*ACLSummary, int, error) {
-	acl, err := report.CreateAtomic(filepath.Join(dir, "offtopic.aclj"))
+	acl, err := atomicfile.Create(filepath.Join(dir, "offtopic.aclj"))
 	if err != nil {
 		return nil, 0, err
 	}
@@ -125,7 +125,7 @@ func WriteACLFiles(ctx context.Context, plan *Plan, files []string, dir string, 
 	if err != nil {
 		return nil, 0, fmt.Errorf("write %s: %w", acl.Path(), err)
 	}
-	idx, err := report.CreateAtomic(filepath.Join(dir, "kept.cdxj"))
+	idx, err := atomicfile.Create(filepath.Join(dir, "kept.cdxj"))
 	if err != nil {
 		return nil, 0, err
 	}

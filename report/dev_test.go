@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/offtopic/offtopic/internal/atomicfile"
 	"github.com/offtopic/offtopic/similarity"
 )
 
@@ -42,7 +43,7 @@ func TestDevCorpusReports(t *testing.T) {
 	dir := t.TempDir()
 	run := &Run{Tool: "offtopic", Version: "test", Started: time.Now(), Measures: similarity.DefaultMeasures}
 	for _, f := range ReportFormats {
-		af, err := CreateAtomic(filepath.Join(dir, FileName(f)))
+		af, err := atomicfile.Create(filepath.Join(dir, FileName(f)))
 		if err != nil {
 			t.Fatal(err)
 		}

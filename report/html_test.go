@@ -13,8 +13,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/offtopic/offtopic/similarity"
 	"golang.org/x/net/html"
+
+	"github.com/offtopic/offtopic/similarity"
 )
 
 // Hostile strings an archived page can carry into a report.

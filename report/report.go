@@ -10,8 +10,6 @@ import (
 	"fmt"
 	"io"
 	"iter"
-	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/offtopic/offtopic/similarity"
@@ -100,60 +98,4 @@ func isBlank(b []byte) bool {
 		}
 	}
 	return true
-}
-
-// AtomicFile is an output file written to a temporary name beside its final
-// path and renamed into place by Commit, so that readers never see it half
-// written. Close without Commit removes the temporary file.
-type AtomicFile struct {
-	*os.File
-	path string
-	done bool
-}
-
-// CreateAtomic starts writing path atomically.
-func CreateAtomic(path string) (*AtomicFile, error) {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("create %s: %w", dir, err)
-	}
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return nil, fmt.Errorf("create %s: %w", path, err)
-	}
-	return &AtomicFile{File: f, path: path}, nil
-}
-
-// Path is the final path of the file.
-func (a *AtomicFile) Path() string { return a.path }
-
-// Commit flushes the file to disk and renames it into place.
-func (a *AtomicFile) Commit() error {
-	if err := a.File.Sync(); err != nil {
-		a.Close()
-		return fmt.Errorf("write %s: %w", a.path, err)
-	}
-	if err := a.File.Close(); err != nil {
-		os.Remove(a.File.Name())
-		return fmt.Errorf("write %s: %w", a.path, err)
-	}
-	if err := os.Chmod(a.File.Name(), 0o644); err != nil {
-		return fmt.Errorf("write %s: %w", a.path, err)
-	}
-	if err := os.Rename(a.File.Name(), a.path); err != nil {
-		os.Remove(a.File.Name())
-		return fmt.Errorf("rename into %s: %w", a.path, err)
-	}
-	a.done = true
-	return nil
-}
-
-// Close abandons the file unless it was committed.
-func (a *AtomicFile) Close() error {
-	if a.done {
-		return nil
-	}
-	a.done = true
-	a.File.Close()
-	return os.Remove(a.File.Name())
 }

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -155,31 +153,5 @@ func TestCSV(t *testing.T) {
 	}
 	if rows[2][col["verdict"]] != "off-topic" || rows[2][col["cosine"]] != "0.0200" || rows[3][col["cosine"]] != "" || rows[1][col["t0"]] != "t0" {
 		t.Errorf("rows: %v", rows)
-	}
-}
-
-func TestAtomicFile(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "sub", "out.csv")
-	f, err := CreateAtomic(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.WriteString("half")
-	if _, err := os.Stat(path); err == nil {
-		t.Fatal("file visible before Commit")
-	}
-	if err := f.Commit(); err != nil {
-		t.Fatal(err)
-	}
-	if b, _ := os.ReadFile(path); string(b) != "half" {
-		t.Errorf("content %q", b)
-	}
-	g, _ := CreateAtomic(filepath.Join(dir, "abandoned.csv"))
-	g.WriteString("x")
-	g.Close()
-	entries, _ := os.ReadDir(dir)
-	if len(entries) != 1 {
-		t.Errorf("abandoned file left %d entries", len(entries))
 	}
 }

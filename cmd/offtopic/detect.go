@@ -11,6 +11,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/offtopic/offtopic/internal/atomicfile"
 	"github.com/offtopic/offtopic/report"
 	"github.com/offtopic/offtopic/similarity"
 	"github.com/offtopic/offtopic/timemap"
@@ -168,7 +169,7 @@ func openSinks(c *cli.Context, run *report.Run) (*sinks, error) {
 
 // sinks are the outputs of a run, each written atomically.
 type sinks struct {
-	files   []*report.AtomicFile
+	files   []*atomicfile.File
 	writers []report.Writer
 }
 
@@ -176,7 +177,7 @@ type sinks struct {
 func (s *sinks) add(format, path string, run *report.Run) error {
 	var w io.Writer = os.Stdout
 	if path != "-" {
-		f, err := report.CreateAtomic(path)
+		f, err := atomicfile.Create(path)
 		if err != nil {
 			return err
 		}

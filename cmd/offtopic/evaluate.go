@@ -10,6 +10,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/offtopic/offtopic/internal/atomicfile"
 	"github.com/offtopic/offtopic/report"
 	"github.com/offtopic/offtopic/similarity"
 )
@@ -80,7 +81,7 @@ func runEvaluate(c *cli.Context) error {
 		printMisses(w, ev, n)
 	}
 	if dir := c.String("report"); dir != "" {
-		page, err := report.CreateAtomic(filepath.Join(dir, "evaluation.html"))
+		page, err := atomicfile.Create(filepath.Join(dir, "evaluation.html"))
 		if err != nil {
 			return cli.Exit("evaluate: "+err.Error(), 1)
 		}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/offtopic/offtopic/report"
+	"github.com/offtopic/offtopic/internal/atomicfile"
 	"github.com/offtopic/offtopic/timemap"
 )
 
@@ -53,7 +53,7 @@ func runTimemap(c *cli.Context) error {
 	}
 	defer idx.Close()
 	dir := c.String("out-dir")
-	cdxj, err := report.CreateAtomic(filepath.Join(dir, "index.cdxj"))
+	cdxj, err := atomicfile.Create(filepath.Join(dir, "index.cdxj"))
 	if err != nil {
 		return cli.Exit("timemap: "+err.Error(), 1)
 	}
@@ -61,12 +61,12 @@ func runTimemap(c *cli.Context) error {
 	if err := timemap.WriteCDXJ(cdxj, idx.Captures()); err != nil {
 		return cli.Exit("timemap: write index.cdxj: "+err.Error(), 1)
 	}
-	link, err := report.CreateAtomic(filepath.Join(dir, "timemaps.link"))
+	link, err := atomicfile.Create(filepath.Join(dir, "timemaps.link"))
 	if err != nil {
 		return cli.Exit("timemap: "+err.Error(), 1)
 	}
 	defer link.Close()
-	js, err := report.CreateAtomic(filepath.Join(dir, "timemaps.jsonl"))
+	js, err := atomicfile.Create(filepath.Join(dir, "timemaps.jsonl"))
 	if err != nil {
 		return cli.Exit("timemap: "+err.Error(), 1)
 	}
@@ -98,7 +98,7 @@ func runTimemap(c *cli.Context) error {
 			return cli.Exit("timemap: write timemaps.jsonl: "+err.Error(), 1)
 		}
 	}
-	for _, f := range []*report.AtomicFile{cdxj, link, js} {
+	for _, f := range []*atomicfile.File{cdxj, link, js} {
 		if err := f.Commit(); err != nil {
 			return cli.Exit("timemap: "+err.Error(), 1)
 		}
