@@ -1,42 +1,56 @@
 package similarity
 
 import (
+	"cmp"
+	"hash/fnv"
 	"math"
-	"math/rand/v2"
+	"slices"
 	"sort"
 	"sync"
 )
 
 // Model is what detection knows about the whole collection: document
 // frequencies (for collection-wide IDF), the collection's topic (a centroid
-// of the t0 candidates of every TimeMap), and the search engine behind
-// SEKernel. It holds aggregated statistics only, never the documents.
+// of the t0 candidates of every TimeMap), a fixed-size sample of first
+// captures from which each TimeMap's own subject is drawn, and the search
+// engine behind SEKernel. It holds aggregated statistics only, never the
+// documents, and its size does not grow with the number of TimeMaps (the
+// document-frequency table grows with the vocabulary only).
 type Model struct {
-	// DF is document frequencies over every distinct payload.
+	// DF is document frequencies over every distinct payload of each TimeMap.
 	DF IDF
 	// Engine answers SEKernel's queries; nil when SEKernel is not computed.
 	Engine SearchEngine
 	// Topic is the collection's topic vector (collection IDF, unit length).
 	Topic Vector
-	// TypicalTopicSim is the median similarity of TimeMaps' first captures to Topic.
+	// TypicalTopicSim is the median similarity of the sampled first captures
+	// to Topic.
 	TypicalTopicSim float64
-	// refs are unit vectors of a bounded sample of first captures, the
-	// neighbours from which a TimeMap's own topic is drawn.
+	// refs are unit vectors of the sample of first captures, the neighbours
+	// from which a TimeMap's own topic is drawn.
 	refs []Vector
 }
 
+// SampleSize is how many first captures the model keeps to draw each
+// TimeMap's subject from. The sample has the same size whatever the size of
+// the collection, so a page's neighbourhood is the same share of its
+// collection at 300 seeds and at 30,000: the verdict does not depend on how
+// big the collection around a page is, and the cost of scoring one TimeMap
+// is fixed.
+const SampleSize = 400
+
 // neighbours is how many similar first captures make a TimeMap's topic: a
-// quarter of the reference sample (10 to 200), wide enough to stand for the
-// TimeMap's subject rather than its own story, narrow enough to tell apart
-// the subjects of a collection that mixes several.
+// quarter of the reference sample, wide enough to stand for the TimeMap's
+// subject rather than its own story, narrow enough to tell apart the
+// subjects of a collection that mixes several.
 func neighbours(refs int) int {
-	return min(200, max(10, refs/4))
+	return max(min(10, refs), refs/4)
 }
 
 // LocalTopic is the topic of the part of the collection a document belongs
-// to: the centroid of the first captures most similar to it
-// (itself excluded). A collection mixing subjects (or several collections
-// scored together) thus gives each TimeMap the topic of its own subject.
+// to: the centroid of the sampled first captures most similar to it (itself
+// excluded). A collection mixing subjects (or several collections scored
+// together) thus gives each TimeMap the topic of its own subject.
 func (m *Model) LocalTopic(tf map[string]int) Vector {
 	if m == nil || len(m.refs) == 0 {
 		return nil
@@ -46,8 +60,7 @@ func (m *Model) LocalTopic(tf map[string]int) Vector {
 		i int
 		s float64
 	}
-	k := neighbours(len(m.refs))
-	best := make([]scored, 0, k+1)
+	all := make([]scored, 0, len(m.refs))
 	for i, r := range m.refs {
 		// Rounded, so that summation noise (map order) cannot change which
 		// neighbours are chosen; ties keep the earlier reference.
@@ -55,18 +68,15 @@ func (m *Model) LocalTopic(tf map[string]int) Vector {
 		if s > 0.999 { // the document itself, or an identical one
 			continue
 		}
-		if len(best) < k || s > best[len(best)-1].s {
-			j := sort.Search(len(best), func(k int) bool { return best[k].s < s })
-			best = append(best, scored{})
-			copy(best[j+1:], best[j:])
-			best[j] = scored{i, s}
-			if len(best) > k {
-				best = best[:k]
-			}
-		}
+		all = append(all, scored{i, s})
 	}
+	slices.SortStableFunc(all, func(a, b scored) int { return cmp.Compare(b.s, a.s) })
+	all = all[:min(len(all), neighbours(len(m.refs)))]
+	// Summed in reference order, so that the centroid is the same bit for
+	// bit whatever order the neighbours were found in.
+	slices.SortFunc(all, func(a, b scored) int { return cmp.Compare(a.i, b.i) })
 	c := Vector{}
-	for _, b := range best {
+	for _, b := range all {
 		for t, w := range m.refs[b.i] {
 			c[t] += w
 		}
@@ -86,18 +96,154 @@ func (m *Model) TopicSim(tf map[string]int) float64 {
 	return Cosine(m.Vec(tf), m.Topic)
 }
 
-// ModelBuilder accumulates a Model from a stream of TimeMaps. Its methods are
-// safe for concurrent use.
-type ModelBuilder struct {
-	mu       sync.Mutex
-	df       *dfTable
-	seen     map[string]bool
-	engine   *BM25
-	centroid map[string]float64
-	sample   []map[string]int
-	nFirst   int
-	rng      *rand.Rand
-	minWords int
+// ModelStats are the partial statistics of a collection model: what one part
+// of a collection (a shard, a reducer's input, a Beam bundle) contributes.
+// The statistics of parts merge associatively, commutatively and exactly
+// (integer sums, and a bottom-k sample by a hash of the SURT key), so the
+// model built from them is the same bit for bit however the collection was
+// split and in whatever order the parts are merged.
+type ModelStats struct {
+	// Docs is the number of distinct payloads counted (each TimeMap's own
+	// distinct payloads; the same payload in two TimeMaps counts twice).
+	Docs int `json:"docs"`
+	// DF maps a term to the number of those payloads that hold it.
+	DF map[string]int `json:"df"`
+	// Firsts is the number of TimeMaps with a first capture of text.
+	Firsts int `json:"firsts"`
+	// Centroid sums the first captures' unit term-count vectors, in fixed
+	// point (units of 2^-32) so that sums are exact in any order.
+	Centroid map[string]int64 `json:"centroid"`
+	// Sample holds the SampleSize first captures whose keys hash lowest.
+	Sample []SampleDoc `json:"sample"`
+}
+
+// SampleDoc is one sampled first capture.
+type SampleDoc struct {
+	Hash uint64         `json:"hash"`
+	Key  string         `json:"key"`
+	TF   map[string]int `json:"tf"`
+}
+
+// fixedOne is 1 in the fixed point of ModelStats.Centroid.
+const fixedOne = 1 << 32
+
+// NewModelStats returns empty statistics.
+func NewModelStats() *ModelStats {
+	return &ModelStats{DF: map[string]int{}, Centroid: map[string]int64{}}
+}
+
+// firstWithText is the index of a TimeMap's first scorable capture with at
+// least minWords words, -1 when there is none.
+func firstWithText(in Input, minWords int) int {
+	for i, c := range in.TimeMap.Captures {
+		doc := at(in.Docs, i)
+		if scorable(c, doc, atS(in.Errs, i)) == "" && doc.WordCount >= minWords {
+			return i
+		}
+	}
+	return -1
+}
+
+// Add takes one TimeMap's documents into the statistics: each of its
+// distinct payloads once into the document frequencies, and its first
+// capture with at least minWords words into the topic and the sample.
+func (s *ModelStats) Add(in Input, minWords int) {
+	seen := map[string]bool{}
+	for i, c := range in.TimeMap.Captures {
+		doc := at(in.Docs, i)
+		if doc == nil || len(doc.Terms) == 0 {
+			continue
+		}
+		id := c.Digest
+		if id == "" {
+			id = c.Timestamp14()
+		}
+		if seen[id] {
+			continue
+		}
+		seen[id] = true
+		s.Docs++
+		for t := range termCounts(doc.Terms) {
+			s.DF[t]++
+		}
+	}
+	first := firstWithText(in, minWords)
+	if first < 0 {
+		return
+	}
+	tf := termCounts(in.Docs[first].Terms)
+	for t, w := range unit(tfidf(tf, flat{})) {
+		s.Centroid[t] += int64(math.Round(w * fixedOne))
+	}
+	s.Firsts++
+	h := fnv.New64a()
+	h.Write([]byte(in.TimeMap.Key))
+	s.Sample = bottomK(append(s.Sample, SampleDoc{Hash: h.Sum64(), Key: in.TimeMap.Key, TF: tf}))
+}
+
+// bottomK keeps the SampleSize documents of lowest (hash, key), sorted.
+func bottomK(docs []SampleDoc) []SampleDoc {
+	slices.SortFunc(docs, func(a, b SampleDoc) int {
+		return cmp.Or(cmp.Compare(a.Hash, b.Hash), cmp.Compare(a.Key, b.Key))
+	})
+	docs = slices.CompactFunc(docs, func(a, b SampleDoc) bool { return a.Key == b.Key && a.Hash == b.Hash })
+	return docs[:min(len(docs), SampleSize)]
+}
+
+// Merge adds o's statistics to s.
+func (s *ModelStats) Merge(o *ModelStats) {
+	s.Docs += o.Docs
+	for t, n := range o.DF {
+		s.DF[t] += n
+	}
+	s.Firsts += o.Firsts
+	for t, n := range o.Centroid {
+		s.Centroid[t] += n
+	}
+	s.Sample = bottomK(append(s.Sample, o.Sample...))
+}
+
+// Model turns the statistics into a model (without a search engine).
+func (s *ModelStats) Model() *Model {
+	df := &dfTable{n: s.Docs, df: s.DF}
+	m := &Model{DF: df}
+	if s.Firsts == 0 {
+		return m
+	}
+	m.Topic = make(Vector, len(s.Centroid))
+	for t, w := range s.Centroid {
+		m.Topic[t] = float64(w) / fixedOne * df.IDF(t)
+	}
+	// Rounded and normalised in term order: the model must be the same bit
+	// for bit however it was built, and sums over maps run in random order.
+	sims := make([]float64, len(s.Sample))
+	m.refs = make([]Vector, len(s.Sample))
+	for i, d := range s.Sample {
+		sims[i] = math.Round(m.TopicSim(d.TF)*1e9) / 1e9
+		m.refs[i] = unitInOrder(prune(tfidf(d.TF, df), refTerms))
+	}
+	sort.Float64s(sims)
+	m.TypicalTopicSim = sims[len(sims)/2]
+	return m
+}
+
+// unitInOrder scales v to length 1 in place, summing in term order.
+func unitInOrder(v Vector) Vector {
+	terms := make([]string, 0, len(v))
+	for t := range v {
+		terms = append(terms, t)
+	}
+	slices.Sort(terms)
+	var sum float64
+	for _, t := range terms {
+		sum += v[t] * v[t]
+	}
+	if n := math.Sqrt(sum); n > 0 {
+		for t := range v {
+			v[t] /= n
+		}
+	}
+	return v
 }
 
 // refTerms is the number of heaviest terms kept per reference document.
@@ -126,15 +272,19 @@ func prune(v Vector, n int) Vector {
 	return out
 }
 
-// sampleSize bounds how many first captures are kept to estimate the typical
-// similarity to the topic.
-const sampleSize = 5000
+// ModelBuilder accumulates a Model from a stream of TimeMaps in one process.
+// Its methods are safe for concurrent use.
+type ModelBuilder struct {
+	mu       sync.Mutex
+	stats    *ModelStats
+	engine   *BM25
+	minWords int
+}
 
 // NewModelBuilder starts a model; withEngine builds the BM25 index that
 // SEKernel needs (it holds the collection's terms, so it is built only then).
 func NewModelBuilder(withEngine bool, minT0Words int) *ModelBuilder {
-	b := &ModelBuilder{df: newDFTable(), seen: map[string]bool{}, centroid: map[string]float64{},
-		rng: rand.New(rand.NewPCG(1, 2)), minWords: minT0Words}
+	b := &ModelBuilder{stats: NewModelStats(), minWords: minT0Words}
 	if minT0Words == 0 {
 		b.minWords = 20
 	}
@@ -144,52 +294,43 @@ func NewModelBuilder(withEngine bool, minT0Words int) *ModelBuilder {
 	return b
 }
 
-// Add takes one TimeMap's documents into the model: each distinct payload
-// once into the document frequencies and the search index, and the TimeMap's
-// first capture with text into the topic.
+// Add takes one TimeMap's documents into the model (see ModelStats.Add), and
+// each distinct payload once into the search index.
 func (b *ModelBuilder) Add(in Input) {
-	first := -1
-	for i, c := range in.TimeMap.Captures {
-		doc := at(in.Docs, i)
-		if scorable(c, doc, atS(in.Errs, i)) != "" {
-			continue
-		}
-		if first < 0 && doc.WordCount >= b.minWords {
-			first = i
-		}
-	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	b.stats.Add(in, b.minWords)
+	if b.engine == nil {
+		return
+	}
 	for i, c := range in.TimeMap.Captures {
-		doc := at(in.Docs, i)
-		if doc == nil || len(doc.Terms) == 0 {
-			continue
-		}
-		id := c.Digest
-		if id == "" {
-			id = c.URIR + c.Timestamp14()
-		}
-		if b.seen[id] {
-			continue
-		}
-		b.seen[id] = true
-		b.df.add(termCounts(doc.Terms))
-		if b.engine != nil {
+		if doc := at(in.Docs, i); doc != nil && len(doc.Terms) > 0 {
+			id := c.Digest
+			if id == "" {
+				id = c.URIR + c.Timestamp14()
+			}
 			b.engine.Add(id, doc.Terms)
 		}
 	}
-	if first >= 0 {
-		tf := termCounts(in.Docs[first].Terms)
-		for t, w := range unit(tfidf(tf, flat{})) {
-			b.centroid[t] += w
-		}
-		b.nFirst++
-		if len(b.sample) < sampleSize {
-			b.sample = append(b.sample, tf)
-		} else if j := b.rng.IntN(b.nFirst); j < sampleSize {
-			b.sample[j] = tf
-		}
+}
+
+// Stats returns the statistics gathered so far.
+func (b *ModelBuilder) Stats() *ModelStats {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.stats
+}
+
+// Build ends accumulation and returns the model.
+func (b *ModelBuilder) Build() *Model {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	m := b.stats.Model()
+	if b.engine != nil {
+		b.engine.Freeze()
+		m.Engine = b.engine
 	}
+	return m
 }
 
 // flat weighs every term 1: tfidf(tf, flat{}) is the raw term-count vector.
@@ -197,30 +338,3 @@ type flat struct{}
 
 // IDF implements IDF.
 func (flat) IDF(string) float64 { return 1 }
-
-// Build ends accumulation and returns the model.
-func (b *ModelBuilder) Build() *Model {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	m := &Model{DF: b.df}
-	if b.engine != nil {
-		b.engine.Freeze()
-		m.Engine = b.engine
-	}
-	if b.nFirst > 0 {
-		m.Topic = make(Vector, len(b.centroid))
-		for t, w := range b.centroid {
-			m.Topic[t] = w * b.df.IDF(t)
-		}
-		sims := make([]float64, len(b.sample))
-		m.refs = make([]Vector, len(b.sample))
-		for i, tf := range b.sample {
-			sims[i] = m.TopicSim(tf)
-			m.refs[i] = unit(prune(tfidf(tf, m.DF), refTerms))
-		}
-		sort.Float64s(sims)
-		m.TypicalTopicSim = sims[len(sims)/2]
-	}
-	b.seen, b.sample = nil, nil
-	return m
-}

@@ -39,6 +39,12 @@ type Config struct {
 	Progress func(Progress)
 	// OnError, when set, hears of every capture that could not be read or extracted.
 	OnError func(error)
+	// Model, when set, is the collection model's statistics built beforehand
+	// (by a model step over the whole collection): Detect then scores in one
+	// pass against it instead of building the model from src, so that shards
+	// and reducers scoring parts of a collection give the verdicts of a
+	// single run over all of it. SEKernel needs a model built by Detect.
+	Model *ModelStats
 }
 
 // Progress is a snapshot of a detection run.
@@ -76,6 +82,12 @@ func Detect(ctx context.Context, src timemap.Source, cfg Config, emit func(*Time
 	}
 	if cfg.CacheSize == 0 {
 		cfg.CacheSize = 4096
+	}
+	if cfg.Model != nil {
+		if cfg.Computes(MeasureSEKernel) {
+			return Stats{}, errors.New("detect: sekernel needs the search index of a model built in the same run; it cannot come from a model file")
+		}
+		return scoreWith(ctx, src, &cfg, cfg.Model.Model(), emit)
 	}
 	spill, err := os.CreateTemp(cfg.TempDir, "offtopic-spill-*.gob")
 	if err != nil {
@@ -132,10 +144,16 @@ func Detect(ctx context.Context, src timemap.Source, cfg Config, emit func(*Time
 			}
 		}
 	}
-	done := Progress{Stage: "score"}
 	err = orderedMap(ctx, cfg.Workers, inputs, func(ctx context.Context, in *Input) (*TimeMapResult, error) {
 		return Score(ctx, *in, model, cfg.Options)
-	}, func(r *TimeMapResult) error {
+	}, counting(&stats, &cfg, emit))
+	return stats, err
+}
+
+// counting wraps emit to count verdicts into stats and report progress.
+func counting(stats *Stats, cfg *Config, emit func(*TimeMapResult) error) func(*TimeMapResult) error {
+	done := Progress{Stage: "score"}
+	return func(r *TimeMapResult) error {
 		on, off, ns := r.Counts()
 		stats.OnTopic += on
 		stats.OffTopic += off
@@ -146,8 +164,62 @@ func Detect(ctx context.Context, src timemap.Source, cfg Config, emit func(*Time
 			cfg.Progress(done)
 		}
 		return emit(r)
+	}
+}
+
+// scoreWith reads, extracts and scores every TimeMap of src against a model
+// built beforehand: one pass, nothing spilled.
+func scoreWith(ctx context.Context, src timemap.Source, cfg *Config, model *Model, emit func(*TimeMapResult) error) (Stats, error) {
+	cache := extract.NewCache(cfg.CacheSize)
+	var stats Stats
+	var failed atomic.Int64
+	count := counting(&stats, cfg, emit)
+	err := orderedMap(ctx, cfg.Workers, src.TimeMaps(ctx), func(ctx context.Context, tm *timemap.TimeMap) (*TimeMapResult, error) {
+		in, n := Prepare(ctx, tm, cfg, cache)
+		failed.Add(int64(n))
+		return Score(ctx, *in, model, cfg.Options)
+	}, func(r *TimeMapResult) error {
+		stats.TimeMaps++
+		stats.Captures += len(r.Captures)
+		return count(r)
 	})
+	stats.Failed = int(failed.Load())
 	return stats, err
+}
+
+// BuildModel reads and extracts every TimeMap of src (each distinct digest
+// once, on all cores) and returns the collection model's statistics: the
+// model step of a run split over shards, reducers or workers.
+func BuildModel(ctx context.Context, src timemap.Source, cfg Config) (*ModelStats, Stats, error) {
+	cfg.Options = cfg.Options.WithDefaults()
+	if cfg.Workers <= 0 {
+		cfg.Workers = runtime.NumCPU()
+	}
+	if cfg.ReadPayload == nil {
+		return nil, Stats{}, errors.New("model: no payload reader")
+	}
+	if cfg.CacheSize == 0 {
+		cfg.CacheSize = 4096
+	}
+	cache := extract.NewCache(cfg.CacheSize)
+	ms := NewModelStats()
+	var stats Stats
+	var failed atomic.Int64
+	err := orderedMap(ctx, cfg.Workers, src.TimeMaps(ctx), func(ctx context.Context, tm *timemap.TimeMap) (*Input, error) {
+		in, n := Prepare(ctx, tm, &cfg, cache)
+		failed.Add(int64(n))
+		return in, nil
+	}, func(in *Input) error {
+		ms.Add(*in, cfg.MinT0Words)
+		stats.TimeMaps++
+		stats.Captures += len(in.TimeMap.Captures)
+		if cfg.Progress != nil {
+			cfg.Progress(Progress{Stage: "model", TimeMaps: stats.TimeMaps, Captures: stats.Captures})
+		}
+		return nil
+	})
+	stats.Failed = int(failed.Load())
+	return ms, stats, err
 }
 
 // Prepare reads and extracts the payload of every capture of tm that the

@@ -33,7 +33,7 @@ Examples:
    offtopic detect --measures cosine=0.15 --csv scores.csv collection/*.warc.gz
    offtopic detect --format csv --output - collection/*.warc.gz > scores.csv
    offtopic detect --measures cosine,jaccard,sekernel --idf collection coll/*.warc.gz`,
-		Flags:  append(append(append(outputFlags(), scoringFlags()...), sourceFlags()...), strictQuietFlags()...),
+		Flags:  append(append(append(outputFlags(), append(scoringFlags(), modelFlag())...), sourceFlags()...), strictQuietFlags()...),
 		Action: runDetect,
 	}
 }
@@ -81,6 +81,8 @@ type setup struct {
 	canon timemap.CanonMode
 	shard timemap.Shard
 	run   *report.Run
+	// model is the collection model given by --model, nil to build one.
+	model *similarity.ModelStats
 }
 
 // scoringSetup reads the scoring flags; inputs are recorded in the run.
@@ -120,6 +122,9 @@ func scoringSetup(c *cli.Context, inputs []string) (*setup, error) {
 			"topic-guard": fmt.Sprint(st.opts.TopicGuard)}}
 	if st.shard.N > 1 {
 		st.run.Options["shard"] = c.String("shard")
+	}
+	if c.IsSet("model") {
+		st.run.Options["model"] = c.String("model")
 	}
 	return st, nil
 }
@@ -255,6 +260,9 @@ func runDetect(c *cli.Context) error {
 	if err != nil {
 		return cli.Exit("detect: "+err.Error(), 2)
 	}
+	if st.model, err = loadModel(c, st); err != nil {
+		return cli.Exit("detect: "+err.Error(), 2)
+	}
 	start := time.Now()
 	prog := newProgress(c.App.ErrWriter, c.Bool("quiet"))
 	warn := &warnings{w: c.App.ErrWriter}
@@ -296,7 +304,7 @@ type scoreRun struct {
 // shared by detect and reduce.
 func score(c *cli.Context, cmd string, src timemap.Source, st *setup, out *sinks, sr scoreRun) error {
 	cfg := similarity.Config{Options: st.opts, ArchiveURL: st.run.ArchiveURL, Workers: c.Int("workers"), TempDir: c.String("temp-dir"),
-		ReadPayload: sr.read, OnError: sr.warn.add}
+		ReadPayload: sr.read, OnError: sr.warn.add, Model: st.model}
 	cfg.Progress = func(p similarity.Progress) {
 		if p.Stage != sr.prog.stage {
 			sr.prog.end()

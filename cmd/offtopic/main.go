@@ -42,7 +42,7 @@ Examples:
 		Writer:    stdout,
 		ErrWriter: stderr,
 		Commands: []*cli.Command{detectCommand(), evaluateCommand(), reportCommand(), timemapCommand(), pruneCommand(),
-			mapCommand(), reduceCommand(), mergeCommand(), crawlCommand()},
+			mapCommand(), reduceCommand(), mergeCommand(), modelCommand(), crawlCommand()},
 		ExitErrHandler: func(c *cli.Context, err error) {
 			// run reports errors itself.
 		},

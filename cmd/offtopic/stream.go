@@ -88,8 +88,18 @@ grouped by key and ordered by time (sort them as text). Output: one results line
 per TimeMap, as in results.jsonl. Payloads are read from the files the capture
 lines name, so reducers need the WARCs at the same paths (a shared file system).
 The collection's model (topic, document frequencies) is built from the
-reducer's own input: one reducer gives exactly the single-process result.`,
-		Flags:  append(scoringFlags(), strictQuietFlags()...),
+reducer's own input unless --model names the whole collection's model file:
+one reducer, or any number of reducers with --model, gives exactly the
+single-process result. With --stats, the reducer writes the partial model
+statistics of its TimeMaps instead (one line; 'offtopic model --merge' makes
+the model file of them): the model job of a split run.
+
+Examples:
+   ... | offtopic reduce --stats | offtopic model --merge -o model.json.gz
+   ... | offtopic reduce --model model.json.gz`,
+		Flags: append(append(scoringFlags(), modelFlag(),
+			&cli.BoolFlag{Name: "stats", Usage: "write the partial model statistics of the input's TimeMaps instead of results"}),
+			strictQuietFlags()...),
 		Action: runReduce,
 	}
 }
@@ -98,6 +108,13 @@ func runReduce(c *cli.Context) error {
 	st, err := scoringSetup(c, nil)
 	if err != nil {
 		return cli.Exit("reduce: "+err.Error(), 2)
+	}
+	if st.model, err = loadModel(c, st); err != nil {
+		return cli.Exit("reduce: "+err.Error(), 2)
+	}
+	if c.Bool("stats") {
+		warn := &warnings{w: c.App.ErrWriter}
+		return writeStats(c, st.shard.Select(timemap.NewLineSource(stdin(c), "stdin", warn.add)), st, warn)
 	}
 	rw, err := report.NewResultsWriter(c.App.Writer, nil)
 	if err != nil {

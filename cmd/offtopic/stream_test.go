@@ -1,6 +1,7 @@
 package main
 
 import (
+	"hash/fnv"
 	"os"
 	"path/filepath"
 	"sort"
@@ -98,5 +99,113 @@ func TestShards(t *testing.T) {
 	}
 	if code, _, _ := runCLI(t, "detect", "--shard", "3/3", files[0]); code != 2 {
 		t.Errorf("--shard 3/3 accepted")
+	}
+}
+
+// partition splits sorted map output lines over r reducers by a hash of the
+// key, as Hadoop's default HashPartitioner does; each part stays sorted.
+func partition(lines []string, r int) [][]string {
+	parts := make([][]string, r)
+	for _, l := range lines {
+		if l == "" {
+			continue
+		}
+		key, _, _ := strings.Cut(l, "\t")
+		h := fnv.New32a()
+		h.Write([]byte(key))
+		parts[int(h.Sum32()&0x7fffffff)%r] = append(parts[int(h.Sum32()&0x7fffffff)%r], l)
+	}
+	return parts
+}
+
+// TestSplitRunsEqualDetect: a model job (reduce --stats, model --merge) and a
+// scoring job (reduce --model) over R reducers, and shards scored with
+// detect --model, give the single-process results byte for byte.
+func TestSplitRunsEqualDetect(t *testing.T) {
+	type set struct {
+		files []string
+		rs    []int
+	}
+	sets := map[string]set{"sample": {sampleFiles(t), []int{1, 3, 8}}}
+	if dev := devFiles(); len(dev) > 0 {
+		sets["dev"] = set{dev, []int{8}}
+	} else {
+		t.Log("dev corpus absent: comparing on the sample only")
+	}
+	for name, s := range sets {
+		t.Run(name, func(t *testing.T) {
+			single := t.TempDir()
+			if code, _, stderr := runCLI(t, append([]string{"detect", "-q", "--out-dir", single}, s.files...)...); code != 0 {
+				t.Fatalf("detect: %s", stderr)
+			}
+			want := resultLines(t, single)
+			code, mapped, stderr := runWithStdin(t, strings.Join(s.files, "\n")+"\n", "map")
+			if code != 0 {
+				t.Fatalf("map: %s", stderr)
+			}
+			lines := strings.SplitAfter(mapped, "\n")
+			sort.Strings(lines)
+			for _, r := range s.rs {
+				parts := partition(lines, r)
+				var stats strings.Builder
+				for i, p := range parts {
+					code, out, stderr := runWithStdin(t, strings.Join(p, ""), "reduce", "-q", "--stats")
+					if code != 0 {
+						t.Fatalf("R=%d reducer %d --stats: %s", r, i, stderr)
+					}
+					stats.WriteString(out)
+				}
+				model := filepath.Join(t.TempDir(), "model.json.gz")
+				if code, _, stderr := runWithStdin(t, stats.String(), "model", "--merge", "-o", model); code != 0 {
+					t.Fatalf("R=%d model --merge: %s", r, stderr)
+				}
+				var results []string
+				for i, p := range parts {
+					code, out, stderr := runWithStdin(t, strings.Join(p, ""), "reduce", "-q", "--model", model)
+					if code != 0 {
+						t.Fatalf("R=%d reducer %d: %s", r, i, stderr)
+					}
+					results = append(results, strings.SplitAfter(out, "\n")...)
+				}
+				sort.Strings(results)
+				dir := t.TempDir()
+				if code, _, stderr := runWithStdin(t, strings.Join(results, ""), "merge", "--out-dir", dir); code != 0 {
+					t.Fatalf("R=%d merge: %s", r, stderr)
+				}
+				got := resultLines(t, dir)
+				if len(got) != len(want) {
+					t.Fatalf("R=%d: %d TimeMaps, single run %d", r, len(got), len(want))
+				}
+				for i := range want {
+					if got[i] != want[i] {
+						t.Fatalf("R=%d: TimeMap %d differs from the single run:\nsingle: %.300s\nsplit:  %.300s", r, i, want[i], got[i])
+					}
+				}
+			}
+			if name != "sample" {
+				return
+			}
+			// Shards scored against a model file built once.
+			model := filepath.Join(t.TempDir(), "model.json.gz")
+			if code, _, stderr := runCLI(t, append([]string{"model", "-q", "-o", model}, s.files...)...); code != 0 {
+				t.Fatalf("model: %s", stderr)
+			}
+			var got []string
+			for _, sh := range []string{"0/3", "1/3", "2/3"} {
+				dir := t.TempDir()
+				if code, _, stderr := runCLI(t, append([]string{"detect", "-q", "--model", model, "--shard", sh, "--out-dir", dir}, s.files...)...); code != 0 {
+					t.Fatalf("shard %s: %s", sh, stderr)
+				}
+				got = append(got, resultLines(t, dir)...)
+			}
+			sort.Strings(got)
+			if strings.Join(got, "\n") != strings.Join(want, "\n") {
+				t.Error("shards scored with --model differ from the single run")
+			}
+			// A model built with other settings is refused.
+			if code, _, stderr := runCLI(t, append([]string{"detect", "-q", "--model", model, "--min-t0-words", "30", "--out-dir", t.TempDir()}, s.files...)...); code != 2 || !strings.Contains(stderr, "min-t0-words") {
+				t.Errorf("model of other settings: exit %d, %s", code, stderr)
+			}
+		})
 	}
 }

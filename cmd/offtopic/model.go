@@ -1,0 +1,201 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/offtopic/offtopic/internal/atomicfile"
+	"github.com/offtopic/offtopic/similarity"
+	"github.com/offtopic/offtopic/timemap"
+)
+
+func modelCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "model",
+		Usage:     "build a collection's model file once, for runs split over shards or reducers",
+		ArgsUsage: "FILE.warc[.gz]|FILE.arc[.gz]... | --merge [STATS...]",
+		Description: `Detection compares each capture with its page's t0, and also with the subject
+of its page in the whole collection (the topic guard and t0 check) using a
+collection model: document frequencies, the collection's topic and a sample of
+first captures. A run split into parts must score every part against the model
+of the whole collection to give the single run's verdicts. 'model' builds that
+file from the same inputs detect takes; 'reduce --stats' writes the partial
+statistics of one reducer's TimeMaps, and 'model --merge' merges them (the
+statistics merge exactly, in any order).
+
+Examples:
+   offtopic model -o model.json.gz coll/*.warc.gz
+   offtopic detect --model model.json.gz --shard 0/4 --results part-0.jsonl coll/*.warc.gz
+   ls coll/*.warc.gz | offtopic map | LC_ALL=C sort | offtopic reduce --stats | offtopic model --merge -o model.json.gz`,
+		Flags: append(append([]cli.Flag{
+			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "model.json.gz", Usage: "write the model to `FILE` (- for stdout, uncompressed)"},
+			&cli.BoolFlag{Name: "merge", Usage: "merge partial statistics (files of 'reduce --stats' lines or model files given as arguments, else stdin) instead of reading captures"},
+		}, scoringFlags()...), append(sourceFlags(), strictQuietFlags()...)...),
+		Action: runModel,
+	}
+}
+
+func runModel(c *cli.Context) error {
+	var mf *similarity.ModelFile
+	if c.Bool("merge") {
+		var err error
+		if mf, err = mergeModels(c); err != nil {
+			return cli.Exit("model: "+err.Error(), 1)
+		}
+	} else {
+		files := c.Args().Slice()
+		if len(files) == 0 && !remote(c) && len(c.StringSlice("index")) == 0 {
+			return cli.Exit("model: no input files (try: offtopic model -o model.json.gz collection/*.warc.gz)", 2)
+		}
+		st, err := scoringSetup(c, files)
+		if err != nil {
+			return cli.Exit("model: "+err.Error(), 2)
+		}
+		start := time.Now()
+		prog := newProgress(c.App.ErrWriter, c.Bool("quiet"))
+		warn := &warnings{w: c.App.ErrWriter}
+		src, err := openSource(c, st, files, prog, warn)
+		if err != nil {
+			warn.summary()
+			return cli.Exit("model: "+err.Error(), 1)
+		}
+		defer src.close()
+		cfg := similarity.Config{Options: st.opts, ArchiveURL: st.run.ArchiveURL, Workers: c.Int("workers"), TempDir: c.String("temp-dir"),
+			ReadPayload: src.read, OnError: warn.add}
+		cfg.Progress = func(p similarity.Progress) {
+			if p.Stage != prog.stage {
+				prog.end()
+				prog.begin(p.Stage, src.total)
+			}
+			prog.update(p.Captures, fmt.Sprintf("%d TimeMaps", p.TimeMaps))
+		}
+		stats, sts, err := similarity.BuildModel(c.Context, st.shard.Select(src.src), cfg)
+		prog.end()
+		warn.summary()
+		if err != nil {
+			return cli.Exit("model: "+err.Error(), 1)
+		}
+		fmt.Fprintf(c.App.ErrWriter, "offtopic: model of %d TimeMaps, %d captures in %.1f s; %d records skipped, %d payloads failed\n",
+			sts.TimeMaps, sts.Captures, time.Since(start).Seconds(), src.skipped, sts.Failed)
+		mf = &similarity.ModelFile{MinT0Words: st.opts.MinT0Words, Canonicalize: st.canon.String(), Stats: stats}
+		if c.Bool("strict") && warn.n > 0 {
+			if err := writeModel(c, mf); err != nil {
+				return err
+			}
+			return cli.Exit(fmt.Sprintf("model: %d records or payloads were skipped (--strict)", warn.n), 1)
+		}
+	}
+	return writeModel(c, mf)
+}
+
+// mergeModels reads and merges the statistics named by the arguments, or stdin.
+func mergeModels(c *cli.Context) (*similarity.ModelFile, error) {
+	names := c.Args().Slice()
+	if len(names) == 0 {
+		return similarity.ReadModelFiles(stdin(c), "stdin")
+	}
+	var out *similarity.ModelFile
+	for _, n := range names {
+		f, err := os.Open(n)
+		if err != nil {
+			return nil, err
+		}
+		m, err := similarity.ReadModelFiles(f, n)
+		f.Close()
+		if err != nil {
+			return nil, err
+		}
+		if out == nil {
+			out = m
+			continue
+		}
+		if m.MinT0Words != out.MinT0Words || m.Canonicalize != out.Canonicalize {
+			return nil, fmt.Errorf("%s: built with other settings than %s", n, names[0])
+		}
+		out.Stats.Merge(m.Stats)
+	}
+	return out, nil
+}
+
+func writeModel(c *cli.Context, mf *similarity.ModelFile) error {
+	path := c.String("output")
+	if path == "-" {
+		w := bufio.NewWriter(c.App.Writer)
+		if err := similarity.WriteModelFile(w, mf, false); err != nil {
+			return cli.Exit("model: write: "+err.Error(), 1)
+		}
+		if err := w.Flush(); err != nil {
+			return cli.Exit("model: write: "+err.Error(), 1)
+		}
+		return nil
+	}
+	f, err := atomicfile.Create(path)
+	if err != nil {
+		return cli.Exit("model: "+err.Error(), 1)
+	}
+	defer f.Close()
+	w := bufio.NewWriterSize(f, 1<<20)
+	if err := similarity.WriteModelFile(w, mf, true); err != nil {
+		return cli.Exit("model: write "+path+": "+err.Error(), 1)
+	}
+	if err := w.Flush(); err != nil {
+		return cli.Exit("model: write "+path+": "+err.Error(), 1)
+	}
+	if err := f.Commit(); err != nil {
+		return cli.Exit("model: "+err.Error(), 1)
+	}
+	fmt.Fprintf(c.App.ErrWriter, "offtopic: wrote %s (%d TimeMaps with text, %d payloads, %d terms)\n", path, mf.Stats.Firsts, mf.Stats.Docs, len(mf.Stats.DF))
+	return nil
+}
+
+// modelFlag names a model file built beforehand (detect and reduce).
+func modelFlag() cli.Flag {
+	return &cli.StringFlag{Name: "model", Usage: "score against the collection model in `FILE` (written by 'offtopic model') instead of building one from this run's input: for shards and reducers that each score a part of a collection"}
+}
+
+// loadModel reads --model, checking that it was built with the run's settings.
+func loadModel(c *cli.Context, st *setup) (*similarity.ModelStats, error) {
+	path := c.String("model")
+	if path == "" {
+		return nil, nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("--model: %w", err)
+	}
+	defer f.Close()
+	mf, err := similarity.ReadModelFiles(f, path)
+	if err != nil {
+		return nil, fmt.Errorf("--model: %w", err)
+	}
+	if mf.MinT0Words != st.opts.MinT0Words || mf.Canonicalize != st.canon.String() {
+		return nil, fmt.Errorf("--model: %s was built with --min-t0-words %d --canonicalize %s; this run uses %d and %s",
+			path, mf.MinT0Words, mf.Canonicalize, st.opts.MinT0Words, st.canon)
+	}
+	return mf.Stats, nil
+}
+
+// writeStats writes the partial model statistics of src's TimeMaps as one
+// line (reduce --stats).
+func writeStats(c *cli.Context, src timemap.Source, st *setup, warn *warnings) error {
+	cfg := similarity.Config{Options: st.opts, Workers: c.Int("workers"), TempDir: c.String("temp-dir"),
+		ReadPayload: timemap.ReadPayload, OnError: warn.add}
+	stats, _, err := similarity.BuildModel(c.Context, src, cfg)
+	warn.summary()
+	if err != nil {
+		return cli.Exit("reduce: "+err.Error(), 1)
+	}
+	w := bufio.NewWriter(c.App.Writer)
+	mf := &similarity.ModelFile{MinT0Words: st.opts.MinT0Words, Canonicalize: st.canon.String(), Stats: stats}
+	if err := similarity.WriteModelFile(w, mf, false); err != nil {
+		return cli.Exit("reduce: write: "+err.Error(), 1)
+	}
+	if err := w.Flush(); err != nil {
+		return cli.Exit("reduce: write: "+err.Error(), 1)
+	}
+	return nil
+}
