@@ -326,7 +326,9 @@ func DetectFiles(ctx context.Context, files []string, cfg Config) ([]*TimeMapRes
 	}
 	defer idx.Close()
 	if cfg.ReadPayload == nil {
-		cfg.ReadPayload = timemap.ReadPayload
+		pl := timemap.NewPayloads()
+		defer pl.Close()
+		cfg.ReadPayload = pl.Read
 	}
 	var out []*TimeMapResult
 	_, err = Detect(ctx, idx, cfg, func(r *TimeMapResult) error { out = append(out, r); return nil })

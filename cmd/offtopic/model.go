@@ -182,8 +182,10 @@ func loadModel(c *cli.Context, st *setup) (*similarity.ModelStats, error) {
 // writeStats writes the partial model statistics of src's TimeMaps as one
 // line (reduce --stats).
 func writeStats(c *cli.Context, src timemap.Source, st *setup, warn *warnings) error {
+	pl := timemap.NewPayloads()
+	defer pl.Close()
 	cfg := similarity.Config{Options: st.opts, Workers: c.Int("workers"), TempDir: c.String("temp-dir"),
-		ReadPayload: timemap.ReadPayload, OnError: warn.add}
+		ReadPayload: pl.Read, OnError: warn.add}
 	stats, _, err := similarity.BuildModel(c.Context, src, cfg)
 	warn.summary()
 	if err != nil {

@@ -129,7 +129,8 @@ func openSource(c *cli.Context, st *setup, files []string, prog *progress, warn 
 			}
 			ci.Select(seeds)
 		}
-		return &source{src: ci, read: timemap.ReadPayload, close: func() {}, inputs: idx}, nil
+		pl := timemap.NewPayloads()
+		return &source{src: ci, read: pl.Read, close: func() { pl.Close() }, inputs: idx}, nil
 	}
 	if len(files) == 0 {
 		return nil, errors.New("no input: give WARC/ARC files, --index, --timemap, --cdx-server or --archiveit")
@@ -158,7 +159,8 @@ func openSource(c *cli.Context, st *setup, files []string, prog *progress, warn 
 		}
 		src = seedFilter{src, seeds}
 	}
-	return &source{src: src, read: timemap.ReadPayload, close: func() { idx.Close() }, inputs: files, total: is.Captures, skipped: is.Skipped}, nil
+	pl := timemap.NewPayloads()
+	return &source{src: src, read: pl.Read, close: func() { idx.Close(); pl.Close() }, inputs: files, total: is.Captures, skipped: is.Skipped}, nil
 }
 
 func readSeedsFile(path string, canon timemap.CanonMode) (*timemap.Seeds, error) {

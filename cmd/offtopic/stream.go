@@ -123,8 +123,10 @@ func runReduce(c *cli.Context) error {
 	warn := &warnings{w: c.App.ErrWriter}
 	src := timemap.NewLineSource(stdin(c), "stdin", warn.add)
 	out := &sinks{writers: []report.Writer{rw}}
+	pl := timemap.NewPayloads()
+	defer pl.Close()
 	return score(c, "reduce", st.shard.Select(src), st, out, scoreRun{prog: newProgress(c.App.ErrWriter, true), warn: warn,
-		read: timemap.ReadPayload, start: time.Now(), noSummary: true})
+		read: pl.Read, start: time.Now(), noSummary: true})
 }
 
 func mergeCommand() *cli.Command {
