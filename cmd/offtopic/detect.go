@@ -33,7 +33,7 @@ Examples:
    offtopic detect --measures cosine=0.15 --csv scores.csv collection/*.warc.gz
    offtopic detect --format csv --output - collection/*.warc.gz > scores.csv
    offtopic detect --measures cosine,jaccard,sekernel --idf collection coll/*.warc.gz`,
-		Flags:  append(append(append(outputFlags(), append(scoringFlags(), modelFlag())...), sourceFlags()...), strictQuietFlags()...),
+		Flags:  append(append(append(outputFlags(), append(scoringFlags(), modelFlag())...), sourceFlags()...), append(strictQuietFlags(), profileFlags()...)...),
 		Action: runDetect,
 	}
 }
@@ -263,6 +263,11 @@ func runDetect(c *cli.Context) error {
 	if st.model, err = loadModel(c, st); err != nil {
 		return cli.Exit("detect: "+err.Error(), 2)
 	}
+	stopProfiles, err := startProfiles(c)
+	if err != nil {
+		return cli.Exit("detect: "+err.Error(), 2)
+	}
+	defer stopProfiles()
 	start := time.Now()
 	prog := newProgress(c.App.ErrWriter, c.Bool("quiet"))
 	warn := &warnings{w: c.App.ErrWriter}
