@@ -27,8 +27,15 @@ type Model struct {
 	// to Topic.
 	TypicalTopicSim float64
 	// refs are unit vectors of the sample of first captures, the neighbours
-	// from which a TimeMap's own topic is drawn.
+	// from which a TimeMap's own topic is drawn; post is their inverted
+	// index (term -> references holding it, with the weight).
 	refs []Vector
+	post map[string][]refWeight
+}
+
+type refWeight struct {
+	ref int32
+	w   float64
 }
 
 // SampleSize is how many first captures the model keeps to draw each
@@ -56,15 +63,23 @@ func (m *Model) LocalTopic(tf map[string]int) Vector {
 		return nil
 	}
 	v := unit(tfidf(tf, m.DF))
+	// Every reference's dot product with v at once, through the inverted
+	// index: work in proportion to the postings of v's terms.
+	dots := make([]float64, len(m.refs))
+	for t, w := range v {
+		for _, p := range m.post[t] {
+			dots[p.ref] += w * p.w
+		}
+	}
 	type scored struct {
 		i int
 		s float64
 	}
 	all := make([]scored, 0, len(m.refs))
-	for i, r := range m.refs {
+	for i, d := range dots {
 		// Rounded, so that summation noise (map order) cannot change which
 		// neighbours are chosen; ties keep the earlier reference.
-		s := math.Round(dot(v, r)*1e9) / 1e9
+		s := math.Round(d*1e9) / 1e9
 		if s > 0.999 { // the document itself, or an identical one
 			continue
 		}
@@ -224,6 +239,12 @@ func (s *ModelStats) Model() *Model {
 	}
 	sort.Float64s(sims)
 	m.TypicalTopicSim = sims[len(sims)/2]
+	m.post = map[string][]refWeight{}
+	for i, r := range m.refs {
+		for t, w := range r {
+			m.post[t] = append(m.post[t], refWeight{int32(i), w})
+		}
+	}
 	return m
 }
 
