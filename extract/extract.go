@@ -117,6 +117,8 @@ type Options struct {
 	BaseURL string
 	// MaxLinks caps Document.Links (DefaultMaxLinks when <= 0).
 	MaxLinks int
+	// Stems, when set, shares stems across the documents of a run.
+	Stems *StemCache
 }
 
 func (o Options) withDefaults() Options {

@@ -160,5 +160,5 @@ func finish(doc *Document, words []string, langHint string, opts Options) {
 		tl = ""
 	}
 	doc.TermsLang = tl
-	doc.Terms = termsOf(toks, tl)
+	doc.Terms = termsOf(toks, tl, opts.Stems)
 }

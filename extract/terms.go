@@ -2,6 +2,7 @@ package extract
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -62,22 +63,63 @@ func keepToken(t string) bool {
 	return false
 }
 
+// StemCache remembers the stems of words across documents, so that a word is
+// stemmed once per run rather than once per page. It is safe for concurrent
+// use and bounded: past its size it stops learning new words (a language's
+// common words come first, so it keeps the words that matter).
+type StemCache struct {
+	mu    sync.RWMutex
+	stems map[string]string // language code + "\x00" + word -> stem
+	max   int
+}
+
+// NewStemCache returns a cache of at most max words (0: 1<<18).
+func NewStemCache(max int) *StemCache {
+	if max <= 0 {
+		max = 1 << 18
+	}
+	return &StemCache{stems: make(map[string]string, 1024), max: max}
+}
+
+func (c *StemCache) get(key string) (string, bool) {
+	c.mu.RLock()
+	s, ok := c.stems[key]
+	c.mu.RUnlock()
+	return s, ok
+}
+
+func (c *StemCache) put(learned map[string]string, code string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for w, s := range learned {
+		if len(c.stems) >= c.max {
+			return
+		}
+		c.stems[code+"\x00"+w] = s
+	}
+}
+
 // Terms turns text into index terms for the language code: lower-cased
 // tokens (Unicode letters and digits) without pure numbers and one-letter
 // tokens, without the language's stop words, Snowball-stemmed where the
 // language has a stemmer. For a code the package does not know, tokens are
 // only filtered for numbers and length. Terms keep text order.
 func Terms(text, code string) []string {
-	return termsOf(tokenize(text, 0), code)
+	return termsOf(tokenize(text, 0), code, nil)
 }
 
-// termsOf is Terms over tokens from tokenize.
-func termsOf(toks []string, code string) []string {
+// termsOf is Terms over tokens from tokenize; cache, when not nil, holds
+// stems learnt from earlier documents and learns this one's.
+func termsOf(toks []string, code string, cache *StemCache) []string {
 	l := languages[code]
 	out := make([]string, 0, len(toks)/2)
-	var stems map[string]string
+	var stems, learned map[string]string
 	if l != nil && l.stem != nil {
 		stems = make(map[string]string, 256)
+		if cache != nil {
+			learned = map[string]string{}
+			defer func() { cache.put(learned, code) }()
+		}
 	}
 	for _, t := range toks {
 		if !keepToken(t) {
@@ -89,13 +131,19 @@ func termsOf(toks []string, code string) []string {
 			}
 			if l.stem != nil {
 				s, ok := stems[t]
+				if !ok && cache != nil {
+					s, ok = cache.get(code + "\x00" + t)
+				}
 				if !ok {
 					s = l.stem(t, false)
 					if s == "" {
 						s = t
 					}
-					stems[t] = s
+					if learned != nil {
+						learned[t] = s
+					}
 				}
+				stems[t] = s
 				t = s
 			}
 		}

@@ -66,6 +66,24 @@ type Stats struct {
 	Failed int `json:"failed"`
 }
 
+// withDefaults fills in what the caller left unset.
+func (cfg Config) withDefaults() (Config, error) {
+	cfg.Options = cfg.Options.WithDefaults()
+	if cfg.Workers <= 0 {
+		cfg.Workers = runtime.NumCPU()
+	}
+	if cfg.ReadPayload == nil {
+		return cfg, errors.New("no payload reader")
+	}
+	if cfg.CacheSize == 0 {
+		cfg.CacheSize = 4096
+	}
+	if cfg.Extract.Stems == nil {
+		cfg.Extract.Stems = extract.NewStemCache(0)
+	}
+	return cfg, nil
+}
+
 // Detect runs off-topic detection over every TimeMap of src and hands each
 // result to emit in key order. The first pass reads and extracts payloads
 // (each distinct digest once) on all cores, spills each TimeMap's documents
@@ -73,15 +91,9 @@ type Stats struct {
 // each TimeMap against it. Memory is bounded by the largest TimeMap plus the
 // model's aggregated statistics.
 func Detect(ctx context.Context, src timemap.Source, cfg Config, emit func(*TimeMapResult) error) (Stats, error) {
-	cfg.Options = cfg.Options.WithDefaults()
-	if cfg.Workers <= 0 {
-		cfg.Workers = runtime.NumCPU()
-	}
-	if cfg.ReadPayload == nil {
-		return Stats{}, errors.New("detect: no payload reader")
-	}
-	if cfg.CacheSize == 0 {
-		cfg.CacheSize = 4096
+	cfg, err := cfg.withDefaults()
+	if err != nil {
+		return Stats{}, fmt.Errorf("detect: %w", err)
 	}
 	if cfg.Model != nil {
 		if cfg.Computes(MeasureSEKernel) {
@@ -191,21 +203,15 @@ func scoreWith(ctx context.Context, src timemap.Source, cfg *Config, model *Mode
 // once, on all cores) and returns the collection model's statistics: the
 // model step of a run split over shards, reducers or workers.
 func BuildModel(ctx context.Context, src timemap.Source, cfg Config) (*ModelStats, Stats, error) {
-	cfg.Options = cfg.Options.WithDefaults()
-	if cfg.Workers <= 0 {
-		cfg.Workers = runtime.NumCPU()
-	}
-	if cfg.ReadPayload == nil {
-		return nil, Stats{}, errors.New("model: no payload reader")
-	}
-	if cfg.CacheSize == 0 {
-		cfg.CacheSize = 4096
+	cfg, err := cfg.withDefaults()
+	if err != nil {
+		return nil, Stats{}, fmt.Errorf("model: %w", err)
 	}
 	cache := extract.NewCache(cfg.CacheSize)
 	ms := NewModelStats()
 	var stats Stats
 	var failed atomic.Int64
-	err := orderedMap(ctx, cfg.Workers, src.TimeMaps(ctx), func(ctx context.Context, tm *timemap.TimeMap) (*Input, error) {
+	err = orderedMap(ctx, cfg.Workers, src.TimeMaps(ctx), func(ctx context.Context, tm *timemap.TimeMap) (*Input, error) {
 		in, n := Prepare(ctx, tm, &cfg, cache)
 		failed.Add(int64(n))
 		return in, nil
