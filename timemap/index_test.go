@@ -229,8 +229,10 @@ func TestIndexDevCorpus(t *testing.T) {
 	}
 }
 
+// BenchmarkBuildIndexDev is the index pass over the dev corpus.
 func BenchmarkBuildIndexDev(b *testing.B) {
 	files := devCorpus(b)
+	b.ReportAllocs()
 	for b.Loop() {
 		idx, err := BuildIndex(context.Background(), files, IndexOptions{})
 		if err != nil {
