@@ -475,3 +475,21 @@ func TestCache(t *testing.T) {
 		}
 	})
 }
+
+func TestCutAtElements(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		max  int
+		want string
+	}{
+		{"<p>a</p><p>b</p>", 5, "<p>a</p><p>b</p>"},
+		{"<p>a</p><p>b</p><p>c</p>", 2, "<p>a</p><p>b</p>"},
+		{"x < y <b>z</b>", 1, "x < y <b>z</b>"},
+		{"<a><B><c>", 2, "<a><B>"},
+		{"no tags", 0, "no tags"},
+	} {
+		if got := string(cutAtElements([]byte(tc.in), tc.max)); got != tc.want {
+			t.Errorf("cutAtElements(%q, %d) = %q, want %q", tc.in, tc.max, got, tc.want)
+		}
+	}
+}

@@ -88,7 +88,10 @@ func mediaType(ct string, payload []byte) string {
 func extractHTML(doc *Document, payload []byte, ct string, opts Options) {
 	text, cs, from := toUTF8(payload, ct, true)
 	doc.Charset, doc.CharsetFrom = cs, from
-	root, err := html.Parse(bytes.NewReader(text))
+	// The tree is what costs memory (a few hundred bytes a node): a page of
+	// more tags than MaxElements is parsed only up to there, so that what a
+	// worker holds is bounded whatever the payload.
+	root, err := html.Parse(bytes.NewReader(cutAtElements(text, opts.MaxElements)))
 	if err != nil || root == nil {
 		doc.Extractor = ExtractorBody
 		finish(doc, nil, "", opts)
@@ -161,4 +164,26 @@ func finish(doc *Document, words []string, langHint string, opts Options) {
 	}
 	doc.TermsLang = tl
 	doc.Terms = termsOf(toks, tl, opts.Stems)
+}
+
+// cutAtElements returns the prefix of an HTML text that holds at most max
+// start tags ("<" followed by a letter).
+func cutAtElements(text []byte, max int) []byte {
+	n := 0
+	for i := 0; i < len(text)-1; i++ {
+		if text[i] != '<' {
+			j := bytes.IndexByte(text[i:], '<')
+			if j < 0 {
+				return text
+			}
+			i += j - 1
+			continue
+		}
+		if c := text[i+1] | 0x20; c >= 'a' && c <= 'z' {
+			if n++; n > max {
+				return text[:i]
+			}
+		}
+	}
+	return text
 }

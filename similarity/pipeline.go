@@ -326,7 +326,7 @@ func DefaultOptions() Options {
 // reading payloads from the files). It holds all results in memory: for small
 // collections and tests; Detect streams.
 func DetectFiles(ctx context.Context, files []string, cfg Config) ([]*TimeMapResult, error) {
-	idx, err := timemap.BuildIndex(ctx, files, timemap.IndexOptions{TempDir: cfg.TempDir, OnError: cfg.OnError})
+	idx, err := timemap.BuildIndex(ctx, files, timemap.IndexOptions{TempDir: cfg.TempDir, OnError: cfg.OnError, Workers: cfg.Workers})
 	if err != nil {
 		return nil, err
 	}

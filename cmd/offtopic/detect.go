@@ -63,7 +63,7 @@ func scoringFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "no-topic-check", Usage: "always use the first capture with text as t0, even where it looks off the collection's topic"},
 		&cli.Float64Flag{Name: "topic-guard", Value: similarity.DefaultTopicGuard, Usage: "keep on-topic a capture that crosses only content-similarity thresholds while its topic score (similarity to its subject in the collection, relative to t0) is at least `X`; 0 turns it off (the paper's plain rule)"},
 		&cli.StringFlag{Name: "shard", Usage: "score only TimeMaps whose SURT-key hash falls in shard `i/n` (0-based)"},
-		&cli.IntFlag{Name: "workers", Usage: "goroutines extracting and scoring (default: all cores)"},
+		&cli.IntFlag{Name: "workers", Usage: "goroutines indexing, extracting and scoring; 0 = all cores"},
 		&cli.StringFlag{Name: "temp-dir", Usage: "where temporary index and spill files go (default: the system's)"},
 	}
 }

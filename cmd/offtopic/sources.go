@@ -136,7 +136,7 @@ func openSource(c *cli.Context, st *setup, files []string, prog *progress, warn 
 		return nil, errors.New("no input: give WARC/ARC files, --index, --timemap, --cdx-server or --archiveit")
 	}
 	prog.begin("index", 0)
-	idx, err := timemap.BuildIndex(ctx, files, timemap.IndexOptions{Canon: st.canon, TempDir: c.String("temp-dir"), OnError: warn.add,
+	idx, err := timemap.BuildIndex(ctx, files, timemap.IndexOptions{Canon: st.canon, TempDir: c.String("temp-dir"), OnError: warn.add, Workers: c.Int("workers"),
 		Progress: func(filesDone, captures int) {
 			prog.update(captures, fmt.Sprintf("captures, %d/%d files", filesDone, len(files)))
 		}})
