@@ -12,15 +12,22 @@
 //     captures are ordered as `sort | offtopic reduce` orders them, revisits
 //     are resolved within the TimeMap (timemap.ResolveRevisits), and every
 //     payload is read and extracted: the expensive part of detection.
-//  3. model and scoring (one worker): the collection model (topic, document
-//     frequencies, SEKernel's index) depends on every TimeMap and is built in
-//     key order, as similarity.Detect builds it, so that the results equal
-//     the single-process run byte for byte; then each TimeMap is scored with
-//     similarity.Score and the results file is written in key order.
+//  3. model (a combine): every TimeMap's partial model statistics
+//     (similarity.ModelStats: document frequencies, the topic's centroid, a
+//     bottom-k sample of first captures) are combined across workers by
+//     ModelCombineFn; the statistics merge exactly and in any order, so the
+//     model equals the one a single process builds.
+//  4. scoring (parallel over TimeMaps): each TimeMap is scored with
+//     similarity.Score against the model, given as a side input.
+//  5. writing: the results lines (small, one per TimeMap) are sorted by key
+//     and written as one results file, equal byte for byte to the file of a
+//     single-process run.
 //
-// Step 3 holds every TimeMap's extracted documents (excerpts and terms, not
-// payloads) on one worker. Scaling it is the next step: a CombineFn over
-// partial model statistics, the model as a side input, and Score as a ParDo.
+// No step holds more than one TimeMap's documents: the combine holds the
+// model's statistics, whose size does not grow with the number of TimeMaps.
+// The exception is SEKernel: its search index holds every passage of the
+// collection, so with sekernel selected steps 3-5 run on one worker
+// (GatherScoreFn), as a single process does.
 //
 // Payloads are read from the files the captures name, so every worker needs
 // the WARC/ARC files at the same paths (a shared or mounted file system), as
@@ -176,8 +183,20 @@ func Build(s beam.Scope, cfg Config) (beam.PCollection, error) {
 	captures := beam.ParDo(s, &MapFn{Cfg: cfg}, all)
 	grouped := beam.GroupByKey(s, captures)
 	inputs := beam.ParDo(s, &ExtractFn{Cfg: cfg}, grouped)
-	gathered := beam.GroupByKey(s, beam.AddFixedKey(s, inputs))
-	return beam.ParDo(s, &ScoreFn{Cfg: cfg, Started: time.Now().UTC()}, gathered), nil
+	if opts, _ := cfg.Options(); opts.Computes(similarity.MeasureSEKernel) {
+		gathered := beam.GroupByKey(s, beam.AddFixedKey(s, inputs))
+		return beam.ParDo(s, &GatherScoreFn{Cfg: cfg, Started: time.Now().UTC()}, gathered), nil
+	}
+	model := beam.Combine(s, &ModelCombineFn{MinT0Words: cfg.MinT0Words}, inputs)
+	results := beam.ParDo(s, &ScoreFn{Cfg: cfg}, inputs, beam.SideInput{Input: model})
+	gathered := beam.GroupByKey(s, beam.AddFixedKey(s, results))
+	return beam.ParDo(s, &WriteFn{Cfg: cfg, Started: time.Now().UTC()}, gathered), nil
+}
+
+// Result is one TimeMap's results line on its way to the writer.
+type Result struct {
+	Key  string
+	Line string
 }
 
 // Encoded is one TimeMap after extraction, on its way to the scoring step:
@@ -193,10 +212,35 @@ func init() {
 	register.DoFn4x1[context.Context, string, func(*string) bool, func(Encoded), error](&ExtractFn{})
 	register.Emitter1[Encoded]()
 	register.Iter1[string]()
-	register.DoFn4x1[context.Context, int, func(*Encoded) bool, func(int), error](&ScoreFn{})
+	register.DoFn4x1[context.Context, Encoded, *similarity.ModelStats, func(Result), error](&ScoreFn{})
+	register.Emitter1[Result]()
+	register.Combiner3[*similarity.ModelStats, Encoded, *similarity.ModelStats](&ModelCombineFn{})
+	register.DoFn4x1[context.Context, int, func(*Result) bool, func(int), error](&WriteFn{})
+	register.DoFn4x1[context.Context, int, func(*Encoded) bool, func(int), error](&GatherScoreFn{})
 	register.Iter1[Encoded]()
+	register.Iter1[Result]()
 	register.Emitter1[int]()
 	beam.RegisterType(reflect.TypeOf((*Encoded)(nil)).Elem())
+	beam.RegisterType(reflect.TypeOf((*Result)(nil)).Elem())
+	beam.RegisterType(reflect.TypeOf((*similarity.ModelStats)(nil)).Elem())
+	beam.RegisterCoder(reflect.TypeOf((*similarity.ModelStats)(nil)), encodeStats, decodeStats)
+}
+
+// encodeStats and decodeStats carry model statistics between workers.
+func encodeStats(m *similarity.ModelStats) ([]byte, error) { return json.Marshal(m) }
+
+func decodeStats(b []byte) (*similarity.ModelStats, error) {
+	m := similarity.NewModelStats()
+	if err := json.Unmarshal(b, m); err != nil {
+		return nil, err
+	}
+	if m.DF == nil {
+		m.DF = map[string]int{}
+	}
+	if m.Centroid == nil {
+		m.Centroid = map[string]int64{}
+	}
+	return m, nil
 }
 
 var (
@@ -362,15 +406,126 @@ func (f *ExtractFn) ProcessElement(ctx context.Context, key string, values func(
 	return nil
 }
 
-// ScoreFn builds the collection model from every TimeMap in key order,
-// scores each TimeMap against it and writes the results file: one worker.
+// ModelCombineFn combines the partial model statistics of every TimeMap
+// (similarity.ModelStats) into the collection's: the model step. The
+// statistics merge exactly in any order, so workers may combine any subsets.
+type ModelCombineFn struct {
+	MinT0Words int `json:"min_t0_words"`
+}
+
+// CreateAccumulator implements beam's CombineFn.
+func (f *ModelCombineFn) CreateAccumulator() *similarity.ModelStats {
+	return similarity.NewModelStats()
+}
+
+// AddInput implements beam's CombineFn: one TimeMap's statistics.
+func (f *ModelCombineFn) AddInput(acc *similarity.ModelStats, e Encoded) (*similarity.ModelStats, error) {
+	in, err := decodeInput(e.Input)
+	if err != nil {
+		return nil, fmt.Errorf("decode %s: %w", e.Key, err)
+	}
+	acc.Add(*in, cmp.Or(f.MinT0Words, 20))
+	return acc, nil
+}
+
+// MergeAccumulators implements beam's CombineFn.
+func (f *ModelCombineFn) MergeAccumulators(a, b *similarity.ModelStats) *similarity.ModelStats {
+	a.Merge(b)
+	return a
+}
+
+// ExtractOutput implements beam's CombineFn.
+func (f *ModelCombineFn) ExtractOutput(acc *similarity.ModelStats) *similarity.ModelStats { return acc }
+
+// ScoreFn scores one TimeMap against the collection model (a side input):
+// parallel over TimeMaps.
 type ScoreFn struct {
+	Cfg Config `json:"cfg"`
+
+	model *similarity.Model
+	stats *similarity.ModelStats
+}
+
+// ProcessElement implements the scoring step for one TimeMap.
+func (f *ScoreFn) ProcessElement(ctx context.Context, e Encoded, stats *similarity.ModelStats, emit func(Result)) error {
+	opts, err := f.Cfg.Options()
+	if err != nil {
+		return err
+	}
+	if f.model == nil || f.stats != stats {
+		// The side input is the same for every element of a bundle: the
+		// model is built from it once.
+		f.model, f.stats = stats.Model(), stats
+	}
+	in, err := decodeInput(e.Input)
+	if err != nil {
+		return fmt.Errorf("decode %s: %w", e.Key, err)
+	}
+	r, err := similarity.Score(ctx, *in, f.model, opts.WithDefaults())
+	if err != nil {
+		return fmt.Errorf("score %s: %w", e.Key, err)
+	}
+	var buf bytes.Buffer
+	rw, err := report.NewResultsWriter(&buf, nil)
+	if err != nil {
+		return err
+	}
+	if err := rw.Write(r); err != nil {
+		return err
+	}
+	timeMapsDone.Inc(ctx, 1)
+	emit(Result{Key: e.Key, Line: buf.String()})
+	return nil
+}
+
+// WriteFn writes the results file: the run line, then the TimeMaps' results
+// lines in key order (the lines only, not the TimeMaps' documents).
+type WriteFn struct {
+	Cfg     Config    `json:"cfg"`
+	Started time.Time `json:"started"`
+}
+
+// ProcessElement implements the writing step; it emits the number of TimeMaps written.
+func (f *WriteFn) ProcessElement(ctx context.Context, _ int, values func(*Result) bool, emit func(int)) error {
+	var all []Result
+	var r Result
+	for values(&r) {
+		all = append(all, r)
+	}
+	slices.SortFunc(all, func(a, b Result) int { return strings.Compare(a.Key, b.Key) })
+	run, err := f.Cfg.Run(f.Started)
+	if err != nil {
+		return err
+	}
+	return writeResults(ctx, f.Cfg.Output, func(w io.Writer) error {
+		rw, err := report.NewResultsWriter(w, run)
+		if err != nil {
+			return err
+		}
+		if err := rw.Close(); err != nil {
+			return err
+		}
+		for _, r := range all {
+			if _, err := io.WriteString(w, r.Line); err != nil {
+				return err
+			}
+		}
+		emit(len(all))
+		return nil
+	})
+}
+
+// GatherScoreFn builds the collection model from every TimeMap in key order,
+// scores each TimeMap against it and writes the results file, on one worker:
+// the path taken when SEKernel is computed, since its search index holds
+// every passage of the collection and is built in key order.
+type GatherScoreFn struct {
 	Cfg     Config    `json:"cfg"`
 	Started time.Time `json:"started"`
 }
 
 // ProcessElement implements the model and scoring step over all TimeMaps.
-func (f *ScoreFn) ProcessElement(ctx context.Context, _ int, values func(*Encoded) bool, emit func(int)) error {
+func (f *GatherScoreFn) ProcessElement(ctx context.Context, _ int, values func(*Encoded) bool, emit func(int)) error {
 	opts, err := f.Cfg.Options()
 	if err != nil {
 		return err
