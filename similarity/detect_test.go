@@ -56,7 +56,7 @@ func TestScoreVerdicts(t *testing.T) {
 		[3]string{"200", "text/html", spamText},
 		[3]string{"200", "text/html", parkText},
 	)
-	res, err := Score(context.Background(), in, nil, Options{Measures: AllMeasures})
+	res, err := Score(context.Background(), in, nil, Options{Measures: MeasureNames()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -54,7 +54,7 @@ func outputFlags() []cli.Flag {
 // scoringFlags are the settings of detection, shared by detect and reduce.
 func scoringFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "measures", Aliases: []string{"tm"}, Value: similarity.DefaultMeasures, Usage: "measures whose thresholds decide (OR), as `NAME[=THRESHOLD],...`; known: " + strings.Join(similarity.AllMeasures, ", ")},
+		&cli.StringFlag{Name: "measures", Aliases: []string{"tm"}, Value: similarity.DefaultMeasures, Usage: "measures whose thresholds decide (OR), as `NAME[=THRESHOLD],...`; known: " + strings.Join(similarity.MeasureNames(), ", ")},
 		&cli.StringFlag{Name: "score", Value: "cosine,jaccard,tfintersection,wordcount,bytecount", Usage: "further measures to compute and report without deciding, `NAME,...` (sekernel builds a search index over the collection)"},
 		&cli.StringFlag{Name: "idf", Value: "timemap", Usage: "fit IDF over each `timemap` (as in the paper) or the whole `collection`"},
 		&cli.StringFlag{Name: "canonicalize", Value: "surt", Usage: "group captures by `surt` canonical URI-R or by the exact URI (none)"},
