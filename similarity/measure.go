@@ -83,8 +83,12 @@ type Measure struct {
 	score func(s *scoring, i int) (v float64, ok bool)
 }
 
-// The registry, in report order. It is never written: Measures hands out copies.
-var registry = [...]Measure{
+// The registry, in report order: the paper's measures and topic, then
+// OTMT's further ones (measure_otmt.go). It is never written: Measures hands
+// out copies.
+var registry = append(paperMeasures[:], otmtMeasures[:]...)
+
+var paperMeasures = [...]Measure{
 	{Name: MeasureCosine, Doc: "cosine of the TF-IDF vectors", Threshold: 0.15, Min: 0, Max: 1, SweepLo: 0, SweepHi: 1,
 		score: func(s *scoring, i int) (float64, bool) { return Cosine(s.prep[i].vec, s.prep[s.t0].vec), true }},
 	{Name: MeasureJaccard, Doc: "Jaccard similarity of the term sets", Threshold: 0.05, Min: 0, Max: 1, SweepLo: 0, SweepHi: 1,

@@ -11,6 +11,10 @@ type prepared struct {
 	doc *extract.Document
 	tf  map[string]int
 	vec Vector
+	// ids are the first LevenshteinCap terms as integers (Levenshtein only).
+	ids []int32
+	// rawHash is the Simhash of the text (raw_simhash only).
+	rawHash uint64
 }
 
 // scoring is the context a measure scores a capture in: every prepared
@@ -29,6 +33,11 @@ type scoring struct {
 	// similarity to it (0: no topic).
 	nbhd    Vector
 	localT0 float64
+	// idsDone says prepared captures have their ids.
+	idsDone bool
+	// lsi holds each capture's coordinates in the TimeMap's LSI space (nil:
+	// no LSI score).
+	lsi [][]float64
 }
 
 func prepareSEKernel(s *scoring) error {

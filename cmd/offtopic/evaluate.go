@@ -97,7 +97,11 @@ func runEvaluate(c *cli.Context) error {
 	if c.Bool("sweep") {
 		fmt.Fprintln(w, "\nSweep (21 thresholds per measure, OR of pairs), best by F1:")
 		for _, s := range similarity.Sweep(ev.Judged) {
-			fmt.Fprintf(w, "  %-40s %s\n", s.Rule.String(), formatConfusion(s.Confusion))
+			auc := ""
+			if len(s.Rule) == 1 {
+				auc = fmt.Sprintf("AUC=%.4f ", ev.AUC[s.Rule[0].Measure])
+			}
+			fmt.Fprintf(w, "  %-40s %s%s\n", s.Rule.String(), auc, formatConfusion(s.Confusion))
 		}
 	}
 	return nil
@@ -140,7 +144,7 @@ func printEvaluation(w io.Writer, ev *similarity.Evaluation, measures string) {
 			fmt.Fprintf(w, "  %-15s %.4f\n", m, auc)
 		}
 	}
-	fmt.Fprintln(w, "each measure alone at the paper's single-measure threshold:")
+	fmt.Fprintln(w, "each measure alone at its default threshold (Table 2 of the paper for the paper's measures):")
 	for _, m := range similarity.MeasureNames() {
 		if _, ok := ev.AUC[m]; !ok {
 			continue
