@@ -95,6 +95,16 @@ func scoringSetup(c *cli.Context, inputs []string) (*setup, error) {
 			return nil, fmt.Errorf("--score: %w", err)
 		}
 	}
+	if n := c.Int("min-t0-words"); n < 0 {
+		return nil, fmt.Errorf("--min-t0-words is %d: want 0 or more", n)
+	}
+	if n := c.Int("workers"); n < 0 {
+		return nil, fmt.Errorf("--workers is %d: want 0 (all cores) or more", n)
+	}
+	topic, _ := similarity.LookupMeasure(similarity.MeasureTopic)
+	if err := topic.CheckThreshold(c.Float64("topic-guard")); err != nil {
+		return nil, fmt.Errorf("--topic-guard: %w", err)
+	}
 	canon, err := timemap.ParseCanonMode(c.String("canonicalize"))
 	if err != nil {
 		return nil, fmt.Errorf("--canonicalize: %w", err)
