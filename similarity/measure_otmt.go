@@ -51,8 +51,9 @@ var otmtMeasures = [...]Measure{
 			return 1 - float64(levenshtein(a, b))/float64(max(len(a), len(b))), true
 		}},
 	{Name: MeasureTFSimhash, Doc: "1 - Hamming distance / 64 of the 64-bit Simhashes of the term counts", Threshold: 0.60, Min: 0, Max: 1, SweepLo: 0, SweepHi: 1, Extra: true,
+		prepare: prepareTermSimhash,
 		score: func(s *scoring, i int) (float64, bool) {
-			return hammingSim(termSimhash(s.prep[i].tf), termSimhash(s.prep[s.t0].tf)), true
+			return hammingSim(s.prep[i].termHash, s.prep[s.t0].termHash), true
 		}},
 	{Name: MeasureRawSimhash, Doc: "1 - Hamming distance / 64 of the 64-bit Simhashes of the text's 4-character shingles", Threshold: 0.60, Min: 0, Max: 1, SweepLo: 0, SweepHi: 1, Extra: true,
 		prepare: prepareRawSimhash,
@@ -177,6 +178,16 @@ func simhash(features map[string]int) uint64 {
 
 // termSimhash is the Simhash of a document's terms weighted by their counts.
 func termSimhash(tf map[string]int) uint64 { return simhash(tf) }
+
+// prepareTermSimhash hashes each prepared capture's term counts once.
+func prepareTermSimhash(s *scoring) error {
+	for _, p := range s.prep {
+		if p != nil {
+			p.termHash = termSimhash(p.tf)
+		}
+	}
+	return nil
+}
 
 // textSimhash is the Simhash of a text's overlapping 4-character shingles,
 // counted, over its letters and digits lower-cased (as the Python simhash

@@ -13,8 +13,9 @@ type prepared struct {
 	vec Vector
 	// ids are the first LevenshteinCap terms as integers (Levenshtein only).
 	ids []int32
-	// rawHash is the Simhash of the text (raw_simhash only).
-	rawHash uint64
+	// termHash and rawHash are the Simhashes of the term counts and of the
+	// text (tf_simhash and raw_simhash only).
+	termHash, rawHash uint64
 }
 
 // scoring is the context a measure scores a capture in: every prepared
