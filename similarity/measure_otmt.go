@@ -5,7 +5,6 @@ import (
 	"math"
 	"math/bits"
 	"slices"
-	"strings"
 	"unicode"
 
 	"gonum.org/v1/gonum/mat"
@@ -146,19 +145,21 @@ func levenshtein(a, b []int32) int {
 func featureHash(s string) uint64 {
 	h := fnv.New64a()
 	h.Write([]byte(s))
-	z := h.Sum64()
+	return mix64(h.Sum64())
+}
+
+func mix64(z uint64) uint64 {
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
 	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
 	return z ^ (z >> 31)
 }
 
-// simhash is Charikar's 64-bit Simhash of weighted features: bit k is set
-// when the features whose hash has bit k set outweigh those whose hash has
-// it clear.
-func simhash(features map[string]int) uint64 {
+// simhash is Charikar's 64-bit Simhash of weighted features, given by their
+// hashes: bit k is set when the features whose hash has bit k set outweigh
+// those whose hash has it clear.
+func simhash(features map[uint64]int) uint64 {
 	var v [64]int
-	for f, w := range features {
-		h := featureHash(f)
+	for h, w := range features {
 		for k := range v {
 			if h&(1<<k) != 0 {
 				v[k] += w
@@ -177,7 +178,13 @@ func simhash(features map[string]int) uint64 {
 }
 
 // termSimhash is the Simhash of a document's terms weighted by their counts.
-func termSimhash(tf map[string]int) uint64 { return simhash(tf) }
+func termSimhash(tf map[string]int) uint64 {
+	feats := make(map[uint64]int, len(tf))
+	for t, n := range tf {
+		feats[featureHash(t)] += n
+	}
+	return simhash(feats)
+}
 
 // prepareTermSimhash hashes each prepared capture's term counts once.
 func prepareTermSimhash(s *scoring) error {
@@ -189,26 +196,35 @@ func prepareTermSimhash(s *scoring) error {
 	return nil
 }
 
+// shingleWidth is the length in characters of raw_simhash's shingles.
+const shingleWidth = 4
+
 // textSimhash is the Simhash of a text's overlapping 4-character shingles,
 // counted, over its letters and digits lower-cased (as the Python simhash
-// package that OTMT uses tokenises raw content).
+// package that OTMT uses tokenises raw content). A text shorter than a
+// shingle is one feature.
 func textSimhash(text string) uint64 {
 	var rs []rune
-	for _, r := range strings.ToLower(text) {
+	for _, r := range text {
 		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			rs = append(rs, r)
+			rs = append(rs, unicode.ToLower(r))
 		}
 	}
-	const width = 4
-	feats := map[string]int{}
-	if len(rs) < width {
-		if len(rs) > 0 {
-			feats[string(rs)]++
+	feats := map[uint64]int{}
+	for i := 0; i == 0 || i+shingleWidth <= len(rs); i++ {
+		if len(rs) == 0 {
+			break
 		}
-		return simhash(feats)
-	}
-	for i := 0; i+width <= len(rs); i++ {
-		feats[string(rs[i:i+width])]++
+		// FNV-1a over the shingle's runes, without building a string.
+		h := uint64(14695981039346656037)
+		for _, r := range rs[i:min(i+shingleWidth, len(rs))] {
+			for r != 0 {
+				h ^= uint64(r & 0xff)
+				h *= 1099511628211
+				r >>= 8
+			}
+		}
+		feats[mix64(h)]++
 	}
 	return simhash(feats)
 }
