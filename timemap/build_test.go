@@ -2,7 +2,6 @@ package timemap
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"math/rand/v2"
 	"os"
@@ -84,14 +83,7 @@ func viaCDXJ(t *testing.T, idx *Index, dir string) []*TimeMap {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []*TimeMap
-	for tm, err := range cx.TimeMaps(context.Background()) {
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, tm)
-	}
-	return out
+	return collect(t, cx)
 }
 
 // mapLines is what `offtopic map` writes for files: each file indexed alone.
@@ -115,14 +107,7 @@ func viaLines(t *testing.T, files []string) []*TimeMap {
 	lines := mapLines(t, files)
 	sort.Strings(lines)
 	src := NewLineSource(strings.NewReader(strings.Join(lines, "\n")+"\n"), "lines", func(err error) { t.Error(err) })
-	var out []*TimeMap
-	for tm, err := range src.TimeMaps(context.Background()) {
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, tm)
-	}
-	return out
+	return collect(t, src)
 }
 
 // viaBuild groups map lines by key in shuffled order, as a shuffle may
