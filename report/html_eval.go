@@ -273,7 +273,11 @@ type f1Chart struct {
 func newF1Chart(m string, curve []similarity.CurvePoint, thr float64, at similarity.Confusion) f1Chart {
 	def, _ := similarity.LookupMeasure(m)
 	x0, x1 := def.SweepLo, def.SweepHi
-	c := f1Chart{chartFrame: newFrame(m, x0, x1, "threshold (off-topic below)", "F1")}
+	side := "below"
+	if def.Direction == similarity.HigherIsOff {
+		side = "above"
+	}
+	c := f1Chart{chartFrame: newFrame(m, x0, x1, "threshold (off-topic "+side+")", "F1")}
 	xOf := func(t float64) float64 { return ecL + (math.Min(math.Max(t, x0), x1)-x0)/(x1-x0)*(ecR-ecL) }
 	yOf := func(v float64) float64 { return ecB - v*(ecB-ecT) }
 	var f1, p, r []string
