@@ -9,8 +9,8 @@
 //     a CDX/CDXJ index path or line, or a map-format capture line, becomes
 //     the captures it names. Each capture is keyed by its SURT key.
 //  2. GroupByKey on the SURT key, then per TimeMap (parallel over keys): the
-//     captures are ordered as `sort | offtopic reduce` orders them, revisits
-//     are resolved within the TimeMap (timemap.ResolveRevisits), and every
+//     captures are put in the order `sort | offtopic reduce` reads them and
+//     made a TimeMap by timemap.Build (the builder of every source), and every
 //     payload is read and extracted: the expensive part of detection.
 //  3. model (a combine): every TimeMap's partial model statistics
 //     (similarity.ModelStats: document frequencies, the topic's centroid, a
@@ -389,12 +389,11 @@ func (f *ExtractFn) ProcessElement(ctx context.Context, key string, values func(
 	slices.SortFunc(lines, func(a, b captureLine) int {
 		return cmp.Or(strings.Compare(a.ts, b.ts), strings.Compare(a.js, b.js))
 	})
-	tm := &timemap.TimeMap{Key: key, URIR: lines[0].c.URIR, Captures: make([]timemap.Capture, len(lines))}
+	caps := make([]timemap.Capture, len(lines))
 	for i, l := range lines {
-		tm.Captures[i] = l.c
+		caps[i] = l.c
 	}
-	slices.SortStableFunc(tm.Captures, func(a, b timemap.Capture) int { return a.Time.Compare(b.Time) })
-	timemap.ResolveRevisits(tm)
+	tm := timemap.Build(caps)
 	cfg := similarity.Config{Options: opts, ArchiveURL: f.Cfg.ArchiveURL, ReadPayload: timemap.ReadPayload,
 		OnError: func(err error) { log.Warnf(ctx, "offtopic: payload: %v", err) }}
 	in, _ := similarity.Prepare(ctx, tm, &cfg, extract.NewCache(256))

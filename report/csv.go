@@ -35,7 +35,7 @@ func utf8Start(b byte) bool { return b&0xC0 != 0x80 }
 // CSVHeader is the header of the CSV report: a row per capture.
 func CSVHeader() []string {
 	h := []string{"uri_r", "uri_m", "datetime", "status", "mime", "word_count", "byte_count", "extractor", "lang"}
-	h = append(h, similarity.AllMeasures...)
+	h = append(h, similarity.StandardMeasureNames()...)
 	return append(h, "verdict", "reason", "t0")
 }
 
@@ -55,7 +55,7 @@ func (c *CSVWriter) Write(r *similarity.TimeMapResult) error {
 	for _, cr := range r.Captures {
 		row := []string{SafeCell(cr.URIR), SafeCell(cr.URIM), cr.Datetime.UTC().Format(time.RFC3339), strconv.Itoa(cr.Status),
 			SafeCell(cr.MIME), strconv.Itoa(cr.WordCount), strconv.Itoa(cr.ByteCount), cr.Extractor, cr.Lang}
-		for _, m := range similarity.AllMeasures {
+		for _, m := range similarity.StandardMeasureNames() {
 			if s, ok := cr.Scores[m]; ok {
 				row = append(row, strconv.FormatFloat(s, 'f', 4, 64))
 			} else {

@@ -332,7 +332,7 @@ type htmlTop struct {
 
 func (h *HTMLWriter) topData() htmlTop {
 	t := htmlTop{htmlPage: h.pageData(), S: h.stats, Rule: h.rule.String(), KeyMeasure: h.keyMeasure(), Rows: h.rows}
-	for _, m := range similarity.AllMeasures {
+	for _, m := range similarity.MeasureNames() {
 		if hg := h.hists[m]; hg != nil {
 			t.Hists = append(t.Hists, hg.chart(m, h.rule))
 		}
@@ -412,7 +412,7 @@ func (h *HTMLWriter) section(id int, r *similarity.TimeMapResult) htmlSection {
 			s.T0Title, s.T0Excerpt = cutText(c.Title, 120), cutText(c.Excerpt, HTMLExcerptChars)
 		}
 	}
-	for _, m := range similarity.AllMeasures {
+	for _, m := range similarity.MeasureNames() {
 		if present[m] {
 			s.Measures = append(s.Measures, m)
 		}
@@ -529,16 +529,10 @@ func plural(n int, one, many string) string {
 // coord formats an SVG coordinate.
 func coord(v float64) string { return strconv.FormatFloat(math.Round(v*10)/10, 'f', -1, 64) }
 
-// measureRange is the axis of a measure's histogram: similarities lie in
-// [0, 1], changes in [-1, ∞) (shown up to +1), topic around 1.
+// measureRange is the axis of a measure's histogram (Measure.PlotRange).
 func measureRange(m string) (lo, hi float64) {
-	switch m {
-	case similarity.MeasureWordCount, similarity.MeasureByteCount:
-		return -1, 1
-	case similarity.MeasureTopic:
-		return 0, 1.5
-	}
-	return 0, 1
+	def, _ := similarity.LookupMeasure(m)
+	return def.PlotRange()
 }
 
 // histogram counts one measure's scores in fixed bins; scores outside the
@@ -663,7 +657,7 @@ func newTimeline(r *similarity.TimeMapResult, measures []string, rule similarity
 		PlotH: coord(bottom - top), LabelX: coord(left - 5), Legend: measures}
 	lo, hi := 0.0, 1.0
 	for _, m := range measures {
-		if m == similarity.MeasureWordCount || m == similarity.MeasureByteCount {
+		if def, _ := similarity.LookupMeasure(m); def.Min < 0 {
 			lo = -1
 		}
 	}

@@ -45,7 +45,7 @@ func WriteEvaluationHTML(w io.Writer, run *Run, ev *similarity.Evaluation, opts 
 	}
 	d := evalPage{htmlPage: newHTMLPage(run, "Off-topic detection against the gold standard", contentSecurityPolicy("", string(css)), css, ""),
 		Gold: len(ev.Judged), Missing: ev.Missing, Extra: ev.Extra, C: ev.Confusion, Rule: rule.String()}
-	for _, m := range similarity.AllMeasures {
+	for _, m := range similarity.MeasureNames() {
 		auc, ok := ev.AUC[m]
 		if !ok {
 			continue
@@ -159,7 +159,8 @@ func evalMissRow(j similarity.Judged, outcome string, measures []string, rule si
 // the rule's threshold (the paper's where the rule does not use it).
 func evalMeasure(judged []similarity.Judged, m string, auc float64, rule similarity.Rule) evalMeasureData {
 	d := evalMeasureData{Measure: m, AUC: strconv.FormatFloat(auc, 'f', 3, 64)}
-	thr, _ := similarity.DefaultThreshold(m)
+	def, _ := similarity.LookupMeasure(m)
+	thr := def.Threshold
 	if t := ruleThreshold(rule, m); t != nil {
 		thr, d.InRule = t.Value, true
 	}
@@ -270,11 +271,13 @@ type f1Chart struct {
 }
 
 func newF1Chart(m string, curve []similarity.CurvePoint, thr float64, at similarity.Confusion) f1Chart {
-	x0, x1 := 0.0, 1.0
-	if m == similarity.MeasureWordCount || m == similarity.MeasureByteCount {
-		x0, x1 = -1, 0
+	def, _ := similarity.LookupMeasure(m)
+	x0, x1 := def.SweepLo, def.SweepHi
+	side := "below"
+	if def.Direction == similarity.HigherIsOff {
+		side = "above"
 	}
-	c := f1Chart{chartFrame: newFrame(m, x0, x1, "threshold (off-topic below)", "F1")}
+	c := f1Chart{chartFrame: newFrame(m, x0, x1, "threshold (off-topic "+side+")", "F1")}
 	xOf := func(t float64) float64 { return ecL + (math.Min(math.Max(t, x0), x1)-x0)/(x1-x0)*(ecR-ecL) }
 	yOf := func(v float64) float64 { return ecB - v*(ecB-ecT) }
 	var f1, p, r []string

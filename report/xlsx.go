@@ -61,7 +61,7 @@ var (
 // matched back to the captures (see ReadDecisions).
 func XLSXCapturesHeader() []string {
 	h := slices.Clone(capHeadBefore)
-	h = append(h, similarity.AllMeasures...)
+	h = append(h, similarity.StandardMeasureNames()...)
 	return append(h, capHeadAfter...)
 }
 
@@ -75,7 +75,7 @@ type XLSXWriter struct {
 	w    io.Writer
 	run  *Run
 	rule similarity.Rule
-	// thr is the highlighting threshold of each measure of AllMeasures.
+	// thr is the highlighting threshold of each measure of StandardMeasureNames.
 	thr []similarity.Threshold
 
 	f          *excelize.File
@@ -102,7 +102,7 @@ type xlsxStyles struct {
 // xlsxTotals are the counts the Summary sheet reports.
 type xlsxTotals struct {
 	timeMaps, captures, on, off, notScored int
-	scored, below, decided                 []int // per measure of AllMeasures
+	scored, below, decided                 []int // per measure of StandardMeasureNames
 }
 
 // xlsxLink is the hyperlink of the URI-M cell of a Captures row.
@@ -124,10 +124,10 @@ func NewXLSXWriter(w io.Writer, run *Run) (*XLSXWriter, error) {
 		return nil, err
 	}
 	x := &XLSXWriter{w: w, run: run, rule: rule, f: excelize.NewFile(), maxLinks: MaxXLSXLinks}
-	x.sum.scored = make([]int, len(similarity.AllMeasures))
-	x.sum.below = make([]int, len(similarity.AllMeasures))
-	x.sum.decided = make([]int, len(similarity.AllMeasures))
-	for _, m := range similarity.AllMeasures {
+	x.sum.scored = make([]int, len(similarity.StandardMeasureNames()))
+	x.sum.below = make([]int, len(similarity.StandardMeasureNames()))
+	x.sum.decided = make([]int, len(similarity.StandardMeasureNames()))
+	for _, m := range similarity.StandardMeasureNames() {
 		x.thr = append(x.thr, thresholdOf(rule, m))
 	}
 	if err := x.setup(); err != nil {
@@ -144,8 +144,8 @@ func thresholdOf(rule similarity.Rule, m string) similarity.Threshold {
 			return t
 		}
 	}
-	v, _ := similarity.DefaultThreshold(m)
-	return similarity.Threshold{Measure: m, Value: v}
+	d, _ := similarity.LookupMeasure(m)
+	return similarity.Threshold{Measure: m, Value: d.Threshold}
 }
 
 func (x *XLSXWriter) setup() error {
@@ -337,7 +337,7 @@ func (x *XLSXWriter) captureRow(c *similarity.CaptureResult) error {
 	if c.Verdict == similarity.VerdictOff {
 		crossed = x.rule.Crossed(c.Scores)
 	}
-	for i, m := range similarity.AllMeasures {
+	for i, m := range similarity.StandardMeasureNames() {
 		s, ok := c.Scores[m]
 		if !ok || math.IsNaN(s) || math.IsInf(s, 0) {
 			continue
@@ -351,7 +351,7 @@ func (x *XLSXWriter) captureRow(c *similarity.CaptureResult) error {
 			x.sum.decided[i]++
 		}
 	}
-	n += len(similarity.AllMeasures)
+	n += len(similarity.StandardMeasureNames())
 	row[n] = text(c.Verdict)
 	row[n+1] = text(c.Reason)
 	if c.IsT0 {
@@ -413,11 +413,7 @@ func (x *XLSXWriter) finishCaptures() error {
 	}
 	for i, t := range x.thr {
 		c := col(len(capHeadBefore) + i)
-		op := "<"
-		if t.Measure == similarity.MeasureTFIntersection && t.Value == 0 {
-			op = "<=" // as Threshold.Crossed
-		}
-		formula := fmt.Sprintf("AND(ISNUMBER(%s2),%s2%s%s)", c, c, op, strconv.FormatFloat(t.Value, 'f', -1, 64))
+		formula := fmt.Sprintf("AND(ISNUMBER(%s2),%s2%s%s)", c, c, t.Op(), strconv.FormatFloat(t.Value, 'f', -1, 64))
 		if err := x.f.SetConditionalFormat(SheetCaptures, fmt.Sprintf("%s2:%s%d", c, c, last),
 			[]excelize.ConditionalFormatOptions{{Type: "formula", Criteria: formula, Format: &x.st.low}}); err != nil {
 			return err
@@ -512,7 +508,7 @@ func (x *XLSXWriter) summary() error {
 			return err
 		}
 	}
-	for i, m := range similarity.AllMeasures {
+	for i, m := range similarity.StandardMeasureNames() {
 		in := "no (default threshold, highlighted only)"
 		if x.rule.Has(m) {
 			in = "yes"
@@ -584,7 +580,7 @@ func (x *XLSXWriter) timeline() error {
 	n := 3
 	for k, t := range tops {
 		var used []int // measures with any score in this TimeMap
-		for i := range similarity.AllMeasures {
+		for i := range similarity.StandardMeasureNames() {
 			if slices.ContainsFunc(t.points, func(p timePoint) bool { return !math.IsNaN(p.scores[i]) }) {
 				used = append(used, i)
 			}
@@ -597,7 +593,7 @@ func (x *XLSXWriter) timeline() error {
 		n++
 		head := []string{"datetime"}
 		for _, i := range used {
-			head = append(head, similarity.AllMeasures[i])
+			head = append(head, similarity.StandardMeasureNames()[i])
 		}
 		if err := sw.SetRow("A"+strconv.Itoa(n), x.header(head)); err != nil {
 			return err
@@ -649,7 +645,7 @@ func chartTitle(s string) string {
 }
 
 // timePoint is one scored capture of a charted TimeMap; scores follow
-// AllMeasures, NaN where a measure has no score.
+// StandardMeasureNames, NaN where a measure has no score.
 type timePoint struct {
 	at     time.Time
 	scores []float64
@@ -707,8 +703,8 @@ func (h *timelineHeap) offer(r *similarity.TimeMapResult, off, scored int) {
 		if len(c.Scores) == 0 {
 			continue
 		}
-		p := timePoint{at: c.Datetime, scores: make([]float64, len(similarity.AllMeasures))}
-		for i, m := range similarity.AllMeasures {
+		p := timePoint{at: c.Datetime, scores: make([]float64, len(similarity.StandardMeasureNames()))}
+		for i, m := range similarity.StandardMeasureNames() {
 			if s, ok := c.Scores[m]; ok && !math.IsInf(s, 0) {
 				p.scores[i] = s
 			} else {

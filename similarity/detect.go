@@ -101,12 +101,6 @@ func scorable(c timemap.Capture, doc *extract.Document, errText string) string {
 	return ""
 }
 
-// prepared is a scorable capture's term statistics.
-type prepared struct {
-	tf  map[string]int
-	vec Vector
-}
-
 // Score scores every capture of one TimeMap against its t0 and gives each a
 // verdict. It is the per-TimeMap step shared by every way of running detection.
 func Score(ctx context.Context, in Input, model *Model, opts Options) (*TimeMapResult, error) {
@@ -133,7 +127,7 @@ func Score(ctx context.Context, in Input, model *Model, opts Options) (*TimeMapR
 			cr.Verdict, cr.Reason = VerdictNotScored, why
 			continue
 		}
-		p := &prepared{tf: termCounts(doc.Terms)}
+		p := &prepared{doc: doc, tf: termCounts(doc.Terms)}
 		local.add(p.tf)
 		prep[i] = p
 	}
@@ -161,50 +155,29 @@ func Score(ctx context.Context, in Input, model *Model, opts Options) (*TimeMapR
 	res.T0, res.T0Reason = res.Captures[t0].URIM, why
 	res.Captures[t0].IsT0 = true
 
-	var kernel map[string]bool
-	if opts.Computes(MeasureSEKernel) && model != nil && model.Engine != nil {
-		var err error
-		if kernel, err = seKernelSet(ctx, model.Engine, prep[t0].tf); err != nil {
-			return nil, fmt.Errorf("sekernel of %s: %w", tm.URIR, err)
+	sc := &scoring{ctx: ctx, prep: prep, t0: t0, model: model}
+	var measures []Measure
+	for _, m := range Measures() {
+		// topic is always computed where there is a model: the topic guard reads it.
+		if !opts.Computes(m.Name) && m.Family != TopicFamily {
+			continue
 		}
-	}
-	d0 := in.Docs[t0]
-	var nbhd Vector
-	var localT0 float64
-	if model != nil {
-		if nbhd = model.LocalTopic(prep[t0].tf); len(nbhd) > 0 {
-			localT0 = Cosine(model.Vec(prep[t0].tf), nbhd)
+		if m.prepare != nil {
+			if err := m.prepare(sc); err != nil {
+				return nil, fmt.Errorf("%s of %s: %w", m.Name, tm.URIR, err)
+			}
 		}
+		measures = append(measures, m)
 	}
 	for i, p := range prep {
 		if p == nil {
 			continue
 		}
-		doc := in.Docs[i]
 		scores := map[string]float64{}
-		for _, m := range AllMeasures {
-			if !opts.Computes(m) {
-				continue
+		for _, m := range measures {
+			if v, ok := m.score(sc, i); ok {
+				scores[m.Name] = v
 			}
-			switch m {
-			case MeasureCosine:
-				scores[m] = Cosine(p.vec, prep[t0].vec)
-			case MeasureJaccard:
-				scores[m] = Jaccard(p.tf, prep[t0].tf)
-			case MeasureTFIntersection:
-				scores[m] = TFIntersection(p.tf, prep[t0].tf, 20)
-			case MeasureSEKernel:
-				if kernel != nil {
-					scores[m] = Jaccard(p.tf, kernel)
-				}
-			case MeasureWordCount:
-				scores[m] = Change(doc.WordCount, d0.WordCount)
-			case MeasureByteCount:
-				scores[m] = Change(doc.ByteCount, d0.ByteCount)
-			}
-		}
-		if localT0 > 0 {
-			scores[MeasureTopic] = Cosine(model.Vec(p.tf), nbhd) / localT0
 		}
 		for m, v := range scores {
 			scores[m] = roundScore(v)
@@ -242,9 +215,7 @@ func roundScore(v float64) float64 { return math.Round(v*1e6) / 1e6 }
 // similarity, which a page can cross by changing its stories.
 func onlyContent(crossed []Threshold) bool {
 	for _, t := range crossed {
-		switch t.Measure {
-		case MeasureCosine, MeasureJaccard, MeasureTFIntersection, MeasureSEKernel:
-		default:
+		if m := lookup(t.Measure); m == nil || m.Family != Content {
 			return false
 		}
 	}
@@ -255,7 +226,7 @@ func onlyContent(crossed []Threshold) bool {
 func describe(crossed []Threshold, scores map[string]float64) string {
 	parts := make([]string, len(crossed))
 	for i, t := range crossed {
-		parts[i] = fmt.Sprintf("%s %.3f < %s", t.Measure, scores[t.Measure], strconv.FormatFloat(t.Value, 'f', -1, 64))
+		parts[i] = fmt.Sprintf("%s %.3f %s %s", t.Measure, scores[t.Measure], t.Op(), strconv.FormatFloat(t.Value, 'f', -1, 64))
 	}
 	return strings.Join(parts, "; ")
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
-	"math"
 	"regexp"
 	"sort"
 	"strings"
@@ -172,7 +171,8 @@ type Evaluation struct {
 	Missing int
 	// Extra counts scored captures that the gold standard does not label.
 	Extra int
-	// AUC is the ROC AUC of each measure's raw score (lower = more off-topic).
+	// AUC is the ROC AUC of each measure's raw score, taken in the measure's
+	// Direction (lower = more off-topic for similarities).
 	AUC map[string]float64
 	// Judged lists every gold capture, in gold-key order.
 	Judged []Judged
@@ -216,7 +216,7 @@ func Evaluate(gold Gold, results []*TimeMapResult) *Evaluation {
 		}
 		ev.Confusion.Add(g.Off, j.PredOff())
 	}
-	for _, m := range AllMeasures {
+	for _, m := range MeasureNames() {
 		if auc, ok := rocAUC(ev.Judged, m); ok {
 			ev.AUC[m] = auc
 		}
@@ -225,8 +225,13 @@ func Evaluate(gold Gold, results []*TimeMapResult) *Evaluation {
 }
 
 // ROCPoints returns the ROC curve of a measure: (false positive rate, true
-// positive rate) as the threshold rises through every distinct score.
+// positive rate) as the threshold moves through every distinct score from
+// the off-topic end (rising for similarities, falling for distances).
 func ROCPoints(judged []Judged, measure string) [][2]float64 {
+	sign := 1.0
+	if m, ok := LookupMeasure(measure); ok && m.Direction == HigherIsOff {
+		sign = -1
+	}
 	type sl struct {
 		s   float64
 		off bool
@@ -241,7 +246,7 @@ func ROCPoints(judged []Judged, measure string) [][2]float64 {
 		if !ok {
 			continue
 		}
-		xs = append(xs, sl{s, j.Gold.Off})
+		xs = append(xs, sl{sign * s, j.Gold.Off})
 		if j.Gold.Off {
 			pos++
 		} else {
@@ -288,18 +293,15 @@ type SweepResult struct {
 	Confusion Confusion
 }
 
-// SweepThresholds are the 21 thresholds tried per measure: 0, 0.05, ..., 1
-// for similarities and -1, -0.95, ..., 0 for changes.
+// SweepThresholds are the 21 thresholds tried per measure (see
+// Measure.SweepThresholds): 0, 0.05, ..., 1 for similarities and -1, -0.95,
+// ..., 0 for changes; none for an unknown measure.
 func SweepThresholds(measure string) []float64 {
-	out := make([]float64, 21)
-	for i := range out {
-		v := float64(i) * 0.05
-		if measure == MeasureWordCount || measure == MeasureByteCount {
-			v -= 1
-		}
-		out[i] = math.Round(v*100) / 100
+	m, ok := LookupMeasure(measure)
+	if !ok {
+		return nil
 	}
-	return out
+	return m.SweepThresholds()
 }
 
 // Sweep tries 21 thresholds for every measure with scores, alone and in every
@@ -307,7 +309,7 @@ func SweepThresholds(measure string) []float64 {
 // of each measure followed by the best pair of each two measures, each by F1.
 func Sweep(judged []Judged) []SweepResult {
 	var measures []string
-	for _, m := range AllMeasures {
+	for _, m := range MeasureNames() {
 		for _, j := range judged {
 			if j.Result != nil {
 				if _, ok := j.Result.Scores[m]; ok {

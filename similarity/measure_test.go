@@ -64,6 +64,15 @@ func TestParseRule(t *testing.T) {
 		{"nosuch=1", "", true},
 		{"cosine,cosine=0.2", "", true},
 		{"", "", true},
+		{"cosine=NaN", "", true},
+		{"cosine=+Inf", "", true},
+		{"wordcount=-Inf", "", true},
+		{"cosine=1.5", "", true},
+		{"jaccard=-0.1", "", true},
+		{"wordcount=-1.01", "", true},
+		{"topic=2.5", "topic=2.5", false},
+		{"topic=-0.1", "", true},
+		{"cosine=1,wordcount=-1", "cosine=1,wordcount=-1", false},
 	}
 	for _, tc := range tests {
 		r, err := ParseRule(tc.in)
@@ -74,6 +83,36 @@ func TestParseRule(t *testing.T) {
 		if err == nil && r.String() != tc.want {
 			t.Errorf("ParseRule(%q) = %s, want %s", tc.in, r, tc.want)
 		}
+	}
+}
+
+// TestRegistry checks every measure's declaration: a default threshold
+// within its range, a sweep within its range, a scorer, unique names.
+func TestRegistry(t *testing.T) {
+	seen := map[string]bool{}
+	for _, m := range Measures() {
+		if seen[m.Name] {
+			t.Errorf("measure %s registered twice", m.Name)
+		}
+		seen[m.Name] = true
+		if err := m.CheckThreshold(m.Threshold); err != nil {
+			t.Errorf("default threshold: %v", err)
+		}
+		if m.SweepLo < m.Min || m.SweepHi > m.Max || m.SweepLo >= m.SweepHi {
+			t.Errorf("%s: sweep [%v, %v] outside range [%v, %v]", m.Name, m.SweepLo, m.SweepHi, m.Min, m.Max)
+		}
+		if m.score == nil {
+			t.Errorf("%s: no scorer", m.Name)
+		}
+		if got, ok := LookupMeasure(m.Name); !ok || got.Name != m.Name {
+			t.Errorf("LookupMeasure(%s) = %v, %v", m.Name, got.Name, ok)
+		}
+		if th := m.SweepThresholds(); len(th) != 21 || th[0] != m.SweepLo || th[20] != m.SweepHi {
+			t.Errorf("%s: sweep thresholds %v", m.Name, th)
+		}
+	}
+	if len(StandardMeasureNames()) == 0 || len(StandardMeasureNames()) > len(MeasureNames()) {
+		t.Errorf("standard measures %v of %v", StandardMeasureNames(), MeasureNames())
 	}
 }
 

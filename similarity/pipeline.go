@@ -264,7 +264,9 @@ func Prepare(ctx context.Context, tm *timemap.TimeMap, cfg *Config, cache *extra
 			}
 			continue
 		}
-		doc.Text = excerpt(doc.Text, cfg.ExcerptWords)
+		if !cfg.Computes(MeasureRawSimhash) { // raw_simhash hashes the whole text
+			doc.Text = excerpt(doc.Text, cfg.ExcerptWords)
+		}
 		if c.Digest != "" {
 			cache.Put(c.Digest, doc)
 		}

@@ -3,7 +3,6 @@ package timemap
 import (
 	"bufio"
 	"bytes"
-	"cmp"
 	"compress/gzip"
 	"container/heap"
 	"context"
@@ -665,50 +664,18 @@ func (idx *CDXIndex) TimeMaps(ctx context.Context) iter.Seq2[*TimeMap, error] {
 	}
 }
 
-// resolve builds the TimeMap of one key's entries.
+// resolve builds the TimeMap of one key's entries with the one builder (see
+// build.go), reporting revisits left unresolved as notices.
 func (idx *CDXIndex) resolve(group []entry) *TimeMap {
-	slices.SortStableFunc(group, func(a, b entry) int {
-		if c := a.C.Time.Compare(b.C.Time); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.Seq, b.Seq)
-	})
-	tm := &TimeMap{Key: group[0].C.Key, URIR: group[0].C.URIR, Captures: make([]Capture, len(group))}
-	byDigest := make(map[string]int)
-	for i := range group {
-		c := group[i].C
-		d := normDigest(c.Digest)
-		if !c.Revisit {
-			if _, ok := byDigest[d]; !ok && d != "" {
-				byDigest[d] = i
-			}
-			tm.Captures[i] = c
-			continue
-		}
-		var o *original
-		if j, ok := byDigest[d]; ok && d != "" {
-			oc := tm.Captures[j]
-			o = &original{loc: oc.Payload, status: oc.Status, mime: oc.MIME}
-		} else if d != "" {
-			if g, ok := idx.origMap()[d]; ok {
-				o = &g
-			}
-		}
-		if o != nil {
-			c.Payload = o.loc
-			if c.Status == 0 {
-				c.Status = o.status
-			}
-			if c.MIME == "" {
-				c.MIME = o.mime
-			}
-		} else {
-			idx.report(&CDXError{File: idx.files[group[i].Seq>>40].path, Line: seqLine(group[i].Seq), Offset: seqOffset(group[i].Seq), Notice: true,
-				Err: fmt.Errorf("revisit of %s at %s: no capture with digest %q in the index", c.URIR, c.Timestamp14(), c.Digest)})
-		}
-		tm.Captures[i] = c
-	}
-	return tm
+	return builder{canon: idx.opts.Canon,
+		collection: func(d string) (original, bool) {
+			o, ok := idx.origMap()[d]
+			return o, ok
+		},
+		unresolved: func(e *entry) {
+			idx.report(&CDXError{File: idx.files[e.Seq>>40].path, Line: seqLine(e.Seq), Offset: seqOffset(e.Seq), Notice: true,
+				Err: fmt.Errorf("revisit of %s at %s: no capture with digest %q in the index", e.C.URIR, e.C.Timestamp14(), e.C.Digest)})
+		}}.build(group)
 }
 
 // origMap returns the digest map over the whole index, building it on first

@@ -3,23 +3,17 @@ package timemap
 import (
 	"errors"
 	"io"
-	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/offtopic/offtopic/internal/testcorpus"
 )
 
 // sharedDir returns the shared directory holding fixtures and corpora, or
 // skips the test when it is absent.
 func sharedDir(tb testing.TB) string {
 	tb.Helper()
-	dir := os.Getenv("OFFTOPIC_SHARED")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "shared")
-	}
-	if _, err := os.Stat(filepath.Join(dir, "fixtures")); err != nil {
-		tb.Skipf("shared fixtures not found at %s (set OFFTOPIC_SHARED): %v", dir, err)
-	}
-	return dir
+	return filepath.Dir(testcorpus.Path(tb, "fixtures"))
 }
 
 func fixture(tb testing.TB, rel string) string {

@@ -71,7 +71,6 @@ type entry struct {
 	Seq     uint64 // file index << 40 | record index: input order
 	RefURI  string // WARC-Refers-To-Target-URI of a revisit
 	RefDate time.Time
-	NoHead  bool // revisit without HTTP head: status and MIME come from the original
 }
 
 func cmpEntry(a, b *entry) int {
@@ -311,7 +310,6 @@ func (idx *Index) toEntry(rec *Record, seq uint64, st *Stats) (entry, bool) {
 	case rec.Type == "revisit":
 		c.Revisit = true
 		e.RefURI, e.RefDate = rec.RefersToTargetURI, rec.RefersToDate
-		e.NoHead = rec.HTTP == nil
 		st.Revisits++
 	case rec.Type == "resource":
 		c.MIME = mimeType(rec.ContentType)
@@ -515,52 +513,14 @@ func (idx *Index) TimeMaps(ctx context.Context) iter.Seq2[*TimeMap, error] {
 	}
 }
 
-// resolve builds a TimeMap from one key's entries, resolving revisits: to an
-// earlier capture of the same TimeMap with the same payload digest, else to
-// the capture named by WARC-Refers-To-Target-URI and -Date when it is in the
-// TimeMap, else to any response of the collection with that digest. An
-// unresolved revisit keeps a zero Payload.
+// resolve builds a TimeMap from one key's entries with the one builder
+// (see build.go); revisits not resolved within the TimeMap take a payload of
+// the collection with their digest.
 func (idx *Index) resolve(group []entry) *TimeMap {
-	tm := &TimeMap{Key: group[0].C.Key, URIR: group[0].C.URIR, Captures: make([]Capture, len(group))}
-	byDigest := make(map[string]int)
-	for i := range group {
-		e := &group[i]
-		c := e.C
-		if !c.Revisit {
-			if c.Digest != "" {
-				if _, ok := byDigest[normDigest(c.Digest)]; !ok {
-					byDigest[normDigest(c.Digest)] = i
-				}
-			}
-			tm.Captures[i] = c
-			continue
-		}
-		var o *original
-		if j, ok := byDigest[normDigest(c.Digest)]; ok && c.Digest != "" {
-			oc := tm.Captures[j]
-			o = &original{loc: oc.Payload, status: oc.Status, mime: oc.MIME}
-		} else if e.RefURI != "" && !e.RefDate.IsZero() && Canonicalize(e.RefURI, idx.opts.Canon) == c.Key {
-			for j := 0; j < i; j++ {
-				if oc := tm.Captures[j]; !oc.Revisit && oc.Time.Equal(e.RefDate) {
-					o = &original{loc: oc.Payload, status: oc.Status, mime: oc.MIME}
-					break
-				}
-			}
-		}
-		if o == nil && c.Digest != "" {
-			if g, ok := idx.orig[normDigest(c.Digest)]; ok {
-				o = &g
-			}
-		}
-		if o != nil {
-			c.Payload = o.loc
-			if e.NoHead {
-				c.Status, c.MIME = o.status, o.mime
-			}
-		}
-		tm.Captures[i] = c
-	}
-	return tm
+	return builder{canon: idx.opts.Canon, collection: func(d string) (original, bool) {
+		o, ok := idx.orig[d]
+		return o, ok
+	}}.build(group)
 }
 
 // Captures yields every capture of the index in key order (revisits

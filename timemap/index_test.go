@@ -22,7 +22,7 @@ func buildIndex(t testing.TB, files []string, opts IndexOptions) (*Index, []erro
 	return idx, errs
 }
 
-func collect(t testing.TB, idx *Index) []*TimeMap {
+func collect(t testing.TB, idx Source) []*TimeMap {
 	t.Helper()
 	var tms []*TimeMap
 	for tm, err := range idx.TimeMaps(context.Background()) {

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"iter"
-	"slices"
 	"strings"
 )
 
@@ -28,7 +27,8 @@ func WriteCaptureLine(w io.Writer, c Capture) error {
 
 // LineSource reads map output lines (grouped by key, as sort or a shuffle
 // leaves them) as a Source: one TimeMap per run of lines with the same key,
-// ordered by time, revisits resolved within the TimeMap. Lines that cannot be
+// made by the one builder (Build): ordered by time, revisits resolved within
+// the TimeMap. Lines that cannot be
 // read go to onError with their line number and are skipped.
 type LineSource struct {
 	r       io.Reader
@@ -46,15 +46,13 @@ func (s *LineSource) TimeMaps(ctx context.Context) iter.Seq2[*TimeMap, error] {
 	return func(yield func(*TimeMap, error) bool) {
 		sc := bufio.NewScanner(s.r)
 		sc.Buffer(make([]byte, 64<<10), 16<<20)
-		var cur *TimeMap
+		var cur []Capture
 		flush := func() bool {
-			if cur == nil {
+			if len(cur) == 0 {
 				return true
 			}
-			tm := cur
-			cur = nil
-			slices.SortStableFunc(tm.Captures, func(a, b Capture) int { return a.Time.Compare(b.Time) })
-			ResolveRevisits(tm)
+			tm := Build(cur)
+			cur = cur[:0]
 			return yield(tm, nil)
 		}
 		for n := 1; sc.Scan(); n++ {
@@ -78,18 +76,15 @@ func (s *LineSource) TimeMaps(ctx context.Context) iter.Seq2[*TimeMap, error] {
 				continue
 			}
 			c.Key = key
-			if cur != nil && cur.Key != key {
-				if key < cur.Key {
-					s.report(fmt.Errorf("%s line %d: key %q after %q: input is not sorted, its TimeMaps are split", s.name, n, key, cur.Key))
+			if len(cur) > 0 && cur[0].Key != key {
+				if key < cur[0].Key {
+					s.report(fmt.Errorf("%s line %d: key %q after %q: input is not sorted, its TimeMaps are split", s.name, n, key, cur[0].Key))
 				}
 				if !flush() {
 					return
 				}
 			}
-			if cur == nil {
-				cur = &TimeMap{Key: key, URIR: c.URIR}
-			}
-			cur.Captures = append(cur.Captures, c)
+			cur = append(cur, c)
 		}
 		if err := sc.Err(); err != nil {
 			yield(nil, fmt.Errorf("read %s: %w", s.name, err))
@@ -102,36 +97,5 @@ func (s *LineSource) TimeMaps(ctx context.Context) iter.Seq2[*TimeMap, error] {
 func (s *LineSource) report(err error) {
 	if s.onError != nil {
 		s.onError(err)
-	}
-}
-
-// ResolveRevisits points each revisit of tm at the earliest capture of tm
-// with the same payload digest, as BuildIndex does over a whole collection,
-// taking its status and type where the revisit has none. Captures read file
-// by file (a map task sees one WARC) resolve revisits of earlier crawls only
-// here; a revisit with no original in tm keeps what it had.
-func ResolveRevisits(tm *TimeMap) {
-	first := map[string]*Capture{}
-	for i := range tm.Captures {
-		c := &tm.Captures[i]
-		d := normDigest(c.Digest)
-		if d == "" {
-			continue
-		}
-		if !c.Revisit {
-			if _, ok := first[d]; !ok {
-				first[d] = c
-			}
-			continue
-		}
-		if o, ok := first[d]; ok {
-			c.Payload = o.Payload
-			if c.Status == 0 {
-				c.Status = o.Status
-			}
-			if c.MIME == "" || c.MIME == "warc/revisit" {
-				c.MIME = o.MIME
-			}
-		}
 	}
 }

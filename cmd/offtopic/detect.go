@@ -54,7 +54,7 @@ func outputFlags() []cli.Flag {
 // scoringFlags are the settings of detection, shared by detect and reduce.
 func scoringFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "measures", Aliases: []string{"tm"}, Value: similarity.DefaultMeasures, Usage: "measures whose thresholds decide (OR), as `NAME[=THRESHOLD],...`; known: " + strings.Join(similarity.AllMeasures, ", ")},
+		&cli.StringFlag{Name: "measures", Aliases: []string{"tm"}, Value: similarity.DefaultMeasures, Usage: "measures whose thresholds decide (OR), as `NAME[=THRESHOLD],...`; known: " + strings.Join(similarity.MeasureNames(), ", ")},
 		&cli.StringFlag{Name: "score", Value: "cosine,jaccard,tfintersection,wordcount,bytecount", Usage: "further measures to compute and report without deciding, `NAME,...` (sekernel builds a search index over the collection)"},
 		&cli.StringFlag{Name: "idf", Value: "timemap", Usage: "fit IDF over each `timemap` (as in the paper) or the whole `collection`"},
 		&cli.StringFlag{Name: "canonicalize", Value: "surt", Usage: "group captures by `surt` canonical URI-R or by the exact URI (none)"},
@@ -96,6 +96,16 @@ func scoringSetup(c *cli.Context, inputs []string) (*setup, error) {
 		if extra, err = similarity.ParseRule(c.String("score")); err != nil {
 			return nil, fmt.Errorf("--score: %w", err)
 		}
+	}
+	if n := c.Int("min-t0-words"); n < 0 {
+		return nil, fmt.Errorf("--min-t0-words is %d: want 0 or more", n)
+	}
+	if n := c.Int("workers"); n < 0 {
+		return nil, fmt.Errorf("--workers is %d: want 0 (all cores) or more", n)
+	}
+	topic, _ := similarity.LookupMeasure(similarity.MeasureTopic)
+	if err := topic.CheckThreshold(c.Float64("topic-guard")); err != nil {
+		return nil, fmt.Errorf("--topic-guard: %w", err)
 	}
 	canon, err := timemap.ParseCanonMode(c.String("canonicalize"))
 	if err != nil {

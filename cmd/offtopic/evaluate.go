@@ -97,7 +97,11 @@ func runEvaluate(c *cli.Context) error {
 	if c.Bool("sweep") {
 		fmt.Fprintln(w, "\nSweep (21 thresholds per measure, OR of pairs), best by F1:")
 		for _, s := range similarity.Sweep(ev.Judged) {
-			fmt.Fprintf(w, "  %-40s %s\n", s.Rule.String(), formatConfusion(s.Confusion))
+			auc := ""
+			if len(s.Rule) == 1 {
+				auc = fmt.Sprintf("AUC=%.4f ", ev.AUC[s.Rule[0].Measure])
+			}
+			fmt.Fprintf(w, "  %-40s %s%s\n", s.Rule.String(), auc, formatConfusion(s.Confusion))
 		}
 	}
 	return nil
@@ -135,18 +139,18 @@ func printEvaluation(w io.Writer, ev *similarity.Evaluation, measures string) {
 	}
 	fmt.Fprintf(w, "  %s\n", formatConfusion(ev.Confusion))
 	fmt.Fprintln(w, "ROC AUC of each measure's raw score:")
-	for _, m := range similarity.AllMeasures {
+	for _, m := range similarity.MeasureNames() {
 		if auc, ok := ev.AUC[m]; ok {
 			fmt.Fprintf(w, "  %-15s %.4f\n", m, auc)
 		}
 	}
-	fmt.Fprintln(w, "each measure alone at the paper's single-measure threshold:")
-	for _, m := range similarity.AllMeasures {
+	fmt.Fprintln(w, "each measure alone at its default threshold (Table 2 of the paper for the paper's measures):")
+	for _, m := range similarity.MeasureNames() {
 		if _, ok := ev.AUC[m]; !ok {
 			continue
 		}
-		t, _ := similarity.DefaultThreshold(m)
-		rule := similarity.Rule{{Measure: m, Value: t}}
+		def, _ := similarity.LookupMeasure(m)
+		rule := similarity.Rule{{Measure: m, Value: def.Threshold}}
 		cm := similarity.ConfusionOf(ev.Judged, rule)
 		fmt.Fprintf(w, "  %-22s %s\n", rule.String(), formatConfusion(cm))
 	}
@@ -197,7 +201,7 @@ func printMisses(w io.Writer, ev *similarity.Evaluation, n int) {
 			continue
 		}
 		var sc []string
-		for _, m := range similarity.AllMeasures {
+		for _, m := range similarity.MeasureNames() {
 			if s, ok := j.Result.Scores[m]; ok {
 				sc = append(sc, fmt.Sprintf("%s=%.3f", m, s))
 			}

@@ -207,3 +207,31 @@ func TestDevCorpusQuality(t *testing.T) {
 		t.Errorf("dev corpus: accuracy %.4f F1 %.4f, want >= 0.95 and >= 0.90:\n%s", acc, f1, res)
 	}
 }
+
+// TestMeaninglessSettings: thresholds and numbers that mean nothing are
+// refused with a message naming the flag, before any input is read.
+func TestMeaninglessSettings(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--measures", "cosine=NaN"}, "threshold of cosine is NaN"},
+		{[]string{"--measures", "cosine=+Inf"}, "threshold of cosine is +Inf"},
+		{[]string{"--measures", "wordcount=-Inf"}, "threshold of wordcount is -Inf"},
+		{[]string{"--measures", "cosine=1.5"}, "outside its range [0, 1]"},
+		{[]string{"--measures", "wordcount=-2"}, "outside its range [-1, 1]"},
+		{[]string{"--measures", "levenshtein=-1"}, "outside its range [0, 1000]"},
+		{[]string{"--score", "jaccard=NaN"}, "--score: threshold of jaccard is NaN"},
+		{[]string{"--workers", "-1"}, "--workers is -1"},
+		{[]string{"--min-t0-words", "-5"}, "--min-t0-words is -5"},
+		{[]string{"--topic-guard", "NaN"}, "--topic-guard"},
+		{[]string{"--topic-guard", "-0.5"}, "--topic-guard"},
+	}
+	for _, tc := range tests {
+		args := append(append([]string{"detect", "-q", "--out-dir", t.TempDir()}, tc.args...), "no-such-input.warc.gz")
+		code, _, stderr := runCLI(t, args...)
+		if code != 2 || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 and %q", tc.args, code, stderr, tc.want)
+		}
+	}
+}

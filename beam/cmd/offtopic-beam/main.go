@@ -32,7 +32,7 @@ var (
 	def          = offtopicbeam.DefaultConfig()
 	input        = flag.String("input", "", "text file(s), comma-separated, of WARC/ARC paths, CDX/CDXJ paths or lines, or capture lines (one per line)")
 	output       = flag.String("output", "", "results file to write (JSON lines, as results.jsonl)")
-	measures     = flag.String("measures", def.Measures, "measures whose thresholds decide (OR), as NAME[=THRESHOLD],...; known: "+strings.Join(similarity.AllMeasures, ", "))
+	measures     = flag.String("measures", def.Measures, "measures whose thresholds decide (OR), as NAME[=THRESHOLD],...; known: "+strings.Join(similarity.MeasureNames(), ", "))
 	score        = flag.String("score", def.Score, "further measures to compute and report without deciding")
 	idf          = flag.String("idf", def.IDF, "fit IDF over each timemap or the whole collection")
 	canonicalize = flag.String("canonicalize", def.Canonicalize, "group captures by surt canonical URI-R or by the exact URI (none)")
