@@ -213,7 +213,7 @@ func ParseLinkFormat(r io.Reader) (*LinkTimeMap, error) {
 	if err != nil {
 		return nil, fmt.Errorf("timemap: reading link-format: %w", err)
 	}
-	links, err := parseLinks(string(b))
+	links, err := ParseLinks(string(b))
 	if err != nil {
 		return nil, err
 	}
@@ -249,8 +249,9 @@ func ParseLinkFormat(r io.Reader) (*LinkTimeMap, error) {
 	return tm, nil
 }
 
-// parseLinks tokenises a link-format document.
-func parseLinks(s string) ([]Link, error) {
+// ParseLinks tokenises a link-format document or an HTTP Link header value
+// (links separated by commas) into its links.
+func ParseLinks(s string) ([]Link, error) {
 	var links []Link
 	i := 0
 	skip := func() {

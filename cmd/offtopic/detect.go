@@ -248,7 +248,7 @@ func (w *warnings) summary() {
 
 func runDetect(c *cli.Context) error {
 	files := c.Args().Slice()
-	if len(files) == 0 && !remote(c) && len(c.StringSlice("index")) == 0 {
+	if len(files) == 0 && !isRemote(c) && len(c.StringSlice("index")) == 0 {
 		return cli.Exit("detect: no input files (try: offtopic detect --out-dir out collection/*.warc.gz)", 2)
 	}
 	st, err := scoringSetup(c, files)

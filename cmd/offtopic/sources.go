@@ -12,6 +12,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/offtopic/offtopic/remote"
 	"github.com/offtopic/offtopic/timemap"
 )
 
@@ -52,9 +53,9 @@ func clientFlags() []cli.Flag {
 }
 
 // newClient builds the polite client the client flags describe.
-func newClient(c *cli.Context) (*timemap.Client, error) {
+func newClient(c *cli.Context) (*remote.Client, error) {
 	// The client reads 0 as "the default"; on the command line 0 means none.
-	opts := timemap.ClientOptions{Version: version, PerHost: c.Int("per-host"), RatePerHost: c.Float64("rate"),
+	opts := remote.ClientOptions{Version: version, PerHost: c.Int("per-host"), RatePerHost: c.Float64("rate"),
 		Timeout: c.Duration("timeout"), MaxRetries: c.Int("retries")}
 	if opts.MaxRetries == 0 {
 		opts.MaxRetries = -1
@@ -68,28 +69,28 @@ func newClient(c *cli.Context) (*timemap.Client, error) {
 	if !c.Bool("no-cache") {
 		dir := c.String("cache-dir")
 		if dir == "" {
-			d, err := timemap.DefaultCacheDir()
+			d, err := remote.DefaultCacheDir()
 			if err != nil {
 				return nil, fmt.Errorf("cache: %w (give --cache-dir or --no-cache)", err)
 			}
 			dir = d
 		}
-		cache, err := timemap.OpenCache(dir)
+		cache, err := remote.OpenCache(dir)
 		if err != nil {
 			return nil, err
 		}
 		opts.Cache = cache
 	}
-	return timemap.NewClient(opts), nil
+	return remote.NewClient(opts), nil
 }
 
 // cdxServer is the CDX server the flags name.
-func cdxServer(c *cli.Context, doer timemap.Doer, canon timemap.CanonMode) (*timemap.CDXServer, error) {
-	kind, err := timemap.ParseServerKind(c.String("cdx-kind"))
+func cdxServer(c *cli.Context, doer remote.Doer, canon timemap.CanonMode) (*remote.CDXServer, error) {
+	kind, err := remote.ParseServerKind(c.String("cdx-kind"))
 	if err != nil {
 		return nil, err
 	}
-	return &timemap.CDXServer{Kind: kind, Endpoint: c.String("cdx-server"), Doer: doer, MementoPrefix: c.String("memento-prefix"), Canon: canon}, nil
+	return &remote.CDXServer{Kind: kind, Endpoint: c.String("cdx-server"), Doer: doer, MementoPrefix: c.String("memento-prefix"), Canon: canon}, nil
 }
 
 // source is where a run's captures come from and how payloads are read.
@@ -102,11 +103,11 @@ type source struct {
 	// total is the number of captures when known in advance (for progress).
 	total   int
 	skipped int
-	client  *timemap.Client
+	client  *remote.Client
 }
 
-// remote reports whether any remote source is selected.
-func remote(c *cli.Context) bool {
+// isRemote reports whether any remote source is selected.
+func isRemote(c *cli.Context) bool {
 	return len(c.StringSlice("timemap")) > 0 || c.String("cdx-server") != "" || c.String("archiveit") != ""
 }
 
@@ -114,7 +115,7 @@ func remote(c *cli.Context) bool {
 // server, Archive-It, CDX/CDXJ indexes, or (by default) WARC/ARC files.
 func openSource(c *cli.Context, st *setup, files []string, prog *progress, warn *warnings) (*source, error) {
 	ctx := c.Context
-	if remote(c) {
+	if isRemote(c) {
 		return openRemote(c, st, warn)
 	}
 	if idx := c.StringSlice("index"); len(idx) > 0 {
@@ -176,8 +177,8 @@ func openRemote(c *cli.Context, st *setup, warn *warnings) (*source, error) {
 	if err != nil {
 		return nil, err
 	}
-	mopts := timemap.MementoOptions{NotRaw: c.Bool("not-raw")}
-	s := &source{client: client, close: func() {}, read: timemap.MementoReader(client, mopts)}
+	mopts := remote.MementoOptions{NotRaw: c.Bool("not-raw")}
+	s := &source{client: client, close: func() {}, read: remote.MementoReader(client, mopts)}
 	var src timemap.Source
 	switch {
 	case len(c.StringSlice("timemap")) > 0:
@@ -186,7 +187,7 @@ func openRemote(c *cli.Context, st *setup, warn *warnings) (*source, error) {
 			return nil, err
 		}
 		s.inputs = uris
-		src = timemap.NewTimeMapSource(client, uris, timemap.TimeMapOptions{Canon: st.canon})
+		src = remote.NewTimeMapSource(client, uris, remote.TimeMapOptions{Canon: st.canon})
 	case c.String("cdx-server") != "":
 		srv, err := cdxServer(c, client, st.canon)
 		if err != nil {
@@ -201,7 +202,7 @@ func openRemote(c *cli.Context, st *setup, warn *warnings) (*source, error) {
 		}
 		s.inputs = []string{c.String("cdx-server")}
 		src = sourceFunc(func(ctx context.Context) iter.Seq2[*timemap.TimeMap, error] {
-			return srv.TimeMaps(ctx, seeds, timemap.Query{})
+			return srv.TimeMaps(ctx, seeds, remote.Query{})
 		})
 	default:
 		a, err := archiveItSource(c, client, st)
@@ -214,7 +215,7 @@ func openRemote(c *cli.Context, st *setup, warn *warnings) (*source, error) {
 	// Every capture's memento is fetched (once: the cache serves the second
 	// read) to learn its archived status and type; failures are listed as
 	// not scored with their reason.
-	s.src = tolerant{timemap.ResolveMementos(src, client, mopts, func(c timemap.Capture, err error) {
+	s.src = tolerant{remote.ResolveMementos(src, client, mopts, func(c timemap.Capture, err error) {
 		warn.add(fmt.Errorf("%s: %w", timemap.URIM("", c), err))
 	}), warn}
 	return s, nil
