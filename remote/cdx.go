@@ -204,6 +204,7 @@ type sink struct {
 	stop   bool
 	origs  map[string]timemap.Capture // digest -> latest non-revisit capture
 	prefix string
+	seen   map[entry]bool // rows already emitted: servers repeat rows
 }
 
 // row emits one row; false means stop asking for more.
@@ -211,6 +212,10 @@ func (k *sink) row(u string, line int, r entry) bool {
 	if k.stop {
 		return false
 	}
+	if k.seen[r] {
+		return true // the Internet Archive repeats rows, within a page and across pages
+	}
+	k.seen[r] = true
 	c, err := k.capture(r)
 	if err != nil {
 		return k.err(&CDXLineError{URL: u, Line: line, Err: err})
@@ -323,7 +328,7 @@ func (s *CDXServer) Captures(ctx context.Context, q Query) iter.Seq2[timemap.Cap
 			yield(timemap.Capture{}, err)
 			return
 		}
-		k := &sink{s: s, q: q, yield: yield, origs: map[string]timemap.Capture{}, prefix: strings.TrimRight(s.MementoPrefix, "/")}
+		k := &sink{s: s, q: q, yield: yield, origs: map[string]timemap.Capture{}, seen: map[entry]bool{}, prefix: strings.TrimRight(s.MementoPrefix, "/")}
 		if d := s.Kind.dialect(); d != nil {
 			err = d.list(ctx, s, q, k)
 		} else {

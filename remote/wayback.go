@@ -62,7 +62,7 @@ func (wayback) list(ctx context.Context, s *CDXServer, q Query, k *sink) error {
 		if err != nil {
 			return err
 		}
-		next, err := parseWaybackJSON(body, u, k)
+		next, err := parseWayback(body, u, k)
 		body.Close()
 		if err != nil || k.stop || next == "" || s.pageSize() == 0 {
 			return err
@@ -75,12 +75,13 @@ func (wayback) list(ctx context.Context, s *CDXServer, q Query, k *sink) error {
 	}
 }
 
-// parseWaybackJSON reads the Wayback CDX API's JSON answer. The API writes
-// one row per line, so it is read line by line and one bad row costs only
-// itself (an answer on a single line is read as a whole). The first row
-// names the fields; a one-element row (after an empty one) is the resume
-// key.
-func parseWaybackJSON(r io.Reader, u string, k *sink) (resume string, err error) {
+// parseWayback reads the Wayback CDX API's answer: JSON (output=json), or
+// the plain-text lines of servers that ignore output. The API writes one row
+// per line, so it is read line by line and one bad row costs only itself (a
+// JSON answer on a single line is read as a whole). A first row naming
+// "timestamp" names the fields; a one-element row (after an empty one) is
+// the resume key, as written (URL-encoded).
+func parseWayback(r io.Reader, u string, k *sink) (resume string, err error) {
 	b, err := io.ReadAll(r)
 	if err != nil {
 		return "", fmt.Errorf("remote: reading %s: %w", u, err)
@@ -137,10 +138,11 @@ func parseWaybackJSON(r io.Reader, u string, k *sink) (resume string, err error)
 			mime: get("mimetype", "mime"), status: get("statuscode", "status"), digest: get("digest"),
 			length: get("length"), offset: get("offset"), filename: get("filename")})
 	}
-	if t := bytes.TrimSpace(b); !bytes.Contains(t, []byte("\n")) {
-		if len(t) == 0 {
-			return "", nil
-		}
+	t := bytes.TrimSpace(b)
+	if len(t) == 0 {
+		return "", nil
+	}
+	if t[0] == '[' && !bytes.Contains(t, []byte("\n")) {
 		var rows [][]any
 		dec := json.NewDecoder(bytes.NewReader(t))
 		dec.UseNumber()
@@ -156,6 +158,25 @@ func parseWaybackJSON(r io.Reader, u string, k *sink) (resume string, err error)
 	}
 	err = eachLine(bytes.NewReader(b), u, func(n int, line string) bool {
 		line = strings.TrimSpace(line)
+		if line != "" && line[0] != '[' && line[0] != ']' {
+			// The plain-text answer (servers that ignore output=json):
+			// fields separated by spaces; after an empty line, a lone
+			// token is the resume key.
+			f := strings.Fields(line)
+			if len(f) == 1 && afterEmpty {
+				resume = f[0]
+				return true
+			}
+			row := make([]any, len(f))
+			for i, v := range f {
+				row[i] = v
+			}
+			return doRow(n, row)
+		}
+		if line == "" {
+			afterEmpty = true
+			return true
+		}
 		if strings.HasPrefix(line, "[[") {
 			line = line[1:]
 		} else if line == "[" || line == "]" || line == "" {
