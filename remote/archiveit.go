@@ -148,6 +148,7 @@ func (a *ArchiveIt) TimeMaps(ctx context.Context) iter.Seq2[*timemap.TimeMap, er
 			}
 			slices.SortStableFunc(tm.Captures, func(x, y timemap.Capture) int { return x.Time.Compare(y.Time) })
 			tm.URIR = tm.Captures[0].URIR
+			tm.URIT = a.timeMapURI(byKey[key][0])
 			if !yield(tm, nil) {
 				return
 			}
@@ -155,10 +156,15 @@ func (a *ArchiveIt) TimeMaps(ctx context.Context) iter.Seq2[*timemap.TimeMap, er
 	}
 }
 
+// timeMapURI is the URI of seed's link-format TimeMap in the collection.
+func (a *ArchiveIt) timeMapURI(seed string) string {
+	return a.wayback() + "/" + url.PathEscape(a.Collection) + "/timemap/link/" + seed
+}
+
 // linkTimeMap fetches and parses one seed's TimeMap; nil, nil when the
 // archive has no mementos of it (404).
 func (a *ArchiveIt) linkTimeMap(ctx context.Context, seed string) (*timemap.LinkTimeMap, error) {
-	u := a.wayback() + "/" + url.PathEscape(a.Collection) + "/timemap/link/" + seed
+	u := a.timeMapURI(seed)
 	body, err := getOK(ctx, a.Doer, u)
 	var he *httpError
 	if errors.As(err, &he) && he.Status == http.StatusNotFound {
@@ -170,7 +176,7 @@ func (a *ArchiveIt) linkTimeMap(ctx context.Context, seed string) (*timemap.Link
 	defer body.Close()
 	ltm, err := timemap.ParseLinkFormat(io.LimitReader(body, 256<<20))
 	if err != nil {
-		return nil, fmt.Errorf("remote: Archive-It timemap.TimeMap %s: %w", u, err)
+		return nil, fmt.Errorf("remote: Archive-It TimeMap %s: %w", u, err)
 	}
 	return ltm, nil
 }

@@ -124,17 +124,33 @@ func (q Query) normalize() (Query, error) {
 	if q.URL == "" {
 		return q, errors.New("remote: CDX query without a URL")
 	}
+	if err := q.Check(); err != nil {
+		return q, fmt.Errorf("remote: CDX query for %s: %w", q.URL, err)
+	}
+	return q, nil
+}
+
+// Check checks the parts of q that do not depend on its URL: From and To
+// (1 to 14 digits, From not after To), Limit (not negative) and Filters
+// ("[!]field:regex").
+func (q Query) Check() error {
 	for _, ts := range []string{q.From, q.To} {
-		if ts != "" && !allDigits(ts) {
-			return q, fmt.Errorf("remote: CDX query for %s: bad timestamp %q", q.URL, ts)
+		if ts != "" && (!allDigits(ts) || len(ts) > 14) {
+			return fmt.Errorf("bad timestamp %q (want 1 to 14 digits, YYYYMMDDhhmmss)", ts)
 		}
+	}
+	if q.From != "" && q.To != "" && !tsAtOrBefore(q.From, q.To) {
+		return fmt.Errorf("from %s is after to %s", q.From, q.To)
+	}
+	if q.Limit < 0 {
+		return fmt.Errorf("negative limit %d", q.Limit)
 	}
 	for _, f := range q.Filters {
 		if _, _, _, err := splitFilter(f); err != nil {
-			return q, fmt.Errorf("remote: CDX query for %s: %w", q.URL, err)
+			return err
 		}
 	}
-	return q, nil
+	return nil
 }
 
 // CDXLineError reports one line of a CDX server's answer that could not be
@@ -386,6 +402,9 @@ func (s *CDXServer) TimeMaps(ctx context.Context, seeds []string, q Query) iter.
 				tm := byKey[key]
 				slices.SortStableFunc(tm.Captures, func(a, b timemap.Capture) int { return a.Time.Compare(b.Time) })
 				tm.URIR = tm.Captures[0].URIR
+				if s.MementoPrefix != "" {
+					tm.URIT = strings.TrimRight(s.MementoPrefix, "/") + "/timemap/link/" + tm.URIR
+				}
 				if !yield(tm, nil) {
 					return
 				}

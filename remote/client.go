@@ -267,7 +267,7 @@ func fetch(ctx context.Context, doer Doer, uri string, h http.Header, maxRedirec
 		}
 		next, err := resp.Request.URL.Parse(loc)
 		if err != nil {
-			return nil, nil, fmt.Errorf("fetch %s: bad timemap.Location %q: %w", cur, loc, err)
+			return nil, nil, fmt.Errorf("fetch %s: bad Location %q: %w", cur, loc, err)
 		}
 		cur = next.String()
 	}

@@ -87,7 +87,7 @@ func (a *rmArchive) serve(w http.ResponseWriter, r *http.Request) bool {
 			return true
 		}
 		w.Header().Set("Vary", "accept-datetime")
-		w.Header().Set("Content-timemap.Location", a.base()+"/web/"+at.Add(time.Hour).Format("20060102150405")+"/"+urir)
+		w.Header().Set("Content-Location", a.base()+"/web/"+at.Add(time.Hour).Format("20060102150405")+"/"+urir)
 		w.Header().Set("Memento-Datetime", at.Add(time.Hour).Format(http.TimeFormat))
 		io.WriteString(w, "<html>memento</html>")
 		return true
@@ -353,7 +353,7 @@ func TestTimeGate(t *testing.T) {
 	}{
 		{"302", NewClient(ClientOptions{RatePerHost: -1}), "/tg302/http://x.example/", "/web/20100103202051/http://x.example/", time.Date(2010, 1, 3, 20, 20, 51, 0, time.UTC)},
 		{"302 followed by http.Client", http.DefaultClient, "/tg302/http://x.example/", "/web/20100103202051/http://x.example/", time.Date(2010, 1, 3, 20, 20, 51, 0, time.UTC)},
-		{"200 Content-timemap.Location", NewClient(ClientOptions{RatePerHost: -1}), "/tg200/http://x.example/", "/web/20100101010000/http://x.example/", at.Add(time.Hour)},
+		{"200 Content-Location", NewClient(ClientOptions{RatePerHost: -1}), "/tg200/http://x.example/", "/web/20100101010000/http://x.example/", at.Add(time.Hour)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			uriM, dt, err := TimeGate(context.Background(), tc.doer, a.base()+tc.path, at)
@@ -536,7 +536,7 @@ func TestInterruptedRunResumes(t *testing.T) {
 		t.Fatalf("rerun: %v, %d TimeMaps, %d failed", err, len(tms), failed)
 	}
 	if st := c.Stats(); st.Requests != 10 || st.CacheHits != 11 || st.CacheMisses != 10 {
-		t.Errorf("rerun stats %+v, want 10 requests and misses (mementos 11-20) and 11 hits (the timemap.TimeMap, mementos 1-10)", st)
+		t.Errorf("rerun stats %+v, want 10 requests and misses (mementos 11-20) and 11 hits (the TimeMap, mementos 1-10)", st)
 	}
 	for _, cp := range tms[0].Captures {
 		if cp.Status != 200 || cp.MIME != "text/html" {

@@ -27,12 +27,12 @@ func TimeGate(ctx context.Context, doer Doer, uriG string, at time.Time) (uriM s
 	case resp.StatusCode/100 == 3 && resp.Header.Get("Location") != "":
 		uriM = resolveRef(base, resp.Header.Get("Location"))
 	case resp.StatusCode/100 == 2:
-		if cl := resp.Header.Get("Content-timemap.Location"); cl != "" {
+		if cl := resp.Header.Get("Content-Location"); cl != "" {
 			uriM = resolveRef(base, cl)
 		} else if resp.Header.Get("Memento-Datetime") != "" {
 			uriM = base.String()
 		} else {
-			return "", time.Time{}, fmt.Errorf("remote: TimeGate %s: HTTP %d names no memento (no timemap.Location, Content-timemap.Location or Memento-Datetime)", uriG, resp.StatusCode)
+			return "", time.Time{}, fmt.Errorf("remote: TimeGate %s: HTTP %d names no memento (no Location, Content-Location or Memento-Datetime)", uriG, resp.StatusCode)
 		}
 	case resp.StatusCode == http.StatusNotFound || resp.StatusCode == http.StatusGone:
 		return "", time.Time{}, fmt.Errorf("remote: TimeGate %s: HTTP %d: %w", uriG, resp.StatusCode, ErrNotArchived)

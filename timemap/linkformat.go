@@ -28,10 +28,14 @@ type LinkOptions struct {
 func (o LinkOptions) prefix() string { return strings.TrimRight(o.ArchivePrefix, "/") }
 
 // LinkTimeMapURI is the URI of tm's link-format TimeMap: TimeMapURI when set,
-// else ArchivePrefix + "/timemap/link/" + URI-R (as Wayback and pywb serve it).
+// else the URI-T tm was read from (tm.URIT, remote TimeMaps), else
+// ArchivePrefix + "/timemap/link/" + URI-R (as Wayback and pywb serve it).
 func (o LinkOptions) LinkTimeMapURI(tm *TimeMap) string {
 	if o.TimeMapURI != "" {
 		return o.TimeMapURI
+	}
+	if tm.URIT != "" {
+		return tm.URIT
 	}
 	return o.prefix() + "/timemap/link/" + tm.URIR
 }

@@ -104,6 +104,10 @@ type TimeMap struct {
 	Key string `json:"key"`
 	// URIR is the URI-R that names the TimeMap: the spelling of its first capture.
 	URIR string `json:"uri_r"`
+	// URIT is the URI of the TimeMap document the captures were read from
+	// where an archive served one (remote sources); "" for TimeMaps built
+	// here, whose URI-T is made from an archive prefix (LinkOptions).
+	URIT string `json:"uri_t,omitempty"`
 	// Captures are ordered by time (ties keep input order).
 	Captures []Capture `json:"captures"`
 }
