@@ -111,7 +111,7 @@ func TestWaybackFixtures(t *testing.T) {
 		revisits  int
 		firstTime string
 	}{
-		{"ia-cdx-nasa-1996.txt", 1, 0, "19961231235847"},      // one row three times
+		{"ia-cdx-nasa-1996.txt", 1, 0, "19961231235847"},        // one row three times
 		{"ia-cdx-energystar-2020.txt", 15, 3, "20200612014007"}, // three warc/revisit rows
 		{"ia-cdx-nasa-prefix-filter-404.txt", 10, 0, ""},
 		{"ia-cdx-archive-org-resumekey.txt", 4, 0, "19970126045828"}, // rows 3 and 4 identical

@@ -23,9 +23,10 @@ func sourceFlags() []cli.Flag {
 	flags := []cli.Flag{
 		&cli.StringSliceFlag{Name: "index", Usage: "read captures from CDX/CDXJ index `FILE`s (plain or .gz) instead of scanning WARCs"},
 		&cli.StringFlag{Name: "warc-dir", Usage: "with --index: the `DIR` the index's file names are in"},
-		&cli.StringFlag{Name: "seeds", Usage: "score only these URI-Rs: a `FILE` of URLs or SURT prefixes (URL* = prefix); needed by --cdx-server"},
+		&cli.StringFlag{Name: "seeds", Usage: "score only these URI-Rs: a `FILE` of URLs or SURT prefixes (URL* = prefix); needed by --cdx-server and --timegate"},
 		&cli.StringSliceFlag{Name: "timemap", Usage: "fetch TimeMaps by `URI-T` (link-format, JSON or CDXJ; repeatable, or @FILE of URI-Ts) and their mementos"},
 		&cli.StringFlag{Name: "archiveit", Usage: "score Archive-It collection `ID` from Archive-It's public Wayback"},
+		&cli.StringFlag{Name: "timegate", Usage: "find the TimeMaps of the --seeds URI-Rs through the TimeGate or Memento aggregator at `URL` (URI-Gs are URL + URI-R, e.g. http://web.archive.org/web/ or MemGator's http://localhost:1208/timegate/)"},
 	}
 	flags = append(flags, cdxServerFlags()...)
 	flags = append(flags, cdxQueryFlags()...)
@@ -182,7 +183,7 @@ func (s *source) summary(w io.Writer) {
 
 // isRemote reports whether any remote source is selected.
 func isRemote(c *cli.Context) bool {
-	return len(c.StringSlice("timemap")) > 0 || c.String("cdx-server") != "" || c.String("archiveit") != ""
+	return len(c.StringSlice("timemap")) > 0 || c.String("cdx-server") != "" || c.String("archiveit") != "" || c.String("timegate") != ""
 }
 
 // openSource picks the source the flags name: remote TimeMaps, a CDX
@@ -207,7 +208,7 @@ func openSource(c *cli.Context, st *setup, files []string, prog *progress, warn 
 		return &source{src: ci, read: timemap.ReadPayload, close: func() {}, inputs: idx}, nil
 	}
 	if len(files) == 0 {
-		return nil, errors.New("no input: give WARC/ARC files, --index, --timemap, --cdx-server or --archiveit")
+		return nil, errors.New("no input: give WARC/ARC files, --index, --timemap, --cdx-server, --timegate or --archiveit")
 	}
 	prog.begin("index", 0)
 	idx, err := timemap.BuildIndex(ctx, files, timemap.IndexOptions{Canon: st.canon, TempDir: c.String("temp-dir"), OnError: warn.add,
@@ -272,6 +273,16 @@ func openRemote(c *cli.Context, st *setup, warn *warnings) (_ *source, err error
 		}
 		s.inputs = uris
 		src = remote.NewTimeMapSource(client, uris, tmOpts)
+	case c.String("timegate") != "":
+		if c.String("seeds") == "" {
+			return nil, errors.New("--timegate needs --seeds: the URI-Rs to look up")
+		}
+		urirs, err := expandList([]string{"@" + c.String("seeds")})
+		if err != nil {
+			return nil, err
+		}
+		s.inputs = []string{c.String("timegate")}
+		src = remote.NewTimeGateSource(client, c.String("timegate"), urirs, time.Time{}, tmOpts)
 	case c.String("cdx-server") != "":
 		srv, err := cdxServer(c, client, st.canon)
 		if err != nil {
