@@ -148,3 +148,28 @@ func TestWaybackFixtures(t *testing.T) {
 		})
 	}
 }
+
+// TestWaybackBlocked: IA's 403 for a blocked site is an error that says so.
+func TestWaybackBlocked(t *testing.T) {
+	b, err := os.ReadFile(testcorpus.Path(t, "fixtures/cdx-api/ia-cdx-blocked-403.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusForbidden)
+		w.Write(b)
+	}))
+	defer srv.Close()
+	s := &CDXServer{Kind: ServerWayback, Endpoint: srv.URL, Doer: srv.Client()}
+	var errs []error
+	for tm, err := range s.TimeMaps(context.Background(), []string{"https://nationalpost.com/health"}, Query{}) {
+		if err != nil {
+			errs = append(errs, err)
+		} else {
+			t.Errorf("TimeMap %s from a 403", tm.Key)
+		}
+	}
+	if len(errs) != 1 || !strings.Contains(errs[0].Error(), "HTTP 403") || !strings.Contains(errs[0].Error(), "Blocked Site Error") {
+		t.Errorf("errors %v, want one naming the 403 and IA's reason", errs)
+	}
+}
