@@ -283,6 +283,10 @@ func (k *sink) capture(r entry) (timemap.Capture, error) {
 	if err != nil {
 		return timemap.Capture{}, err
 	}
+	if t.IsZero() {
+		// "0001" is 1 January of year 1, which reads everywhere as no time.
+		return timemap.Capture{}, fmt.Errorf("bad timestamp %q", ts)
+	}
 	c := timemap.Capture{Key: timemap.Canonicalize(orig, k.s.Canon), URIR: orig, Time: t, Digest: dash(r.digest)}
 	if st := dash(r.status); st != "" {
 		if c.Status, err = strconv.Atoi(st); err != nil {
