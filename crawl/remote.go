@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/offtopic/offtopic/remote"
 	"github.com/offtopic/offtopic/timemap"
 )
 
@@ -23,24 +24,24 @@ import (
 // by a CDX server (Internet Archive, pywb, OutbackCDX) and read as raw
 // mementos, all through one polite, caching client.
 type RemoteArchive struct {
-	server *timemap.CDXServer
+	server *remote.CDXServer
 	read   func(ctx context.Context, c timemap.Capture) (http.Header, []byte, error)
 }
 
 // NewRemoteArchive crawls the archive whose CDX server is server; mementos
-// are fetched through doer (use a *timemap.Client with a cache, so that the
+// are fetched through doer (use a *remote.Client with a cache, so that the
 // output step re-reads them from disk).
-func NewRemoteArchive(server *timemap.CDXServer, doer timemap.Doer, opts timemap.MementoOptions) *RemoteArchive {
-	return &RemoteArchive{server: server, read: timemap.MementoReader(doer, opts)}
+func NewRemoteArchive(server *remote.CDXServer, doer remote.Doer, opts remote.MementoOptions) *RemoteArchive {
+	return &RemoteArchive{server: server, read: remote.MementoReader(doer, opts)}
 }
 
 // Resolve implements Archive: one exact-URL query to the CDX server. Lines
 // the server garbles are skipped; any other failure is an error.
 func (a *RemoteArchive) Resolve(ctx context.Context, uri string) ([]timemap.Capture, error) {
 	var out []timemap.Capture
-	for c, err := range a.server.Captures(ctx, timemap.Query{URL: uri}) {
+	for c, err := range a.server.Captures(ctx, remote.Query{URL: uri}) {
 		if err != nil {
-			var le *timemap.CDXLineError
+			var le *remote.CDXLineError
 			if errors.As(err, &le) {
 				continue
 			}

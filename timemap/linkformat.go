@@ -28,10 +28,14 @@ type LinkOptions struct {
 func (o LinkOptions) prefix() string { return strings.TrimRight(o.ArchivePrefix, "/") }
 
 // LinkTimeMapURI is the URI of tm's link-format TimeMap: TimeMapURI when set,
-// else ArchivePrefix + "/timemap/link/" + URI-R (as Wayback and pywb serve it).
+// else the URI-T tm was read from (tm.URIT, remote TimeMaps), else
+// ArchivePrefix + "/timemap/link/" + URI-R (as Wayback and pywb serve it).
 func (o LinkOptions) LinkTimeMapURI(tm *TimeMap) string {
 	if o.TimeMapURI != "" {
 		return o.TimeMapURI
+	}
+	if tm.URIT != "" {
+		return tm.URIT
 	}
 	return o.prefix() + "/timemap/link/" + tm.URIR
 }
@@ -213,7 +217,7 @@ func ParseLinkFormat(r io.Reader) (*LinkTimeMap, error) {
 	if err != nil {
 		return nil, fmt.Errorf("timemap: reading link-format: %w", err)
 	}
-	links, err := parseLinks(string(b))
+	links, err := ParseLinks(string(b))
 	if err != nil {
 		return nil, err
 	}
@@ -249,8 +253,9 @@ func ParseLinkFormat(r io.Reader) (*LinkTimeMap, error) {
 	return tm, nil
 }
 
-// parseLinks tokenises a link-format document.
-func parseLinks(s string) ([]Link, error) {
+// ParseLinks tokenises a link-format document or an HTTP Link header value
+// (links separated by commas) into its links.
+func ParseLinks(s string) ([]Link, error) {
 	var links []Link
 	i := 0
 	skip := func() {

@@ -1,7 +1,10 @@
-// Package timemap owns captures and TimeMaps: where captures come from (WARC and
-// ARC files, CDX and CDXJ indexes, link-format and JSON TimeMaps), SURT-style
-// canonicalisation of URI-Rs, grouping captures into TimeMaps in key order, and
-// writing TimeMaps (RFC 7089 link-format, JSON) and CDXJ indexes.
+// Package timemap owns captures and TimeMaps on this machine: reading captures
+// from local WARC and ARC files and CDX and CDXJ indexes, SURT-style
+// canonicalisation of URI-Rs, grouping captures into TimeMaps in key order,
+// parsing and writing TimeMap documents (RFC 7089 link-format, JSON) and CDXJ
+// indexes, and the forms of URI-Ms (URIM builds them, ParseURIM and SplitURIM
+// take them apart). Fetching anything from an archive over HTTP is package
+// remote's job.
 //
 // Reading archive files:
 //
@@ -101,6 +104,10 @@ type TimeMap struct {
 	Key string `json:"key"`
 	// URIR is the URI-R that names the TimeMap: the spelling of its first capture.
 	URIR string `json:"uri_r"`
+	// URIT is the URI of the TimeMap document the captures were read from
+	// where an archive served one (remote sources); "" for TimeMaps built
+	// here, whose URI-T is made from an archive prefix (LinkOptions).
+	URIT string `json:"uri_t,omitempty"`
 	// Captures are ordered by time (ties keep input order).
 	Captures []Capture `json:"captures"`
 }

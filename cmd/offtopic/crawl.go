@@ -12,6 +12,7 @@ import (
 
 	"github.com/offtopic/offtopic/crawl"
 	"github.com/offtopic/offtopic/extract"
+	"github.com/offtopic/offtopic/remote"
 	"github.com/offtopic/offtopic/timemap"
 )
 
@@ -110,7 +111,7 @@ func runCrawl(c *cli.Context) error {
 		if err != nil {
 			return cli.Exit("crawl: "+err.Error(), 2)
 		}
-		archive = crawl.NewRemoteArchive(srv, client, timemap.MementoOptions{NotRaw: c.Bool("not-raw")})
+		archive = crawl.NewRemoteArchive(srv, client, remote.MementoOptions{NotRaw: c.Bool("not-raw")})
 	} else {
 		local, err := crawl.OpenLocal(c.Context, c.String("archive"), c.String("index"), nil)
 		if err != nil {

@@ -263,7 +263,7 @@ func (w *warnings) summary() {
 
 func runDetect(c *cli.Context) error {
 	files := c.Args().Slice()
-	if len(files) == 0 && !remote(c) && len(c.StringSlice("index")) == 0 {
+	if len(files) == 0 && !isRemote(c) && len(c.StringSlice("index")) == 0 {
 		return cli.Exit("detect: no input files (try: offtopic detect --out-dir out collection/*.warc.gz)", 2)
 	}
 	st, err := scoringSetup(c, files)
@@ -295,11 +295,7 @@ func runDetect(c *cli.Context) error {
 	defer out.abort()
 	err = score(c, "detect", st.shard.Select(src.src), st, out, scoreRun{prog: prog, warn: warn, total: src.total,
 		skipped: src.skipped, read: src.read, start: start})
-	if src.client != nil {
-		cs := src.client.Stats()
-		fmt.Fprintf(c.App.ErrWriter, "offtopic: %d requests (%d retries, %d failed), %d cache hits, %d cache misses, %d bytes fetched\n",
-			cs.Requests, cs.Retries, cs.Failures, cs.CacheHits, cs.CacheMisses, cs.Bytes)
-	}
+	src.summary(c.App.ErrWriter)
 	return err
 }
 

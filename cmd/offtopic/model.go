@@ -48,7 +48,7 @@ func runModel(c *cli.Context) error {
 		}
 	} else {
 		files := c.Args().Slice()
-		if len(files) == 0 && !remote(c) && len(c.StringSlice("index")) == 0 {
+		if len(files) == 0 && !isRemote(c) && len(c.StringSlice("index")) == 0 {
 			return cli.Exit("model: no input files (try: offtopic model -o model.json.gz collection/*.warc.gz)", 2)
 		}
 		st, err := scoringSetup(c, files)

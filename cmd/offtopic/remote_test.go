@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/offtopic/offtopic/extract"
+	"github.com/offtopic/offtopic/internal/testcorpus"
 	"github.com/offtopic/offtopic/report"
 	"github.com/offtopic/offtopic/similarity"
 	"github.com/offtopic/offtopic/timemap"
@@ -78,6 +79,18 @@ func (a *testArchive) serve(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 		http.NotFound(w, r)
+	case strings.HasPrefix(p, "/tg/"): // a TimeGate: the latest memento, and the TimeMap in Link
+		urir := strings.TrimPrefix(p, "/tg/")
+		tm := a.byKey[timemap.Canonicalize(urir, timemap.CanonSURT)]
+		if tm == nil {
+			http.NotFound(w, r)
+			return
+		}
+		a.hit(p)
+		last := tm.Captures[len(tm.Captures)-1]
+		w.Header().Set("Link", "<"+tm.URIR+">; rel=\"original\", <"+a.URL+"/timemap/link/"+tm.URIR+">; rel=\"timemap\"; type=\"application/link-format\"")
+		w.Header().Set("Location", a.URL+"/web/"+last.Timestamp14()+"/"+last.URIR)
+		w.WriteHeader(http.StatusFound)
 	case strings.HasPrefix(p, "/web/"):
 		rest := strings.TrimPrefix(p, "/web/")
 		ts, urir, _ := strings.Cut(rest, "/")
@@ -202,11 +215,11 @@ func TestSourcesAgree(t *testing.T) {
 	}
 }
 
-// devFiles lists the dev corpus's WARCs ("" where ../shared is absent).
+// devFiles lists the dev corpus's WARCs (none where ../shared is absent).
 func devFiles() []string {
-	dir := os.Getenv("OFFTOPIC_SHARED")
+	dir := testcorpus.Dir()
 	if dir == "" {
-		dir = filepath.Join("..", "..", "..", "shared")
+		return nil
 	}
 	files, _ := filepath.Glob(filepath.Join(dir, "corpus", "dev", "*.warc.gz"))
 	return files
@@ -339,4 +352,128 @@ func verdictsOfWARC(t *testing.T, files []string) map[string]string {
 		t.Fatalf("detect: %s", stderr)
 	}
 	return verdicts(t, dir)
+}
+
+// TestRemoteFlags runs the sample through the remote flags: --no-cache
+// fetches each memento once; uri_t and the offtopic.json keys are the URI-Ts
+// fetched; TimeMaps lost to an error or without mementos are counted in the
+// summary; --cdx-* narrow the CDX query; --timegate finds the TimeMaps of
+// the seeds.
+func TestRemoteFlags(t *testing.T) {
+	files := sampleFiles(t)
+	dir := t.TempDir()
+	a := newTestArchive(t, files)
+	want := verdictsOfWARC(t, files)
+	broken := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { http.Error(w, "oops", 500) }))
+	defer broken.Close()
+	fast := []string{"--rate", "1000", "--retries", "0", "--temp-dir", dir}
+	var uriTs, seeds []string
+	captures := 0
+	for _, tm := range a.tms {
+		uriTs = append(uriTs, a.URL+"/timemap/link/"+tm.URIR)
+		seeds = append(seeds, tm.URIR)
+		captures += len(tm.Captures)
+	}
+	seedFile := filepath.Join(dir, "seeds.txt")
+	os.WriteFile(seedFile, []byte(strings.Join(seeds, "\n")), 0o644)
+	list := filepath.Join(dir, "uri-t.txt")
+	os.WriteFile(list, []byte(strings.Join(append(uriTs, a.URL+"/timemap/link/http://not-archived.example/", broken.URL+"/timemap/link/x"), "\n")), 0o644)
+
+	out := filepath.Join(dir, "nocache")
+	code, _, stderr := runCLI(t, append([]string{"detect", "-q", "--out-dir", out, "--timemap", "@" + list, "--no-cache"}, fast...)...)
+	if code != 0 {
+		t.Fatalf("detect --no-cache: exit %d: %s", code, stderr)
+	}
+	sameVerdicts(t, "--no-cache", want, verdicts(t, out))
+	raw := 0
+	for p, n := range a.hits {
+		if n != 1 {
+			t.Errorf("--no-cache: %s fetched %d times", p, n)
+		}
+		if strings.HasPrefix(p, "/web/") {
+			raw++
+		}
+	}
+	if raw != captures {
+		t.Errorf("--no-cache: %d mementos fetched, want %d", raw, captures)
+	}
+	if !strings.Contains(stderr, "1 TimeMaps dropped for errors, 1 without mementos") {
+		t.Errorf("summary does not count the lost TimeMaps: %s", stderr)
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, "offtopic-run-cache-*")); len(left) != 0 {
+		t.Errorf("--no-cache left %v", left)
+	}
+	for _, r := range readResults(t, out) {
+		if r.URIT != a.URL+"/timemap/link/"+r.URIR {
+			t.Errorf("uri_t %q of %s, want the URI-T fetched", r.URIT, r.URIR)
+		}
+	}
+	js, err := os.ReadFile(filepath.Join(out, "offtopic.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var otmt map[string]json.RawMessage
+	if err := json.Unmarshal(js, &otmt); err != nil {
+		t.Fatal(err)
+	}
+	for k := range otmt {
+		if !strings.HasPrefix(k, a.URL+"/timemap/link/") {
+			t.Errorf("offtopic.json key %q is not a URI-T fetched", k)
+		}
+	}
+
+	tgOut := filepath.Join(dir, "timegate")
+	if code, _, stderr := runCLI(t, append([]string{"detect", "-q", "--out-dir", tgOut, "--timegate", a.URL + "/tg/", "--seeds", seedFile, "--cache-dir", filepath.Join(dir, "cache")}, fast...)...); code != 0 {
+		t.Fatalf("detect --timegate: exit %d: %s", code, stderr)
+	}
+	sameVerdicts(t, "--timegate", want, verdicts(t, tgOut))
+
+	a.mu.Lock()
+	clear(a.hits)
+	a.mu.Unlock()
+	cdxOut := filepath.Join(dir, "cdx")
+	if code, _, stderr := runCLI(t, append([]string{"detect", "-q", "--out-dir", cdxOut, "--cdx-server", a.URL + "/cdx", "--memento-prefix", a.URL + "/web",
+		"--seeds", seedFile, "--cdx-from", "2004", "--cdx-to", "20301231", "--cdx-limit", "1", "--cdx-filter", "statuscode:200", "--cache-dir", filepath.Join(dir, "cache")}, fast...)...); code != 0 {
+		t.Fatalf("detect --cdx-server with --cdx-*: exit %d: %s", code, stderr)
+	}
+	asked := 0
+	for p := range a.hits {
+		if strings.HasPrefix(p, "/cdx?") {
+			asked++
+			for _, q := range []string{"from=2004", "to=20301231", "limit=1", "filter=statuscode%3A200"} {
+				if !strings.Contains(p, q) {
+					t.Errorf("CDX query %s lacks %s", p, q)
+				}
+			}
+		}
+	}
+	if asked != len(seeds) {
+		t.Errorf("%d CDX queries, want one per seed (%d)", asked, len(seeds))
+	}
+	for _, r := range readResults(t, cdxOut) {
+		if len(r.Captures) != 1 {
+			t.Errorf("--cdx-limit 1: %s has %d captures", r.URIR, len(r.Captures))
+		}
+	}
+	if code, _, stderr := runCLI(t, "detect", "-q", "--out-dir", filepath.Join(dir, "bad"), "--cdx-server", a.URL+"/cdx", "--seeds", seedFile, "--cdx-from", "2004-01"); code == 0 || !strings.Contains(stderr, "--cdx-from") {
+		t.Errorf("bad --cdx-from: exit %d: %s", code, stderr)
+	}
+}
+
+// readResults reads the TimeMap results of a results file.
+func readResults(t *testing.T, dir string) []*similarity.TimeMapResult {
+	t.Helper()
+	f, err := os.Open(filepath.Join(dir, "results.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []*similarity.TimeMapResult
+	for r, err := range report.ReadResults(f, "results", nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, r)
+	}
+	return out
 }

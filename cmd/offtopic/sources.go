@@ -4,14 +4,17 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"iter"
 	"net/http"
 	"os"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/offtopic/offtopic/remote"
 	"github.com/offtopic/offtopic/timemap"
 )
 
@@ -20,11 +23,13 @@ func sourceFlags() []cli.Flag {
 	flags := []cli.Flag{
 		&cli.StringSliceFlag{Name: "index", Usage: "read captures from CDX/CDXJ index `FILE`s (plain or .gz) instead of scanning WARCs"},
 		&cli.StringFlag{Name: "warc-dir", Usage: "with --index: the `DIR` the index's file names are in"},
-		&cli.StringFlag{Name: "seeds", Usage: "score only these URI-Rs: a `FILE` of URLs or SURT prefixes (URL* = prefix); needed by --cdx-server"},
+		&cli.StringFlag{Name: "seeds", Usage: "score only these URI-Rs: a `FILE` of URLs or SURT prefixes (URL* = prefix); needed by --cdx-server and --timegate"},
 		&cli.StringSliceFlag{Name: "timemap", Usage: "fetch TimeMaps by `URI-T` (link-format, JSON or CDXJ; repeatable, or @FILE of URI-Ts) and their mementos"},
 		&cli.StringFlag{Name: "archiveit", Usage: "score Archive-It collection `ID` from Archive-It's public Wayback"},
+		&cli.StringFlag{Name: "timegate", Usage: "find the TimeMaps of the --seeds URI-Rs through the TimeGate or Memento aggregator at `URL` (URI-Gs are URL + URI-R, e.g. http://web.archive.org/web/ or MemGator's http://localhost:1208/timegate/)"},
 	}
 	flags = append(flags, cdxServerFlags()...)
+	flags = append(flags, cdxQueryFlags()...)
 	flags = append(flags, archiveItFlags()...)
 	return append(flags, clientFlags()...)
 }
@@ -34,8 +39,27 @@ func cdxServerFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "cdx-server", Usage: "list captures from the CDX server at `URL`"},
 		&cli.StringFlag{Name: "cdx-kind", Value: "wayback", Usage: "the CDX server's software: `wayback` (Internet Archive), pywb or outback (OutbackCDX)"},
-		&cli.StringFlag{Name: "memento-prefix", Usage: "the archive's Wayback endpoint for mementos of --cdx-server captures, e.g. http://web.archive.org/web (`URL`)"},
+		&cli.StringFlag{Name: "memento-prefix", Usage: "the archive's Wayback endpoint for mementos of --cdx-server captures and of CDXJ TimeMaps, e.g. http://web.archive.org/web (`URL`)"},
 	}
+}
+
+// cdxQueryFlags narrow what --cdx-server lists for each seed.
+func cdxQueryFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "cdx-from", Usage: "with --cdx-server: only captures at or after `TIMESTAMP` (1 to 14 digits, YYYYMMDDhhmmss)"},
+		&cli.StringFlag{Name: "cdx-to", Usage: "with --cdx-server: only captures at or before `TIMESTAMP` (1 to 14 digits)"},
+		&cli.IntFlag{Name: "cdx-limit", Usage: "with --cdx-server: at most `N` captures per seed (0: all)"},
+		&cli.StringSliceFlag{Name: "cdx-filter", Usage: "with --cdx-server: only captures whose field matches, `[!]FIELD:REGEX` as the Internet Archive writes it (fields urlkey, timestamp, original, mimetype, statuscode, digest, length; repeatable, all must hold), e.g. statuscode:200"},
+	}
+}
+
+// cdxQuery is the query the --cdx-* flags describe.
+func cdxQuery(c *cli.Context) (remote.Query, error) {
+	q := remote.Query{From: c.String("cdx-from"), To: c.String("cdx-to"), Limit: c.Int("cdx-limit"), Filters: c.StringSlice("cdx-filter")}
+	if err := q.Check(); err != nil {
+		return q, fmt.Errorf("--cdx-from/--cdx-to/--cdx-limit/--cdx-filter: %w", err)
+	}
+	return q, nil
 }
 
 // clientFlags shape the polite client every remote request goes through.
@@ -52,9 +76,30 @@ func clientFlags() []cli.Flag {
 }
 
 // newClient builds the polite client the client flags describe.
-func newClient(c *cli.Context) (*timemap.Client, error) {
+func newClient(c *cli.Context) (*remote.Client, error) {
+	opts := clientOptions(c)
+	if !c.Bool("no-cache") {
+		dir := c.String("cache-dir")
+		if dir == "" {
+			d, err := remote.DefaultCacheDir()
+			if err != nil {
+				return nil, fmt.Errorf("cache: %w (give --cache-dir or --no-cache)", err)
+			}
+			dir = d
+		}
+		cache, err := remote.OpenCache(dir)
+		if err != nil {
+			return nil, err
+		}
+		opts.Cache = cache
+	}
+	return remote.NewClient(opts), nil
+}
+
+// clientOptions are the client flags as remote.ClientOptions.
+func clientOptions(c *cli.Context) remote.ClientOptions {
 	// The client reads 0 as "the default"; on the command line 0 means none.
-	opts := timemap.ClientOptions{Version: version, PerHost: c.Int("per-host"), RatePerHost: c.Float64("rate"),
+	opts := remote.ClientOptions{Version: version, PerHost: c.Int("per-host"), RatePerHost: c.Float64("rate"),
 		Timeout: c.Duration("timeout"), MaxRetries: c.Int("retries")}
 	if opts.MaxRetries == 0 {
 		opts.MaxRetries = -1
@@ -65,31 +110,40 @@ func newClient(c *cli.Context) (*timemap.Client, error) {
 	if opts.RatePerHost == 0 {
 		opts.RatePerHost = -1
 	}
+	return opts
+}
+
+// newRunClient is newClient for a detect run, which reads every memento
+// twice (its status while the TimeMap is resolved, its payload when it is
+// scored): with --no-cache the run gets a cache of its own in a temporary
+// directory, removed by cleanup, so that nothing is fetched twice and
+// nothing is kept.
+func newRunClient(c *cli.Context) (client *remote.Client, cleanup func(), err error) {
 	if !c.Bool("no-cache") {
-		dir := c.String("cache-dir")
-		if dir == "" {
-			d, err := timemap.DefaultCacheDir()
-			if err != nil {
-				return nil, fmt.Errorf("cache: %w (give --cache-dir or --no-cache)", err)
-			}
-			dir = d
-		}
-		cache, err := timemap.OpenCache(dir)
-		if err != nil {
-			return nil, err
-		}
-		opts.Cache = cache
+		client, err = newClient(c)
+		return client, func() {}, err
 	}
-	return timemap.NewClient(opts), nil
+	dir, err := os.MkdirTemp(c.String("temp-dir"), "offtopic-run-cache-")
+	if err != nil {
+		return nil, nil, fmt.Errorf("--no-cache: %w", err)
+	}
+	cache, err := remote.OpenCache(dir)
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, nil, err
+	}
+	opts := clientOptions(c)
+	opts.Cache = cache
+	return remote.NewClient(opts), func() { os.RemoveAll(dir) }, nil
 }
 
 // cdxServer is the CDX server the flags name.
-func cdxServer(c *cli.Context, doer timemap.Doer, canon timemap.CanonMode) (*timemap.CDXServer, error) {
-	kind, err := timemap.ParseServerKind(c.String("cdx-kind"))
+func cdxServer(c *cli.Context, doer remote.Doer, canon timemap.CanonMode) (*remote.CDXServer, error) {
+	kind, err := remote.ParseServerKind(c.String("cdx-kind"))
 	if err != nil {
 		return nil, err
 	}
-	return &timemap.CDXServer{Kind: kind, Endpoint: c.String("cdx-server"), Doer: doer, MementoPrefix: c.String("memento-prefix"), Canon: canon}, nil
+	return &remote.CDXServer{Kind: kind, Endpoint: c.String("cdx-server"), Doer: doer, MementoPrefix: c.String("memento-prefix"), Canon: canon}, nil
 }
 
 // source is where a run's captures come from and how payloads are read.
@@ -102,19 +156,41 @@ type source struct {
 	// total is the number of captures when known in advance (for progress).
 	total   int
 	skipped int
-	client  *timemap.Client
+	client  *remote.Client
+	// counts are what the remote sources lost (nil for local sources).
+	counts *remoteCounts
 }
 
-// remote reports whether any remote source is selected.
-func remote(c *cli.Context) bool {
-	return len(c.StringSlice("timemap")) > 0 || c.String("cdx-server") != "" || c.String("archiveit") != ""
+// remoteCounts count what remote sources could not deliver.
+type remoteCounts struct {
+	dropped    atomic.Int64 // TimeMaps lost to an error
+	noMementos atomic.Int64 // TimeMaps the archive does not have, or empty
+	pages      atomic.Int64 // linked TimeMap pages skipped
+}
+
+// summary prints the remote source's figures: what the client did and what
+// was lost.
+func (s *source) summary(w io.Writer) {
+	if s.client == nil {
+		return
+	}
+	cs := s.client.Stats()
+	fmt.Fprintf(w, "offtopic: %d requests (%d retries, %d failed), %d cache hits, %d cache misses, %d bytes fetched\n",
+		cs.Requests, cs.Retries, cs.Failures, cs.CacheHits, cs.CacheMisses, cs.Bytes)
+	fmt.Fprintf(w, "offtopic: %d TimeMaps dropped for errors, %d without mementos, %d linked TimeMap pages skipped\n",
+		s.counts.dropped.Load(), s.counts.noMementos.Load(), s.counts.pages.Load())
+}
+
+// isRemote reports whether any remote source is selected.
+func isRemote(c *cli.Context) bool {
+	return len(c.StringSlice("timemap")) > 0 || c.String("cdx-server") != "" || c.String("archiveit") != "" || c.String("timegate") != ""
 }
 
 // openSource picks the source the flags name: remote TimeMaps, a CDX
 // server, Archive-It, CDX/CDXJ indexes, or (by default) WARC/ARC files.
 func openSource(c *cli.Context, st *setup, files []string, prog *progress, warn *warnings) (*source, error) {
 	ctx := c.Context
-	if remote(c) {
+	if isRemote(c) {
 		return openRemote(c, st, warn)
 	}
 	if idx := c.StringSlice("index"); len(idx) > 0 {
@@ -133,7 +209,7 @@ func openSource(c *cli.Context, st *setup, files []string, prog *progress, warn 
 		return &source{src: ci, read: pl.Read, close: func() { pl.Close() }, inputs: idx}, nil
 	}
 	if len(files) == 0 {
-		return nil, errors.New("no input: give WARC/ARC files, --index, --timemap, --cdx-server or --archiveit")
+		return nil, errors.New("no input: give WARC/ARC files, --index, --timemap, --cdx-server, --timegate or --archiveit")
 	}
 	prog.begin("index", 0)
 	idx, err := timemap.BuildIndex(ctx, files, timemap.IndexOptions{Canon: st.canon, TempDir: c.String("temp-dir"), OnError: warn.add, Workers: c.Int("workers"),
@@ -173,13 +249,23 @@ func readSeedsFile(path string, canon timemap.CanonMode) (*timemap.Seeds, error)
 }
 
 // openRemote sets up the polite client and the remote source.
-func openRemote(c *cli.Context, st *setup, warn *warnings) (*source, error) {
-	client, err := newClient(c)
+func openRemote(c *cli.Context, st *setup, warn *warnings) (_ *source, err error) {
+	client, cleanup, err := newRunClient(c)
 	if err != nil {
 		return nil, err
 	}
-	mopts := timemap.MementoOptions{NotRaw: c.Bool("not-raw")}
-	s := &source{client: client, close: func() {}, read: timemap.MementoReader(client, mopts)}
+	defer func() {
+		if err != nil {
+			cleanup()
+		}
+	}()
+	mopts := remote.MementoOptions{NotRaw: c.Bool("not-raw")}
+	counts := &remoteCounts{}
+	s := &source{client: client, close: cleanup, read: remote.MementoReader(client, mopts), counts: counts}
+	tmOpts := remote.TimeMapOptions{Canon: st.canon, ArchivePrefix: c.String("memento-prefix"), OnWarning: func(err error) {
+		counts.pages.Add(1)
+		warn.add(err)
+	}}
 	var src timemap.Source
 	switch {
 	case len(c.StringSlice("timemap")) > 0:
@@ -188,7 +274,17 @@ func openRemote(c *cli.Context, st *setup, warn *warnings) (*source, error) {
 			return nil, err
 		}
 		s.inputs = uris
-		src = timemap.NewTimeMapSource(client, uris, timemap.TimeMapOptions{Canon: st.canon})
+		src = remote.NewTimeMapSource(client, uris, tmOpts)
+	case c.String("timegate") != "":
+		if c.String("seeds") == "" {
+			return nil, errors.New("--timegate needs --seeds: the URI-Rs to look up")
+		}
+		urirs, err := expandList([]string{"@" + c.String("seeds")})
+		if err != nil {
+			return nil, err
+		}
+		s.inputs = []string{c.String("timegate")}
+		src = remote.NewTimeGateSource(client, c.String("timegate"), urirs, time.Time{}, tmOpts)
 	case c.String("cdx-server") != "":
 		srv, err := cdxServer(c, client, st.canon)
 		if err != nil {
@@ -201,10 +297,12 @@ func openRemote(c *cli.Context, st *setup, warn *warnings) (*source, error) {
 		if err != nil {
 			return nil, err
 		}
+		q, err := cdxQuery(c)
+		if err != nil {
+			return nil, err
+		}
 		s.inputs = []string{c.String("cdx-server")}
-		src = sourceFunc(func(ctx context.Context) iter.Seq2[*timemap.TimeMap, error] {
-			return srv.TimeMaps(ctx, seeds, timemap.Query{})
-		})
+		src = srv.SeedSource(seeds, q)
 	default:
 		a, err := archiveItSource(c, client, st)
 		if err != nil {
@@ -216,9 +314,9 @@ func openRemote(c *cli.Context, st *setup, warn *warnings) (*source, error) {
 	// Every capture's memento is fetched (once: the cache serves the second
 	// read) to learn its archived status and type; failures are listed as
 	// not scored with their reason.
-	s.src = tolerant{timemap.ResolveMementos(src, client, mopts, func(c timemap.Capture, err error) {
+	s.src = tolerant{remote.ResolveMementos(src, client, mopts, func(c timemap.Capture, err error) {
 		warn.add(fmt.Errorf("%s: %w", timemap.URIM("", c), err))
-	}), warn}
+	}), warn, counts}
 	return s, nil
 }
 
@@ -243,22 +341,25 @@ func expandList(items []string) ([]string, error) {
 	return out, nil
 }
 
-// sourceFunc adapts a function to timemap.Source.
-type sourceFunc func(ctx context.Context) iter.Seq2[*timemap.TimeMap, error]
-
-func (f sourceFunc) TimeMaps(ctx context.Context) iter.Seq2[*timemap.TimeMap, error] { return f(ctx) }
-
 // tolerant reports a TimeMap that could not be fetched and goes on with the
 // others; only the end of the context stops it.
+// A TimeMap the archive does not have (or that lists no mementos) is
+// counted apart from one lost to an error.
 type tolerant struct {
-	src  timemap.Source
-	warn *warnings
+	src    timemap.Source
+	warn   *warnings
+	counts *remoteCounts
 }
 
 func (t tolerant) TimeMaps(ctx context.Context) iter.Seq2[*timemap.TimeMap, error] {
 	return func(yield func(*timemap.TimeMap, error) bool) {
 		for tm, err := range t.src.TimeMaps(ctx) {
 			if err != nil && ctx.Err() == nil {
+				if errors.Is(err, remote.ErrNotArchived) {
+					t.counts.noMementos.Add(1)
+				} else {
+					t.counts.dropped.Add(1)
+				}
 				t.warn.add(err)
 				continue
 			}

@@ -1,4 +1,4 @@
-package timemap
+package remote
 
 import (
 	"context"
@@ -15,6 +15,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/offtopic/offtopic/timemap"
 )
 
 // rmArchive is a fake Wayback-style archive on loopback. It serves
@@ -97,7 +99,7 @@ func (a *rmArchive) serve(w http.ResponseWriter, r *http.Request) bool {
 }
 
 func (a *rmArchive) serveMemento(w http.ResponseWriter, r *http.Request) bool {
-	prefix, ts, mod, urir, ok := memSplitURIM(r.URL.RequestURI())
+	prefix, ts, mod, urir, ok := timemap.SplitURIM(r.URL.RequestURI())
 	if !ok || prefix != "/web/" {
 		http.NotFound(w, r)
 		return true
@@ -114,7 +116,7 @@ func (a *rmArchive) serveMemento(w http.ResponseWriter, r *http.Request) bool {
 		w.WriteHeader(http.StatusFound)
 		return true
 	}
-	t, _ := parseTimestamp(ts)
+	t, _ := timemap.ParseTimestamp(ts)
 	h := w.Header()
 	h.Set("Memento-Datetime", t.Format(http.TimeFormat))
 	h.Set("Link", fmt.Sprintf(`<%s>; rel="original", <%s/timemap/link/%s>; rel="timemap"; type="application/link-format"`, urir, a.base(), urir))
@@ -139,7 +141,7 @@ func (a *rmArchive) serveMemento(w http.ResponseWriter, r *http.Request) bool {
 	return true
 }
 
-func rmCaptureTimes(tm *TimeMap) []string {
+func rmCaptureTimes(tm *timemap.TimeMap) []string {
 	var s []string
 	for _, c := range tm.Captures {
 		s = append(s, c.Timestamp14())
@@ -149,7 +151,7 @@ func rmCaptureTimes(tm *TimeMap) []string {
 
 func TestFetchTimeMapFormats(t *testing.T) {
 	a := newRMArchive(t)
-	quirks, err := os.ReadFile(filepath.Join("testdata", "remote", "quirks.link"))
+	quirks, err := os.ReadFile(filepath.Join("testdata", "quirks.link"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,7 +218,7 @@ com,example)/c 20090201000000 {"url": "http://example.com/c", "mime": "warc/revi
 func TestFetchTimeMapPagedAndIndex(t *testing.T) {
 	a := newRMArchive(t)
 	line := func(ts string) string {
-		tt, _ := parseTimestamp(ts)
+		tt, _ := timemap.ParseTimestamp(ts)
 		return fmt.Sprintf("<{{base}}/web/%s/http://example.com/>; rel=\"memento\"; datetime=\"%s\",\n", ts, tt.Format(http.TimeFormat))
 	}
 	orig := "<http://example.com/>; rel=\"original\",\n"
@@ -294,7 +296,7 @@ func TestFetchTimeMapRealShapes(t *testing.T) {
 		{"memgator.link", "application/link-format", "http://www.cs.odu.edu/"},
 		{"memgator.json", "application/json", "http://www.cs.odu.edu/"},
 	} {
-		b, err := os.ReadFile(filepath.Join("testdata", tc.file))
+		b, err := os.ReadFile(filepath.Join("..", "timemap", "testdata", tc.file))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -308,7 +310,7 @@ func TestFetchTimeMapRealShapes(t *testing.T) {
 			t.Errorf("%s: %s with %d captures", tc.file, tm.URIR, len(tm.Captures))
 		}
 		for _, c := range tm.Captures {
-			if _, ts, ok := ParseURIM(c.URIM); !ok || ts != c.Timestamp14() {
+			if _, ts, ok := timemap.ParseURIM(c.URIM); !ok || ts != c.Timestamp14() {
 				t.Errorf("%s: URI-M %s does not parse to its time %s", tc.file, c.URIM, c.Timestamp14())
 			}
 		}
@@ -365,41 +367,6 @@ func TestTimeGate(t *testing.T) {
 	}
 }
 
-func TestURIMForms(t *testing.T) {
-	for _, tc := range []struct {
-		in, raw, urir, ts string
-	}{
-		{"http://a.test/web/20140103030321/http://x/", "http://a.test/web/20140103030321id_/http://x/", "http://x/", "20140103030321"},
-		{"http://a.test/web/20140103030321im_/http://x/y", "http://a.test/web/20140103030321id_/http://x/y", "http://x/y", "20140103030321"},
-		{"/web/20140103030321js_/http://x/a.js?v=1", "/web/20140103030321id_/http://x/a.js?v=1", "http://x/a.js?v=1", "20140103030321"},
-		{"http://a.test/web/20140103030321id_/http://x/", "http://a.test/web/20140103030321id_/http://x/", "http://x/", "20140103030321"},
-		{"http://a.test/wayback/20140103030321/https://x", "http://a.test/wayback/20140103030321id_/https://x", "https://x", "20140103030321"},
-		{"https://wayback.archive-it.org/1068/20100103202051/http://x/", "https://wayback.archive-it.org/1068/20100103202051id_/http://x/", "http://x/", "20100103202051"},
-		{"http://a.test/pywb/20140103030321mp_/http://example.com?example=1", "http://a.test/pywb/20140103030321id_/http://example.com?example=1", "http://example.com?example=1", "20140103030321"},
-		{"http://a.test/web/2014/http://x/", "http://a.test/web/2014id_/http://x/", "http://x/", "20140101000000"},
-		{"http://a.test/web/201403/x.example/p", "http://a.test/web/201403id_/x.example/p", "http://x.example/p", "20140301000000"},
-		{"http://a.test/web/20140103030321/http:/x.example/p", "http://a.test/web/20140103030321id_/http:/x.example/p", "http://x.example/p", "20140103030321"},
-		{"http://a.test/web/20140103030321/http%3A%2F%2Fx.example%2Fp", "http://a.test/web/20140103030321id_/http%3A%2F%2Fx.example%2Fp", "http://x.example/p", "20140103030321"},
-		{"http://a.test/web/20140103030321123/http://x/", "http://a.test/web/20140103030321123id_/http://x/", "http://x/", "20140103030321"},
-		{"http://a.test/web/20140103030321oe_/x.example:8080/p", "http://a.test/web/20140103030321id_/x.example:8080/p", "http://x.example:8080/p", "20140103030321"},
-		{"<http://a.test/web/20140103030321/http://x/>", "http://a.test/web/20140103030321id_/http://x/", "http://x/", "20140103030321"},
-		// Not Wayback-style: unchanged.
-		{"http://archive.today/2014.01.03/http://x/", "http://archive.today/2014.01.03/http://x/", "", ""},
-		{"http://a.test/2014/05/article", "http://a.test/2014/05/article", "", ""},
-		{"http://a.test/web/20140103030321/", "http://a.test/web/20140103030321/", "", ""},
-		{"http://a.test/web/*/http://x/", "http://a.test/web/*/http://x/", "", ""},
-		{"http://a.test/web/20141399000000/http://x/", "http://a.test/web/20141399000000id_/http://x/", "", ""},
-	} {
-		if got := RawURIM(tc.in); got != tc.raw && !(tc.in[0] == '<' && got == tc.raw) {
-			t.Errorf("RawURIM(%s) = %s, want %s", tc.in, got, tc.raw)
-		}
-		urir, ts, ok := ParseURIM(tc.in)
-		if urir != tc.urir || ts != tc.ts || ok != (tc.urir != "") {
-			t.Errorf("ParseURIM(%s) = %s %s %v, want %s %s", tc.in, urir, ts, ok, tc.urir, tc.ts)
-		}
-	}
-}
-
 func TestFetchMementoRawAndOriginalHeaders(t *testing.T) {
 	a := newRMArchive(t)
 	a.mementos["http://x.example/"] = "20100103202051,20110101000000"
@@ -407,7 +374,7 @@ func TestFetchMementoRawAndOriginalHeaders(t *testing.T) {
 	a.mementos["http://x.example/moved"] = "20100103202051"
 	c := NewClient(ClientOptions{RatePerHost: -1})
 	ctx := context.Background()
-	capt := Capture{URIR: "http://x.example/", Key: "example,x)/", Time: time.Date(2010, 1, 3, 20, 20, 51, 0, time.UTC),
+	capt := timemap.Capture{URIR: "http://x.example/", Key: "example,x)/", Time: time.Date(2010, 1, 3, 20, 20, 51, 0, time.UTC),
 		URIM: a.base() + "/web/20100103202051/http://x.example/"}
 
 	m, err := FetchMemento(ctx, c, capt, MementoOptions{})
@@ -450,21 +417,21 @@ func TestFetchMementoRawAndOriginalHeaders(t *testing.T) {
 	}
 
 	// An archived 404 (X-Archive-Orig-Status) and an archived redirect are mementos.
-	gone := Capture{URIR: "http://x.example/gone", URIM: a.base() + "/web/20100103202051/http://x.example/gone"}
+	gone := timemap.Capture{URIR: "http://x.example/gone", URIM: a.base() + "/web/20100103202051/http://x.example/gone"}
 	if m, err := FetchMemento(ctx, c, gone, MementoOptions{}); err != nil || m.Status != 404 || m.Header.Get("Status") != "" {
 		t.Errorf("archived 404: %v %v", m, err)
 	}
-	moved := Capture{URIR: "http://x.example/moved", URIM: a.base() + "/web/20100103202051/http://x.example/moved"}
+	moved := timemap.Capture{URIR: "http://x.example/moved", URIM: a.base() + "/web/20100103202051/http://x.example/moved"}
 	if m, err := FetchMemento(ctx, c, moved, MementoOptions{}); err != nil || m.Status != 301 {
 		t.Errorf("archived redirect: %v %v", m, err)
 	}
 	// Not archived: an error naming the URI-M.
-	none := Capture{URIR: "http://y.example/", URIM: a.base() + "/web/20100103202051/http://y.example/"}
+	none := timemap.Capture{URIR: "http://y.example/", URIM: a.base() + "/web/20100103202051/http://y.example/"}
 	if _, err := FetchMemento(ctx, c, none, MementoOptions{}); !errors.Is(err, ErrNotArchived) || !strings.Contains(err.Error(), "http://y.example/") {
 		t.Errorf("not archived: %v", err)
 	}
 	// Built from a prefix when the capture names no URI-M.
-	bare := Capture{URIR: "http://x.example/", Time: capt.Time}
+	bare := timemap.Capture{URIR: "http://x.example/", Time: capt.Time}
 	if m, err := FetchMemento(ctx, c, bare, MementoOptions{ArchivePrefix: a.base() + "/web"}); err != nil || m.Status != 200 {
 		t.Errorf("from prefix: %v %v", m, err)
 	}
@@ -476,15 +443,15 @@ func TestFetchMementoRawAndOriginalHeaders(t *testing.T) {
 
 // rmResolveRun fetches the TimeMap at uriT and all its mementos through a
 // fresh Client over the cache in dir.
-func rmResolveRun(ctx context.Context, t *testing.T, dir, uriT string) (*Client, []*TimeMap, int, error) {
+func rmResolveRun(ctx context.Context, t *testing.T, dir, uriT string) (*Client, []*timemap.TimeMap, int, error) {
 	cache, err := OpenCache(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	c := NewClient(ClientOptions{Cache: cache, RatePerHost: -1})
 	var failed atomic.Int32
-	src := ResolveMementos(NewTimeMapSource(c, []string{uriT}, TimeMapOptions{}), c, MementoOptions{Workers: 1}, func(Capture, error) { failed.Add(1) })
-	var tms []*TimeMap
+	src := ResolveMementos(NewTimeMapSource(c, []string{uriT}, TimeMapOptions{}), c, MementoOptions{Workers: 1}, func(timemap.Capture, error) { failed.Add(1) })
+	var tms []*timemap.TimeMap
 	for tm, err := range src.TimeMaps(ctx) {
 		if err != nil {
 			return c, tms, int(failed.Load()), err
@@ -502,7 +469,7 @@ func TestInterruptedRunResumes(t *testing.T) {
 	for i := 0; i < 20; i++ {
 		ts := fmt.Sprintf("201001%02d000000", i+1)
 		held = append(held, ts)
-		tt, _ := parseTimestamp(ts)
+		tt, _ := timemap.ParseTimestamp(ts)
 		fmt.Fprintf(&tmap, ",\n<{{base}}/web/%s/http://r.example/>; rel=\"memento\"; datetime=%q", ts, tt.Format(http.TimeFormat))
 	}
 	a.mementos["http://r.example/"] = strings.Join(held, ",")
@@ -566,7 +533,7 @@ func TestResolveMementosKeepsFailures(t *testing.T) {
 	var tmap strings.Builder
 	tmap.WriteString("<http://r.example/>; rel=\"original\"")
 	for _, ts := range []string{"20100101000000", "20100102000000", "20100103000000", "20100104000000", "20100105000000"} {
-		tt, _ := parseTimestamp(ts)
+		tt, _ := timemap.ParseTimestamp(ts)
 		fmt.Fprintf(&tmap, ",\n<{{base}}/web/%s/http://r.example/>; rel=\"memento\"; datetime=%q", ts, tt.Format(http.TimeFormat))
 	}
 	// A memento of another URI-R the archive does not hold.
@@ -575,7 +542,7 @@ func TestResolveMementosKeepsFailures(t *testing.T) {
 	c := NewClient(ClientOptions{RatePerHost: -1})
 	var failed []string
 	src := ResolveMementos(NewTimeMapSource(c, []string{a.base() + "/tm"}, TimeMapOptions{}), c, MementoOptions{},
-		func(cp Capture, err error) { failed = append(failed, cp.Timestamp14()+" "+err.Error()) })
+		func(cp timemap.Capture, err error) { failed = append(failed, cp.Timestamp14()+" "+err.Error()) })
 	var n int
 	for tm, err := range src.TimeMaps(context.Background()) {
 		if err != nil {

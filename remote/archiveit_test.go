@@ -1,4 +1,4 @@
-package timemap
+package remote
 
 import (
 	"context"
@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/offtopic/offtopic/timemap"
 )
 
 // fakeArchiveIt serves the collection page fixtures and link-format
@@ -40,7 +42,7 @@ func (f *fakeArchiveIt) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			http.NotFound(w, r)
 			return
 		}
-		b, err := os.ReadFile(filepath.Join("testdata", "cdxserver", name))
+		b, err := os.ReadFile(filepath.Join("testdata", "archiveit", name))
 		if err != nil {
 			f.tb.Error(err)
 		}
@@ -107,7 +109,7 @@ func TestArchiveItSeeds(t *testing.T) {
 func TestArchiveItTimeMaps(t *testing.T) {
 	_, a := startArchiveIt(t)
 	var keys []string
-	byKey := map[string]*TimeMap{}
+	byKey := map[string]*timemap.TimeMap{}
 	for tm, err := range a.TimeMaps(context.Background()) {
 		if err != nil {
 			t.Fatal(err)

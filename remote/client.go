@@ -1,17 +1,12 @@
-package timemap
+package remote
 
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"net/http"
-	"net/url"
-	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -94,11 +89,23 @@ type ClientStats struct {
 	Failures int64 `json:"failures"`
 }
 
+// Doer sends HTTP requests. Remote sources take one so that every request
+// goes through the same polite client (rate limits, retries, cache); an
+// *http.Client is one too.
+type Doer interface {
+	Do(req *http.Request) (*http.Response, error)
+}
+
 // Client is the polite HTTP client every remote source shares: per-host
 // concurrency and rate limits, a timeout per attempt, retries with
 // exponential backoff and full jitter on timeouts, connection errors, 5xx
 // and 429 (honouring Retry-After), a User-Agent naming the tool, a cap on
 // body size and an optional disk cache.
+//
+// It is a stack of http.RoundTripper layers, each usable and testable
+// alone: CacheTransport (outermost: a hit sends nothing), Retry, RateLimit
+// and ReadWhole (innermost: one attempt with its timeout, the body read
+// whole) over the network transport.
 //
 // Client implements Doer. Do does not follow redirects: callers see 3xx
 // answers (a TimeGate needs them); Get follows them. Bodies are read whole
@@ -109,21 +116,14 @@ type ClientStats struct {
 // A Client is safe for concurrent use.
 type Client struct {
 	opts  ClientOptions
-	hc    *http.Client
+	rt    http.RoundTripper
 	ua    string
-	mu    sync.Mutex
-	hosts map[string]*fetchHost
-	stats struct {
-		requests, retries, hits, misses, bytes, failures atomic.Int64
-	}
+	stats counters
 }
 
-// fetchHost is the per-host state: a semaphore and a token bucket.
-type fetchHost struct {
-	sem    chan struct{}
-	mu     sync.Mutex
-	tokens float64
-	last   time.Time
+// counters are the statistics the layers of a Client share.
+type counters struct {
+	requests, retries, hits, misses, bytes, failures atomic.Int64
 }
 
 // NewClient returns a Client with opts (zero values are defaults).
@@ -137,37 +137,14 @@ func NewClient(opts ClientOptions) *Client {
 	if opts.RatePerHost == 0 {
 		opts.RatePerHost = DefaultRatePerHost
 	}
-	if opts.Burst <= 0 {
-		opts.Burst = 1
-	}
 	if opts.Timeout <= 0 {
 		opts.Timeout = DefaultTimeout
 	}
 	if opts.HeaderTimeout <= 0 {
 		opts.HeaderTimeout = DefaultHeaderTimeout
 	}
-	if opts.MaxRetries == 0 {
-		opts.MaxRetries = DefaultMaxRetries
-	} else if opts.MaxRetries < 0 {
-		opts.MaxRetries = 0
-	}
-	if opts.BackoffBase <= 0 {
-		opts.BackoffBase = DefaultBackoffBase
-	}
-	if opts.MaxBackoff <= 0 {
-		opts.MaxBackoff = DefaultMaxBackoff
-	}
-	if opts.MaxRetryAfter <= 0 {
-		opts.MaxRetryAfter = DefaultMaxRetryAfter
-	}
 	if opts.MaxBody <= 0 {
 		opts.MaxBody = DefaultMaxBody
-	}
-	if opts.Now == nil {
-		opts.Now = time.Now
-	}
-	if opts.Sleep == nil {
-		opts.Sleep = fetchSleep
 	}
 	tr := opts.Transport
 	if tr == nil {
@@ -181,30 +158,17 @@ func NewClient(opts ClientOptions) *Client {
 	if ua == "" {
 		ua = "offtopic/" + opts.Version + " (+https://github.com/offtopic/offtopic)"
 	}
-	return &Client{
-		opts:  opts,
-		ua:    ua,
-		hosts: map[string]*fetchHost{},
-		hc: &http.Client{
-			Transport:     tr,
-			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
-		},
+	c := &Client{opts: opts, ua: ua}
+	rt := readWhole(tr, ReadOptions{Timeout: opts.Timeout, MaxBody: opts.MaxBody, UserAgent: ua}, &c.stats)
+	rt = rateLimit(rt, RateLimitOptions{PerHost: opts.PerHost, RatePerHost: opts.RatePerHost, Burst: opts.Burst,
+		Now: opts.Now, Sleep: opts.Sleep})
+	rt = retry(rt, RetryOptions{MaxRetries: opts.MaxRetries, BackoffBase: opts.BackoffBase, MaxBackoff: opts.MaxBackoff,
+		MaxRetryAfter: opts.MaxRetryAfter, Now: opts.Now, Sleep: opts.Sleep}, &c.stats)
+	if opts.Cache != nil {
+		rt = cacheTransport(rt, opts.Cache, &c.stats)
 	}
-}
-
-// fetchSleep sleeps d or until ctx ends.
-func fetchSleep(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+	c.rt = rt
+	return c
 }
 
 // Stats returns a snapshot of the Client's counters.
@@ -225,189 +189,18 @@ func (c *Client) UserAgent() string { return c.ua }
 // Cache returns the Client's cache (nil without one).
 func (c *Client) Cache() *Cache { return c.opts.Cache }
 
-func (c *Client) host(h string) *fetchHost {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	fh := c.hosts[h]
-	if fh == nil {
-		fh = &fetchHost{tokens: float64(c.opts.Burst), last: c.opts.Now()}
-		if c.opts.PerHost > 0 {
-			fh.sem = make(chan struct{}, c.opts.PerHost)
-		}
-		c.hosts[h] = fh
-	}
-	return fh
-}
-
-// wait takes one token of h's bucket, sleeping until one is due.
-func (c *Client) wait(ctx context.Context, h *fetchHost) error {
-	if c.opts.RatePerHost < 0 {
-		return ctx.Err()
-	}
-	h.mu.Lock()
-	now := c.opts.Now()
-	if el := now.Sub(h.last); el > 0 {
-		h.tokens = min(float64(c.opts.Burst), h.tokens+el.Seconds()*c.opts.RatePerHost)
-	}
-	h.last = now
-	h.tokens-- // reserve; a negative balance queues the callers behind us
-	var d time.Duration
-	if h.tokens < 0 {
-		d = time.Duration(-h.tokens / c.opts.RatePerHost * float64(time.Second))
-	}
-	h.mu.Unlock()
-	if d <= 0 {
-		return ctx.Err()
-	}
-	if err := c.opts.Sleep(ctx, d); err != nil {
-		h.mu.Lock()
-		h.tokens++ // give the reservation back
-		h.mu.Unlock()
-		return err
-	}
-	return nil
-}
-
-// fetchCacheable reports whether requests with this method may be cached and retried.
-func fetchCacheable(method string) bool {
-	return method == "" || method == http.MethodGet || method == http.MethodHead
-}
-
 // Do sends req politely and returns the answer with its body read whole.
 // Only GET and HEAD are retried and cached; other methods are sent once.
 // Answers that are still 5xx or 429 after the retries are returned as
 // responses, not errors; network errors, timeouts and bodies over MaxBody
 // are errors that name the URL.
 func (c *Client) Do(req *http.Request) (*http.Response, error) {
-	ctx := req.Context()
-	u := req.URL.String()
-	idem := fetchCacheable(req.Method)
-	var key string
-	if idem && c.opts.Cache != nil {
-		key = CacheKey(req)
-		if e, err := c.opts.Cache.Get(key); err == nil && e != nil {
-			c.stats.hits.Add(1)
-			return e.Response(req), nil
-		}
-		c.stats.misses.Add(1)
-	}
-	attempts := 1
-	if idem {
-		attempts += c.opts.MaxRetries
-	}
-	var lastErr error
-	for n := 0; n < attempts; n++ {
-		if n > 0 {
-			c.stats.retries.Add(1)
-		}
-		resp, body, err := c.attempt(req)
-		if ctx.Err() != nil {
-			c.stats.failures.Add(1)
-			return nil, fmt.Errorf("fetch %s: %w", u, ctx.Err())
-		}
-		var wait time.Duration
-		switch {
-		case err != nil:
-			var tooBig *BodyTooLargeError
-			if errors.As(err, &tooBig) || !fetchRetryableErr(err) {
-				c.stats.failures.Add(1)
-				return nil, fmt.Errorf("fetch %s: %w", u, err)
-			}
-			lastErr = err
-		case (resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode >= 500 && resp.StatusCode != http.StatusNotImplemented) &&
-			resp.Header.Get("Memento-Datetime") == "":
-			// An answer with Memento-Datetime is an archived 5xx (the page
-			// failed when it was captured), not a failing archive: it is
-			// returned, and cached, like any memento.
-			if ra, ok := fetchRetryAfter(resp.Header.Get("Retry-After"), c.opts.Now()); ok && (resp.StatusCode == 429 || resp.StatusCode == 503) {
-				if ra > c.opts.MaxRetryAfter {
-					return fetchResponse(req, resp, body), nil
-				}
-				wait = ra
-			}
-			lastErr = fmt.Errorf("HTTP %s", resp.Status)
-			if n == attempts-1 {
-				return fetchResponse(req, resp, body), nil
-			}
-		default:
-			r := fetchResponse(req, resp, body)
-			if key != "" && (CacheableStatus(resp.StatusCode) || resp.Header.Get("Memento-Datetime") != "") {
-				if err := c.opts.Cache.Put(key, u, r.StatusCode, r.Header, body); err != nil {
-					return nil, fmt.Errorf("fetch %s: %w", u, err)
-				}
-			}
-			return r, nil
-		}
-		if n == attempts-1 {
-			break
-		}
-		if wait == 0 {
-			wait = c.backoff(n)
-		}
-		if err := c.opts.Sleep(ctx, wait); err != nil {
-			c.stats.failures.Add(1)
-			return nil, fmt.Errorf("fetch %s: %w", u, err)
-		}
-	}
-	c.stats.failures.Add(1)
-	return nil, fmt.Errorf("fetch %s: giving up after %d attempts: %w", u, attempts, lastErr)
-}
-
-// backoff returns the full-jitter wait before retry n+1.
-func (c *Client) backoff(n int) time.Duration {
-	ceil := c.opts.BackoffBase << min(n, 30)
-	if ceil <= 0 || ceil > c.opts.MaxBackoff {
-		ceil = c.opts.MaxBackoff
-	}
-	return time.Duration(rand.Int64N(int64(ceil)) + 1)
-}
-
-// attempt sends req once under the host's limits and reads the body whole.
-func (c *Client) attempt(req *http.Request) (*http.Response, []byte, error) {
-	ctx := req.Context()
-	h := c.host(strings.ToLower(req.URL.Host))
-	if h.sem != nil {
-		select {
-		case h.sem <- struct{}{}:
-		case <-ctx.Done():
-			return nil, nil, ctx.Err()
-		}
-		defer func() { <-h.sem }()
-	}
-	if err := c.wait(ctx, h); err != nil {
-		return nil, nil, err
-	}
-	actx, cancel := context.WithTimeout(ctx, c.opts.Timeout)
-	defer cancel()
-	r := req.Clone(actx)
-	if r.Header.Get("User-Agent") == "" {
-		r.Header.Set("User-Agent", c.ua)
-	}
-	if req.GetBody != nil && req.Body != nil && req.Body != http.NoBody {
-		b, err := req.GetBody()
-		if err != nil {
-			return nil, nil, err
-		}
-		r.Body = b
-	}
-	c.stats.requests.Add(1)
-	resp, err := c.hc.Do(r)
+	resp, err := c.rt.RoundTrip(req)
 	if err != nil {
-		return nil, nil, err
+		c.stats.failures.Add(1)
+		return nil, fmt.Errorf("fetch %s: %w", req.URL, err)
 	}
-	defer resp.Body.Close()
-	if resp.ContentLength > c.opts.MaxBody {
-		return nil, nil, &BodyTooLargeError{URL: req.URL.String(), Limit: c.opts.MaxBody}
-	}
-	body, err := io.ReadAll(io.LimitReader(resp.Body, c.opts.MaxBody+1))
-	c.stats.bytes.Add(int64(len(body)))
-	if err != nil {
-		return nil, nil, fmt.Errorf("reading body: %w", err)
-	}
-	if int64(len(body)) > c.opts.MaxBody {
-		return nil, nil, &BodyTooLargeError{URL: req.URL.String(), Limit: c.opts.MaxBody}
-	}
-	return resp, body, nil
+	return resp, nil
 }
 
 // BodyTooLargeError is the error of a response whose body exceeds the cap.
@@ -423,61 +216,17 @@ func (e *BodyTooLargeError) Error() string {
 	return fmt.Sprintf("body of %s exceeds %d bytes", e.URL, e.Limit)
 }
 
-// fetchRetryableErr reports whether a failed attempt is worth another:
-// timeouts, connection errors, bodies cut short and other transport
-// failures are; a cancelled context and a malformed request are not.
-func fetchRetryableErr(err error) bool {
-	if errors.Is(err, context.Canceled) {
-		return false
-	}
-	var ue *url.Error
-	if errors.As(err, &ue) {
-		msg := ue.Err.Error()
-		if strings.Contains(msg, "unsupported protocol scheme") || strings.Contains(msg, "no Host in request URL") {
-			return false
-		}
-	}
-	return true
-}
-
-// fetchRetryAfter parses a Retry-After value (delay-seconds or HTTP-date).
-func fetchRetryAfter(v string, now time.Time) (time.Duration, bool) {
-	v = strings.TrimSpace(v)
-	if v == "" {
-		return 0, false
-	}
-	if s, err := strconv.Atoi(v); err == nil {
-		if s < 0 {
-			return 0, false
-		}
-		return time.Duration(s) * time.Second, true
-	}
-	if t, err := http.ParseTime(v); err == nil {
-		return max(t.Sub(now), 0), true
-	}
-	return 0, false
-}
-
-// fetchResponse returns resp carrying body in memory.
-func fetchResponse(req *http.Request, resp *http.Response, body []byte) *http.Response {
-	r := *resp
-	r.Body = io.NopCloser(bytes.NewReader(body))
-	r.ContentLength = int64(len(body))
-	r.Request = req
-	return &r
-}
-
 // Get fetches uri with header h (may be nil), following up to
 // DefaultMaxRedirects redirects, and returns the final response (body in
 // memory) and its body.
 func (c *Client) Get(ctx context.Context, uri string, h http.Header) (*http.Response, []byte, error) {
-	return fetchGet(ctx, c, uri, h, DefaultMaxRedirects, 0)
+	return fetch(ctx, c, uri, h, DefaultMaxRedirects, 0)
 }
 
-// fetchGet GETs uri through doer, following redirects up to maxRedirects
+// fetch GETs uri through doer, following redirects up to maxRedirects
 // (negative: none), reading the body up to maxBody bytes (<= 0: the default).
 // The final response's Request.URL is the URL that answered.
-func fetchGet(ctx context.Context, doer Doer, uri string, h http.Header, maxRedirects int, maxBody int64) (*http.Response, []byte, error) {
+func fetch(ctx context.Context, doer Doer, uri string, h http.Header, maxRedirects int, maxBody int64) (*http.Response, []byte, error) {
 	if maxBody <= 0 {
 		maxBody = DefaultMaxBody
 	}

@@ -1,4 +1,4 @@
-package timemap
+package remote
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/offtopic/offtopic/timemap"
 	"golang.org/x/net/html"
 )
 
@@ -60,7 +61,7 @@ func (a *ArchiveIt) site() string {
 // list them, without duplicates, following the pages' "next" links.
 func (a *ArchiveIt) Seeds(ctx context.Context) ([]string, error) {
 	if a.Collection == "" {
-		return nil, errors.New("timemap: Archive-It: no collection ID")
+		return nil, errors.New("remote: Archive-It: no collection ID")
 	}
 	page := a.site() + "/collections/" + url.PathEscape(a.Collection)
 	seen := map[string]bool{}
@@ -71,14 +72,14 @@ func (a *ArchiveIt) Seeds(ctx context.Context) ([]string, error) {
 			break
 		}
 		visited[page] = true
-		body, err := cdxGet(ctx, a.Doer, page)
+		body, err := getOK(ctx, a.Doer, page)
 		if err != nil {
 			return seeds, err
 		}
 		doc, err := html.Parse(io.LimitReader(body, 64<<20))
 		body.Close()
 		if err != nil {
-			return seeds, fmt.Errorf("timemap: Archive-It collection page %s: %w", page, err)
+			return seeds, fmt.Errorf("remote: Archive-It collection page %s: %w", page, err)
 		}
 		base, _ := url.Parse(page)
 		got, next := parseArchiveItPage(doc, base, a.Collection)
@@ -100,8 +101,8 @@ func (a *ArchiveIt) Seeds(ctx context.Context) ([]string, error) {
 // nothing of status or MIME type, so those are left for the fetch of the
 // memento to fill in. A seed without mementos (HTTP 404) yields nothing; a
 // seed whose TimeMap cannot be read yields an error and the next follows.
-func (a *ArchiveIt) TimeMaps(ctx context.Context) iter.Seq2[*TimeMap, error] {
-	return func(yield func(*TimeMap, error) bool) {
+func (a *ArchiveIt) TimeMaps(ctx context.Context) iter.Seq2[*timemap.TimeMap, error] {
+	return func(yield func(*timemap.TimeMap, error) bool) {
 		seeds, err := a.Seeds(ctx)
 		if err != nil {
 			yield(nil, err)
@@ -109,11 +110,11 @@ func (a *ArchiveIt) TimeMaps(ctx context.Context) iter.Seq2[*TimeMap, error] {
 		}
 		byKey := map[string][]string{}
 		for _, s := range seeds {
-			k := Canonicalize(s, CanonSURT)
+			k := timemap.Canonicalize(s, timemap.CanonSURT)
 			byKey[k] = append(byKey[k], s)
 		}
 		for _, key := range slices.Sorted(maps.Keys(byKey)) {
-			tm := &TimeMap{Key: key}
+			tm := &timemap.TimeMap{Key: key}
 			have := map[string]bool{}
 			for _, seed := range byKey[key] {
 				if err := ctx.Err(); err != nil {
@@ -139,14 +140,15 @@ func (a *ArchiveIt) TimeMaps(ctx context.Context) iter.Seq2[*TimeMap, error] {
 						continue
 					}
 					have[m.URI] = true
-					tm.Captures = append(tm.Captures, Capture{Key: key, URIR: urir, Time: m.Datetime, URIM: m.URI})
+					tm.Captures = append(tm.Captures, timemap.Capture{Key: key, URIR: urir, Time: m.Datetime, URIM: m.URI})
 				}
 			}
 			if len(tm.Captures) == 0 {
 				continue
 			}
-			slices.SortStableFunc(tm.Captures, func(x, y Capture) int { return x.Time.Compare(y.Time) })
+			slices.SortStableFunc(tm.Captures, func(x, y timemap.Capture) int { return x.Time.Compare(y.Time) })
 			tm.URIR = tm.Captures[0].URIR
+			tm.URIT = a.timeMapURI(byKey[key][0])
 			if !yield(tm, nil) {
 				return
 			}
@@ -154,12 +156,17 @@ func (a *ArchiveIt) TimeMaps(ctx context.Context) iter.Seq2[*TimeMap, error] {
 	}
 }
 
+// timeMapURI is the URI of seed's link-format TimeMap in the collection.
+func (a *ArchiveIt) timeMapURI(seed string) string {
+	return a.wayback() + "/" + url.PathEscape(a.Collection) + "/timemap/link/" + seed
+}
+
 // linkTimeMap fetches and parses one seed's TimeMap; nil, nil when the
 // archive has no mementos of it (404).
-func (a *ArchiveIt) linkTimeMap(ctx context.Context, seed string) (*LinkTimeMap, error) {
-	u := a.wayback() + "/" + url.PathEscape(a.Collection) + "/timemap/link/" + seed
-	body, err := cdxGet(ctx, a.Doer, u)
-	var he *cdxHTTPError
+func (a *ArchiveIt) linkTimeMap(ctx context.Context, seed string) (*timemap.LinkTimeMap, error) {
+	u := a.timeMapURI(seed)
+	body, err := getOK(ctx, a.Doer, u)
+	var he *httpError
 	if errors.As(err, &he) && he.Status == http.StatusNotFound {
 		return nil, nil
 	}
@@ -167,9 +174,9 @@ func (a *ArchiveIt) linkTimeMap(ctx context.Context, seed string) (*LinkTimeMap,
 		return nil, err
 	}
 	defer body.Close()
-	ltm, err := ParseLinkFormat(io.LimitReader(body, 256<<20))
+	ltm, err := timemap.ParseLinkFormat(io.LimitReader(body, 256<<20))
 	if err != nil {
-		return nil, fmt.Errorf("timemap: Archive-It TimeMap %s: %w", u, err)
+		return nil, fmt.Errorf("remote: Archive-It TimeMap %s: %w", u, err)
 	}
 	return ltm, nil
 }
@@ -192,20 +199,20 @@ func parseArchiveItPage(doc *html.Node, base *url.URL, coll string) (seeds []str
 		if n.Data == "a" {
 			links = append(links, n)
 		}
-		if cls := aitClasses(n); slices.ContainsFunc(cls, func(c string) bool {
+		if cls := classes(n); slices.ContainsFunc(cls, func(c string) bool {
 			return c == "result-item" || c == "seed" || c == "seed-item" || c == "seed-result"
 		}) {
 			entries = append(entries, n)
 		}
 	}
 	for _, e := range entries {
-		if s := aitSeedOf(e, coll); s != "" {
+		if s := seedOf(e, coll); s != "" {
 			seeds = append(seeds, s)
 		}
 	}
 	if len(entries) == 0 {
 		for _, l := range links {
-			if s := aitWaybackSeed(aitAttr(l, "href"), coll); s != "" {
+			if s := waybackSeed(attr(l, "href"), coll); s != "" {
 				seeds = append(seeds, s)
 			}
 		}
@@ -217,7 +224,7 @@ func parseArchiveItPage(doc *html.Node, base *url.URL, coll string) (seeds []str
 	want := fmt.Sprint(cur + 1)
 	var byPage string
 	for _, l := range links {
-		href := aitAttr(l, "href")
+		href := attr(l, "href")
 		if href == "" || strings.HasPrefix(href, "#") {
 			continue
 		}
@@ -225,8 +232,8 @@ func parseArchiveItPage(doc *html.Node, base *url.URL, coll string) (seeds []str
 		if err != nil {
 			continue
 		}
-		text := strings.ToLower(strings.TrimSpace(aitText(l)))
-		rel := strings.ToLower(aitAttr(l, "rel"))
+		text := strings.ToLower(strings.TrimSpace(textOf(l)))
+		rel := strings.ToLower(attr(l, "rel"))
 		if slices.Contains(strings.Fields(rel), "next") || strings.HasPrefix(text, "next") {
 			return seeds, u.String()
 		}
@@ -237,25 +244,25 @@ func parseArchiveItPage(doc *html.Node, base *url.URL, coll string) (seeds []str
 	return seeds, byPage
 }
 
-// aitSeedOf returns the seed URL of one seed entry, or "".
-func aitSeedOf(e *html.Node, coll string) string {
+// seedOf returns the seed URL of one seed entry, or "".
+func seedOf(e *html.Node, coll string) string {
 	var fromLink string
 	for n := range e.Descendants() {
 		if n.Type != html.ElementNode {
 			continue
 		}
-		if slices.Contains(aitClasses(n), "url") {
-			if t := strings.TrimSpace(aitText(n)); isHTTPURI(t) {
+		if slices.Contains(classes(n), "url") {
+			if t := strings.TrimSpace(textOf(n)); timemap.IsHTTPURI(t) {
 				return t
 			}
-			if s := aitWaybackSeed(aitFirstHref(n), coll); s != "" {
+			if s := waybackSeed(firstHref(n), coll); s != "" {
 				return s
 			}
 		}
 		if n.Data == "a" && fromLink == "" {
-			if s := aitWaybackSeed(aitAttr(n, "href"), coll); s != "" {
+			if s := waybackSeed(attr(n, "href"), coll); s != "" {
 				fromLink = s
-			} else if t := strings.TrimSpace(aitText(n)); isHTTPURI(t) && !strings.ContainsAny(t, " \t\n") {
+			} else if t := strings.TrimSpace(textOf(n)); timemap.IsHTTPURI(t) && !strings.ContainsAny(t, " \t\n") {
 				fromLink = t
 			}
 		}
@@ -263,22 +270,22 @@ func aitSeedOf(e *html.Node, coll string) string {
 	return fromLink
 }
 
-// aitWaybackSeed returns the URL in a Wayback link of the collection
+// waybackSeed returns the URL in a Wayback link of the collection
 // (".../<coll>/*/<url>" or ".../<coll>/<timestamp>/<url>"), or "".
-func aitWaybackSeed(href, coll string) string {
+func waybackSeed(href, coll string) string {
 	i := strings.Index(href, "/"+coll+"/")
 	if i < 0 {
 		return ""
 	}
 	rest := href[i+len(coll)+2:]
 	ts, u, ok := strings.Cut(rest, "/")
-	if !ok || (ts != "*" && !cdxDigits(strings.TrimSuffix(ts, "*"))) || !isHTTPURI(u) {
+	if !ok || (ts != "*" && !allDigits(strings.TrimSuffix(ts, "*"))) || !timemap.IsHTTPURI(u) {
 		return ""
 	}
 	return u
 }
 
-func aitAttr(n *html.Node, name string) string {
+func attr(n *html.Node, name string) string {
 	for _, a := range n.Attr {
 		if strings.EqualFold(a.Key, name) {
 			return a.Val
@@ -287,18 +294,18 @@ func aitAttr(n *html.Node, name string) string {
 	return ""
 }
 
-func aitClasses(n *html.Node) []string { return strings.Fields(aitAttr(n, "class")) }
+func classes(n *html.Node) []string { return strings.Fields(attr(n, "class")) }
 
-func aitFirstHref(n *html.Node) string {
+func firstHref(n *html.Node) string {
 	for d := range n.Descendants() {
 		if d.Type == html.ElementNode && d.Data == "a" {
-			return aitAttr(d, "href")
+			return attr(d, "href")
 		}
 	}
 	return ""
 }
 
-func aitText(n *html.Node) string {
+func textOf(n *html.Node) string {
 	var b strings.Builder
 	for d := range n.Descendants() {
 		if d.Type == html.TextNode {

@@ -1,4 +1,4 @@
-package timemap
+package remote
 
 import (
 	"bytes"
@@ -36,7 +36,7 @@ type Cache struct {
 func DefaultCacheDir() (string, error) {
 	d, err := os.UserCacheDir()
 	if err != nil {
-		return "", fmt.Errorf("timemap: no user cache directory: %w", err)
+		return "", fmt.Errorf("remote: no user cache directory: %w", err)
 	}
 	return filepath.Join(d, "offtopic"), nil
 }
@@ -44,7 +44,7 @@ func DefaultCacheDir() (string, error) {
 // OpenCache returns a Cache in dir, creating the directory.
 func OpenCache(dir string) (*Cache, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("timemap: cache directory %s: %w", dir, err)
+		return nil, fmt.Errorf("remote: cache directory %s: %w", dir, err)
 	}
 	return &Cache{dir: dir}, nil
 }
@@ -104,7 +104,7 @@ func (e *CacheEntry) Response(req *http.Request) *http.Response {
 
 func (c *Cache) path(key string) (string, error) {
 	if len(key) < 3 {
-		return "", fmt.Errorf("timemap: bad cache key %q", key)
+		return "", fmt.Errorf("remote: bad cache key %q", key)
 	}
 	return filepath.Join(c.dir, key[:2], key[2:]), nil
 }
@@ -121,15 +121,15 @@ func (c *Cache) Get(key string) (*CacheEntry, error) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("timemap: reading cache entry %s: %w", p, err)
+		return nil, fmt.Errorf("remote: reading cache entry %s: %w", p, err)
 	}
 	meta, body, ok := bytes.Cut(b, []byte("\n"))
 	if !ok {
-		return nil, fmt.Errorf("timemap: damaged cache entry %s", p)
+		return nil, fmt.Errorf("remote: damaged cache entry %s", p)
 	}
 	var e CacheEntry
 	if err := json.Unmarshal(meta, &e); err != nil {
-		return nil, fmt.Errorf("timemap: damaged cache entry %s: %w", p, err)
+		return nil, fmt.Errorf("remote: damaged cache entry %s: %w", p, err)
 	}
 	e.Body = body
 	return &e, nil
@@ -144,14 +144,14 @@ func (c *Cache) Put(key, url string, status int, header http.Header, body []byte
 	}
 	meta, err := json.Marshal(CacheEntry{URL: url, Status: status, Header: header, Fetched: time.Now().UTC()})
 	if err != nil {
-		return fmt.Errorf("timemap: caching %s: %w", url, err)
+		return fmt.Errorf("remote: caching %s: %w", url, err)
 	}
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		return fmt.Errorf("timemap: caching %s: %w", url, err)
+		return fmt.Errorf("remote: caching %s: %w", url, err)
 	}
 	f, err := os.CreateTemp(filepath.Dir(p), ".tmp-*")
 	if err != nil {
-		return fmt.Errorf("timemap: caching %s: %w", url, err)
+		return fmt.Errorf("remote: caching %s: %w", url, err)
 	}
 	tmp := f.Name()
 	_, err = f.Write(append(meta, '\n'))
@@ -166,7 +166,7 @@ func (c *Cache) Put(key, url string, status int, header http.Header, body []byte
 	}
 	if err != nil {
 		os.Remove(tmp)
-		return fmt.Errorf("timemap: caching %s: %w", url, err)
+		return fmt.Errorf("remote: caching %s: %w", url, err)
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package timemap
+package remote
 
 import (
 	"bufio"
@@ -16,6 +16,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/offtopic/offtopic/internal/testcorpus"
+	"github.com/offtopic/offtopic/timemap"
 )
 
 // cdxFxRow is one line of a CDX11 fixture.
@@ -100,11 +103,11 @@ func (f *fakeCDX) match(q url.Values, r cdxFxRow) bool {
 	}
 	switch mt {
 	case "", "exact":
-		if r.key != Canonicalize(u, CanonSURT) {
+		if r.key != timemap.Canonicalize(u, timemap.CanonSURT) {
 			return false
 		}
 	case "prefix":
-		if !strings.HasPrefix(r.key, Canonicalize(u, CanonSURT)) {
+		if !strings.HasPrefix(r.key, timemap.Canonicalize(u, timemap.CanonSURT)) {
 			return false
 		}
 	case "range":
@@ -309,39 +312,39 @@ type cdxCapKey struct {
 	Revisit               bool
 }
 
-func cdxKeyOf(c Capture) cdxCapKey {
-	return cdxCapKey{c.Key, c.Timestamp14(), c.MIME, normDigest(c.Digest), c.Status, c.Revisit}
+func cdxKeyOf(c timemap.Capture) cdxCapKey {
+	return cdxCapKey{c.Key, c.Timestamp14(), c.MIME, timemap.NormDigest(c.Digest), c.Status, c.Revisit}
 }
 
 // fixtureCaptures reads the CDXJ fixture directly, resolving revisits as a
 // CDX client must (status and MIME of the latest earlier same digest).
 func cdxFixtureCaptures(tb testing.TB) []cdxCapKey {
 	tb.Helper()
-	f, err := os.Open(fixture(tb, "cdxj/pywb-iana.cdxj"))
+	f, err := os.Open(testcorpus.Path(tb, "fixtures/cdxj/pywb-iana.cdxj"))
 	if err != nil {
 		tb.Fatal(err)
 	}
 	defer f.Close()
 	var out []cdxCapKey
-	last := map[string]Capture{}
-	for c, err := range ReadCDXJ(f, "") {
+	last := map[string]timemap.Capture{}
+	for c, err := range timemap.ReadCDXJ(f, "") {
 		if err != nil {
 			tb.Fatal(err)
 		}
 		if c.Revisit {
-			o := last[normDigest(c.Digest)]
+			o := last[timemap.NormDigest(c.Digest)]
 			c.Status, c.MIME = o.Status, o.MIME
 		} else {
-			last[normDigest(c.Digest)] = c
+			last[timemap.NormDigest(c.Digest)] = c
 		}
 		out = append(out, cdxKeyOf(c))
 	}
 	return out
 }
 
-func cdxCollect(tb testing.TB, seq func(func(Capture, error) bool)) ([]Capture, []error) {
+func cdxCollect(tb testing.TB, seq func(func(timemap.Capture, error) bool)) ([]timemap.Capture, []error) {
 	tb.Helper()
-	var cs []Capture
+	var cs []timemap.Capture
 	var errs []error
 	for c, err := range seq {
 		if err != nil {
@@ -354,7 +357,7 @@ func cdxCollect(tb testing.TB, seq func(func(Capture, error) bool)) ([]Capture, 
 }
 
 func TestCDXServerSameCapturesAsFixture(t *testing.T) {
-	rows := cdxLoadFixture(t, fixture(t, "cdx/pywb-iana.cdx"))
+	rows := cdxLoadFixture(t, testcorpus.Path(t, "fixtures/cdx/pywb-iana.cdx"))
 	want := cdxFixtureCaptures(t)
 	if len(want) != 171 || len(rows) != 171 {
 		t.Fatalf("fixture: %d CDXJ captures, %d CDX rows; want 171", len(want), len(rows))
@@ -404,8 +407,8 @@ func TestCDXServerSameCapturesAsFixture(t *testing.T) {
 // the status and MIME type an index of the WARC itself gives, so that
 // verdicts agree.
 func TestCDXServerSameAsWARC(t *testing.T) {
-	rows := cdxLoadFixture(t, fixture(t, "cdx/pywb-iana.cdx"))
-	idx, err := BuildIndex(context.Background(), []string{fixture(t, "warc/pywb-iana.warc.gz")}, IndexOptions{})
+	rows := cdxLoadFixture(t, testcorpus.Path(t, "fixtures/cdx/pywb-iana.cdx"))
+	idx, err := timemap.BuildIndex(context.Background(), []string{testcorpus.Path(t, "fixtures/warc/pywb-iana.warc.gz")}, timemap.IndexOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -435,7 +438,7 @@ func TestCDXServerSameAsWARC(t *testing.T) {
 }
 
 func TestCDXServerQueryParams(t *testing.T) {
-	rows := cdxLoadFixture(t, fixture(t, "cdx/pywb-iana.cdx"))
+	rows := cdxLoadFixture(t, testcorpus.Path(t, "fixtures/cdx/pywb-iana.cdx"))
 	q := Query{URL: "http://www.iana.org/*", From: "2014", To: "20140126201000", Filters: []string{"mimetype:text/html", "!statuscode:404"}, Limit: 3}
 	tests := []struct {
 		tc   cdxCase
@@ -484,7 +487,7 @@ func TestCDXServerQueryParams(t *testing.T) {
 }
 
 func TestCDXServerExactPaging(t *testing.T) {
-	rows := cdxLoadFixture(t, fixture(t, "cdx/pywb-iana.cdx"))
+	rows := cdxLoadFixture(t, testcorpus.Path(t, "fixtures/cdx/pywb-iana.cdx"))
 	const u = "http://www.iana.org/_js/2013.1/jquery.js"
 	var want []string
 	for _, r := range rows {
@@ -518,7 +521,7 @@ func TestCDXServerExactPaging(t *testing.T) {
 }
 
 func TestCDXServerMalformedLine(t *testing.T) {
-	rows := cdxLoadFixture(t, fixture(t, "cdx/pywb-iana.cdx"))
+	rows := cdxLoadFixture(t, testcorpus.Path(t, "fixtures/cdx/pywb-iana.cdx"))
 	for _, tc := range cdxCases() {
 		t.Run(tc.name, func(t *testing.T) {
 			f, s := tc.start(t, rows)
@@ -540,7 +543,7 @@ func TestCDXServerMalformedLine(t *testing.T) {
 }
 
 func TestCDXServerTimeMaps(t *testing.T) {
-	rows := cdxLoadFixture(t, fixture(t, "cdx/pywb-iana.cdx"))
+	rows := cdxLoadFixture(t, testcorpus.Path(t, "fixtures/cdx/pywb-iana.cdx"))
 	for _, tc := range cdxCases()[:3] {
 		t.Run(tc.name, func(t *testing.T) {
 			_, s := tc.start(t, rows)

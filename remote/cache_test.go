@@ -1,4 +1,4 @@
-package timemap
+package remote
 
 import (
 	"io"
