@@ -3,6 +3,7 @@ package timemap
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -204,5 +205,91 @@ func TestPlainWARCDamageReported(t *testing.T) {
 				t.Errorf("record error %v, want %s at offset %d", e, tc.wantErr, tc.wantOff)
 			}
 		})
+	}
+}
+
+// hugeRecordWARC returns a .warc.gz holding a response whose body is size
+// zero bytes, followed by handWARC.
+func hugeRecordWARC(t *testing.T, size int64) []byte {
+	t.Helper()
+	head := "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n"
+	var b bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&b, gzip.BestSpeed)
+	fmt.Fprintf(zw, "WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: http://example.com/huge\r\n"+
+		"WARC-Date: 2014-01-03T03:03:20Z\r\nContent-Type: application/http; msgtype=response\r\n"+
+		"Content-Length: %d\r\n\r\n%s", int64(len(head))+size, head)
+	if _, err := io.CopyN(zw, zeros{}, size); err != nil {
+		t.Fatal(err)
+	}
+	zw.Write([]byte("\r\n\r\n"))
+	zw.Close()
+	zw = gzip.NewWriter(&b)
+	zw.Write([]byte(handWARC))
+	zw.Close()
+	return b.Bytes()
+}
+
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) { clear(p); return len(p), nil }
+
+// dirBytes sums the sizes of the files under dir.
+func dirBytes(t *testing.T, dir string) int64 {
+	var n int64
+	filepath.WalkDir(dir, func(_ string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			if fi, err := d.Info(); err == nil {
+				n += fi.Size()
+			}
+		}
+		return nil
+	})
+	return n
+}
+
+// TestHugeRecordSpooledToCap reads a record whose block is 64 MiB (issue 12
+// item 13): no more than the body cap and room for the HTTP head reaches the
+// temp directory, the body is cut at the cap and says so, the rest of the
+// block is skipped, and the record after it is read.
+func TestHugeRecordSpooledToCap(t *testing.T) {
+	const size = 64 << 20
+	path := writeTemp(t, "huge.warc.gz", hugeRecordWARC(t, size))
+	tmp := t.TempDir()
+	const maxBody = 4 << 20
+	opts := ReadOptions{TempDir: tmp, MaxBodyBytes: maxBody}
+	rr, err := OpenRecords(path, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rr.Close()
+	rec, err := rr.Next()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if spooled := dirBytes(t, tmp); spooled > opts.spoolCap() {
+		t.Errorf("%d bytes spooled for a body capped at %d", spooled, maxBody)
+	}
+	body, err := io.ReadAll(rec.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rec.BodyCut || len(body) != maxBody || rec.ContentLength <= size {
+		t.Errorf("BodyCut %v, %d body bytes, Content-Length %d; want cut at %d", rec.BodyCut, len(body), rec.ContentLength, maxBody)
+	}
+	rec, err = rr.Next()
+	if err != nil || rec.TargetURI != "http://example.com/" || rec.BodyCut {
+		t.Fatalf("record after the huge one: %+v, %v", rec, err)
+	}
+	if _, err := rr.Next(); err != io.EOF {
+		t.Errorf("after the last record: %v", err)
+	}
+	// BuildIndex counts the cut payload.
+	idx, err := BuildIndex(context.Background(), []string{path}, IndexOptions{Read: opts})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer idx.Close()
+	if st := idx.Stats(); st.Cut != 1 || st.Captures != 2 {
+		t.Errorf("index stats: %d cut of %d captures, want 1 of 2", st.Cut, st.Captures)
 	}
 }

@@ -102,6 +102,7 @@ type source struct {
 	// total is the number of captures when known in advance (for progress).
 	total   int
 	skipped int
+	cut     int // payloads longer than the body cap (see timemap.Stats.Cut)
 	client  *timemap.Client
 }
 
@@ -158,7 +159,7 @@ func openSource(c *cli.Context, st *setup, files []string, prog *progress, warn 
 		}
 		src = seedFilter{src, seeds}
 	}
-	return &source{src: src, read: timemap.ReadPayload, close: func() { idx.Close() }, inputs: files, total: is.Captures, skipped: is.Skipped}, nil
+	return &source{src: src, read: timemap.ReadPayload, close: func() { idx.Close() }, inputs: files, total: is.Captures, skipped: is.Skipped, cut: is.Cut}, nil
 }
 
 func readSeedsFile(path string, canon timemap.CanonMode) (*timemap.Seeds, error) {

@@ -105,6 +105,9 @@ func runTimemap(c *cli.Context) error {
 	}
 	st := idx.Stats()
 	fmt.Fprintf(c.App.ErrWriter, "offtopic: %d files, %d captures in %d TimeMaps, %d records skipped; wrote %s\n", st.Files, st.Captures, n, st.Skipped, dir)
+	if st.Cut > 0 {
+		fmt.Fprintln(c.App.ErrWriter, cutSummary(st.Cut))
+	}
 	if c.Bool("strict") && warn.n > 0 {
 		return cli.Exit(fmt.Sprintf("timemap: %d records were skipped (--strict)", warn.n), 1)
 	}
