@@ -38,8 +38,10 @@ func readAllBounded(t *testing.T, path string) ([]readRec, []*RecordError) {
 	}
 }
 
-// readAllNoFatal is readAll for use off the test goroutine: a fatal read
-// error is returned as a RecordError with offset -1.
+// readAllNoFatal reads every record of path, returning records (bodies
+// drained into Payload) and record errors; a fatal read error comes last,
+// as a RecordError with offset -1. Unlike readAll it may run off the test
+// goroutine.
 func readAllNoFatal(path string) ([]readRec, []*RecordError) {
 	rr, err := OpenRecords(path, ReadOptions{})
 	if err != nil {
@@ -61,7 +63,10 @@ func readAllNoFatal(path string) ([]readRec, []*RecordError) {
 		if err != nil {
 			return recs, append(rerrs, &RecordError{File: path, Offset: -1, Err: err})
 		}
-		body, _ := io.ReadAll(rec.Body)
+		body, err := io.ReadAll(rec.Body)
+		if err != nil {
+			return recs, append(rerrs, &RecordError{File: path, Offset: -1, Err: fmt.Errorf("reading body at %d: %w", rec.Loc.Offset, err)})
+		}
 		recs = append(recs, readRec{rec, body})
 	}
 	return recs, append(rerrs, &RecordError{File: path, Offset: -1, Err: errors.New("too many records (loop?)")})
