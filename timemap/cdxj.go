@@ -67,7 +67,10 @@ func appendCDXJ(b []byte, c Capture) []byte {
 	if c.Loc.MemberOffset != 0 {
 		field("member_offset", strconv.FormatInt(c.Loc.MemberOffset, 10))
 	}
-	field("filename", filepath.Base(c.Loc.File))
+	if c.Loc.File != "" {
+		// Remote captures have no file ("." would be read back as one).
+		field("filename", filepath.Base(c.Loc.File))
+	}
 	return append(b, "}\n"...)
 }
 
