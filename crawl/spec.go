@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"strings"
 	"time"
@@ -171,7 +172,15 @@ func (s *Spec) Runtime() time.Duration {
 	return d
 }
 
-func days(d float64) time.Duration { return time.Duration(d * 24 * float64(time.Hour)) }
+// days converts days to a Duration, saturating at the largest one (a float
+// out of int64's range has no defined conversion).
+func days(d float64) time.Duration {
+	h := d * 24 * float64(time.Hour)
+	if h >= math.MaxInt64 {
+		return math.MaxInt64
+	}
+	return time.Duration(h)
+}
 
 // parseDay parses a date or an RFC 3339 time; a date-only end of span is the
 // last instant of its day.

@@ -92,8 +92,15 @@ func toUTF8(body []byte, contentType string, isHTML bool) (text []byte, name, fr
 // charsetParam finds charset=... in a Content-Type value that
 // mime.ParseMediaType rejected (malformed headers are common in archives).
 func charsetParam(ct string) string {
-	lower := strings.ToLower(ct)
-	i := strings.Index(lower, "charset=")
+	// ASCII-only lower-casing keeps byte offsets (strings.ToLower turns an
+	// invalid byte into 3-byte U+FFFD, and the index into ct went wrong).
+	lower := []byte(ct)
+	for k, c := range lower {
+		if 'A' <= c && c <= 'Z' {
+			lower[k] = c + 'a' - 'A'
+		}
+	}
+	i := bytes.Index(lower, []byte("charset="))
 	if i < 0 {
 		return ""
 	}

@@ -7,8 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -22,8 +24,10 @@ type FileCount struct {
 	Records  int // records in the input, unreadable ones included
 	Kept     int
 	Excluded int
-	// Unreadable counts records the reader could not parse; they are copied
-	// as they are (a cleaned copy keeps everything that is not off-topic).
+	// Unreadable counts damaged stretches the reader could not parse (a cut
+	// or corrupt gzip member, junk between records, a record whose
+	// Content-Length overruns): left out and counted in Excluded unless
+	// Plan.KeepDamaged, then copied as they are and counted in Kept.
 	Unreadable int
 }
 
@@ -31,6 +35,10 @@ type FileCount struct {
 type Summary struct {
 	Files    []FileCount
 	Excluded []ExcludedRecord
+	// Damaged lists the damaged stretches of the inputs (Type "damaged",
+	// Reason the reader's error), left out of the copy unless
+	// Plan.KeepDamaged; those left out are in Excluded too.
+	Damaged []ExcludedRecord
 	// Captures is the number of captures the written index holds.
 	Captures int
 }
@@ -70,9 +78,9 @@ func Copy(ctx context.Context, plan *Plan, files []string, outDir string) (*Summ
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return nil, fmt.Errorf("create %s: %w", parent, err)
 	}
-	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(outDir)+".partial-")
+	tmp, err := mkdirPartial(parent, filepath.Base(outDir))
 	if err != nil {
-		return nil, fmt.Errorf("create temporary output: %w", err)
+		return nil, err
 	}
 	done := false
 	defer func() {
@@ -86,12 +94,13 @@ func Copy(ctx context.Context, plan *Plan, files []string, outDir string) (*Summ
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		fc, ex, err := copyFile(plan, f, filepath.Join(tmp, filepath.Base(f)))
+		fc, ex, dam, err := copyFile(plan, f, filepath.Join(tmp, filepath.Base(f)))
 		if err != nil {
 			return nil, err
 		}
 		sum.Files = append(sum.Files, fc)
 		sum.Excluded = append(sum.Excluded, ex...)
+		sum.Damaged = append(sum.Damaged, dam...)
 		outFiles = append(outFiles, filepath.Join(tmp, filepath.Base(f)))
 	}
 	n, err := writeIndex(ctx, outFiles, filepath.Join(tmp, "index.cdxj"))
@@ -108,6 +117,30 @@ func Copy(ctx context.Context, plan *Plan, files []string, outDir string) (*Summ
 	}
 	done = true
 	return sum, nil
+}
+
+// mkdirPartial creates the temporary directory a copy is built in, named
+// .NAME.partial-N, with mode 0777 less the umask (os.MkdirTemp would make it
+// 0700, and it becomes the output directory, which a replay server running
+// as another user must read).
+func mkdirPartial(parent, name string) (string, error) {
+	// Remove what a killed run left.
+	stale, _ := filepath.Glob(filepath.Join(parent, "."+name+".partial-*"))
+	for _, d := range stale {
+		os.RemoveAll(d)
+	}
+	for range 100 {
+		tmp := filepath.Join(parent, fmt.Sprintf(".%s.partial-%d", name, rand.Uint32()))
+		err := os.Mkdir(tmp, 0o777)
+		if os.IsExist(err) {
+			continue
+		}
+		if err != nil {
+			return "", fmt.Errorf("create temporary output: %w", err)
+		}
+		return tmp, nil
+	}
+	return "", fmt.Errorf("create temporary output in %s: no free name", parent)
 }
 
 // checkOutDir refuses an output directory that holds anything (so no output
@@ -147,7 +180,8 @@ func scan(path string) ([]entry, error) {
 		if err != nil {
 			var re *timemap.RecordError
 			if errors.As(err, &re) {
-				es = append(es, entry{loc: timemap.Location{File: path, Offset: re.Offset}, typ: "unreadable", corrupted: true})
+				es = append(es, entry{loc: timemap.Location{File: path, Offset: re.Offset}, typ: "damaged", corrupted: true,
+					why: Exclusion{Reason: re.Err.Error()}})
 				continue
 			}
 			return nil, fmt.Errorf("read %s: %w", path, err)
@@ -206,38 +240,39 @@ func decide(plan *Plan, es []entry) {
 	}
 }
 
-// copyFile writes the kept records of in to out.
-func copyFile(plan *Plan, in, out string) (FileCount, []ExcludedRecord, error) {
-	fc := FileCount{File: in}
+// copyFile writes the kept records of in to out, and returns what it left
+// out and the damaged stretches it found.
+func copyFile(plan *Plan, in, out string) (fc FileCount, excluded, damaged []ExcludedRecord, err error) {
+	fc = FileCount{File: in}
 	es, err := scan(in)
 	if err != nil {
-		return fc, nil, err
+		return fc, nil, nil, err
 	}
 	decide(plan, es)
 	src, err := os.Open(in)
 	if err != nil {
-		return fc, nil, fmt.Errorf("open %s: %w", in, err)
+		return fc, nil, nil, fmt.Errorf("open %s: %w", in, err)
 	}
 	defer src.Close()
 	fi, err := src.Stat()
 	if err != nil {
-		return fc, nil, fmt.Errorf("stat %s: %w", in, err)
+		return fc, nil, nil, fmt.Errorf("stat %s: %w", in, err)
 	}
 	dst, err := os.Create(out)
 	if err != nil {
-		return fc, nil, fmt.Errorf("create %s: %w", out, err)
+		return fc, nil, nil, fmt.Errorf("create %s: %w", out, err)
 	}
 	defer dst.Close()
 	bw := bufio.NewWriterSize(dst, 1<<20)
-	var excluded []ExcludedRecord
 	// Bytes before the first record (a leading stretch no record claims) are kept.
 	first := fi.Size()
 	if len(es) > 0 {
 		first = es[0].loc.Offset
 	}
 	if _, err := io.Copy(bw, io.NewSectionReader(src, 0, first)); err != nil {
-		return fc, nil, fmt.Errorf("copy %s: %w", in, err)
+		return fc, nil, nil, fmt.Errorf("copy %s: %w", in, err)
 	}
+	gz := isGzip(in)
 	for i := 0; i < len(es); {
 		// A group is the records stored in one stretch of the file: one gzip
 		// member (several records only in whole-file gzip) or one plain record.
@@ -250,40 +285,67 @@ func copyFile(plan *Plan, in, out string) (FileCount, []ExcludedRecord, error) {
 			end = es[j].loc.Offset
 		}
 		group := es[i:j]
-		for _, e := range group {
-			fc.Records++
-			switch {
-			case e.exclude:
-				fc.Excluded++
-				excluded = append(excluded, ExcludedRecord{Exclusion: e.why, Type: e.typ, File: in, Offset: e.loc.Offset})
-			default:
-				fc.Kept++
+		i = j
+		if len(group) > 1 {
+			// Damage inside a member that also holds readable records
+			// cannot be cut out of it: it stays with them.
+			group = slices.DeleteFunc(slices.Clone(group), func(e entry) bool {
 				if e.corrupted {
+					fc.Records++
+					fc.Kept++
 					fc.Unreadable++
+					damaged = append(damaged, ExcludedRecord{Exclusion: e.why, Type: e.typ, File: in, Offset: e.loc.Offset})
 				}
+				return e.corrupted
+			})
+			if len(group) == 0 {
+				continue
 			}
 		}
-		if len(group) == 1 || !isGzip(in) {
+		for k := range group {
+			e := &group[k]
+			fc.Records++
+			if e.corrupted {
+				fc.Unreadable++
+				e.why.Reason += fmt.Sprintf(" (%d bytes)", end-e.loc.Offset)
+				rec := ExcludedRecord{Exclusion: e.why, Type: e.typ, File: in, Offset: e.loc.Offset}
+				damaged = append(damaged, rec)
+				if !plan.KeepDamaged {
+					e.exclude = true
+					fc.Excluded++
+					excluded = append(excluded, rec)
+					continue
+				}
+				fc.Kept++
+				continue
+			}
+			if e.exclude {
+				fc.Excluded++
+				excluded = append(excluded, ExcludedRecord{Exclusion: e.why, Type: e.typ, File: in, Offset: e.loc.Offset})
+				continue
+			}
+			fc.Kept++
+		}
+		if len(group) == 1 || !gz {
 			if !group[0].exclude {
 				if _, err := io.Copy(bw, io.NewSectionReader(src, group[0].loc.Offset, end-group[0].loc.Offset)); err != nil {
-					return fc, nil, fmt.Errorf("copy %s at %d: %w", in, group[0].loc.Offset, err)
+					return fc, nil, nil, fmt.Errorf("copy %s at %d: %w", in, group[0].loc.Offset, err)
 				}
 			}
 		} else if err := splitMember(bw, src, group, end); err != nil {
-			return fc, nil, fmt.Errorf("copy %s at %d: %w", in, group[0].loc.Offset, err)
+			return fc, nil, nil, fmt.Errorf("copy %s at %d: %w", in, group[0].loc.Offset, err)
 		}
-		i = j
 	}
 	if err := bw.Flush(); err != nil {
-		return fc, nil, fmt.Errorf("write %s: %w", out, err)
+		return fc, nil, nil, fmt.Errorf("write %s: %w", out, err)
 	}
 	if err := dst.Sync(); err != nil {
-		return fc, nil, fmt.Errorf("write %s: %w", out, err)
+		return fc, nil, nil, fmt.Errorf("write %s: %w", out, err)
 	}
 	if fc.Records != fc.Kept+fc.Excluded {
-		return fc, nil, fmt.Errorf("%s: %d records in, %d kept + %d excluded", in, fc.Records, fc.Kept, fc.Excluded)
+		return fc, nil, nil, fmt.Errorf("%s: %d records in, %d kept + %d excluded", in, fc.Records, fc.Kept, fc.Excluded)
 	}
-	return fc, excluded, nil
+	return fc, excluded, damaged, nil
 }
 
 // splitMember copies the kept records of one gzip member holding several

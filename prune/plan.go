@@ -8,7 +8,10 @@
 package prune
 
 import (
+	"cmp"
+	"fmt"
 	"iter"
+	"maps"
 	"path/filepath"
 	"slices"
 	"time"
@@ -50,23 +53,51 @@ type aclCapture struct {
 	ex  Exclusion
 }
 
+// Kept is an off-topic capture whose record a cleaned copy keeps, and why.
+type Kept struct {
+	Exclusion
+	// Because says why the record stays.
+	Because string
+}
+
+// need is a kept revisit that replays the payload of another record.
+type need struct {
+	loc     locKey
+	ex      Exclusion // the revisit, as it would be listed if left out
+	decided bool      // a curator decided the revisit on-topic
+}
+
 // Plan is what to exclude, built by one pass over the results.
 type Plan struct {
 	excluded map[locKey]Exclusion
-	// needed are payload records of kept revisits: never dropped, even when
-	// their own capture is off-topic.
-	needed map[locKey]bool
-	acl    []aclRun
+	// KeepDamaged keeps records the reader could not parse in a cleaned copy
+	// (by default they are left out and listed).
+	KeepDamaged bool
+	acl         []aclRun
 	// Decided counts captures whose verdict came from a curator's decision.
 	Decided int
-	// OffTopic counts captures to exclude.
+	// OffTopic counts captures off-topic by verdict or curator decision.
 	OffTopic int
+	// KeptOff lists off-topic captures whose record a cleaned copy keeps
+	// because a kept revisit replays its payload (an automatic verdict
+	// yields to the revisit; a curator's decision yields only to a curator's
+	// on-topic decision on the revisit).
+	KeptOff []Kept
+	// AlsoOff lists revisits with an automatic on-topic verdict that a
+	// cleaned copy leaves out because they replay the payload of a capture a
+	// curator decided off-topic: the curator's decision wins.
+	AlsoOff []Exclusion
 }
+
+// Excluded is the number of captures a cleaned copy leaves out.
+func (p *Plan) Excluded() int { return p.OffTopic - len(p.KeptOff) + len(p.AlsoOff) }
 
 // NewPlan reads results (and curators' decisions, which win over verdicts:
 // "on-topic" or "off-topic" by capture key) into a plan.
 func NewPlan(results iter.Seq2[*similarity.TimeMapResult, error], decisions map[similarity.GoldKey]string) (*Plan, error) {
-	p := &Plan{excluded: map[locKey]Exclusion{}, needed: map[locKey]bool{}}
+	p := &Plan{excluded: map[locKey]Exclusion{}}
+	needed := map[locKey][]need{} // payload record -> kept revisits replaying it
+	byCurator := map[locKey]bool{}
 	for r, err := range results {
 		if err != nil {
 			return nil, err
@@ -76,33 +107,89 @@ func NewPlan(results iter.Seq2[*similarity.TimeMapResult, error], decisions map[
 			c := &r.Captures[i]
 			off := c.Verdict == similarity.VerdictOff
 			reason := c.Reason
+			decided := false
 			if d, ok := decisions[similarity.KeyOf(c)]; ok {
 				p.Decided++
 				off = d == similarity.VerdictOff
 				reason = "curator decision: " + d
+				decided = true
 			}
 			ex := Exclusion{URIR: c.URIR, URIM: c.URIM, Datetime: c.Datetime, Reason: reason}
 			run.caps = append(run.caps, aclCapture{ts: c.Datetime.UTC().Format("20060102150405"), off: off, ex: ex})
 			if off {
 				p.OffTopic++
 				p.excluded[keyOf(c.Loc)] = ex
+				byCurator[keyOf(c.Loc)] = decided
 			} else if c.Revisit && !c.Payload.IsZero() {
-				p.needed[keyOf(c.Payload)] = true
+				k := keyOf(c.Payload)
+				needed[k] = append(needed[k], need{loc: keyOf(c.Loc), ex: ex, decided: decided})
 			}
 		}
 		if slices.ContainsFunc(run.caps, func(c aclCapture) bool { return c.off }) {
 			p.acl = append(p.acl, run)
 		}
 	}
+	p.resolveNeeded(needed, byCurator)
 	return p, nil
+}
+
+// resolveNeeded settles off-topic records that kept revisits replay: the
+// record stays when its verdict was automatic, or when a curator decided
+// one of the revisits on-topic; otherwise the curator's off-topic decision
+// wins and the revisits with automatic verdicts go too.
+func (p *Plan) resolveNeeded(needed map[locKey][]need, byCurator map[locKey]bool) {
+	keys := slices.SortedFunc(maps.Keys(needed), func(a, b locKey) int {
+		return cmp.Or(cmp.Compare(a.file, b.file), cmp.Compare(a.offset, b.offset), cmp.Compare(a.member, b.member))
+	})
+	for _, k := range keys {
+		ex, off := p.excluded[k]
+		if !off {
+			continue
+		}
+		revs := needed[k]
+		var because *need
+		if !byCurator[k] {
+			because = &revs[0]
+		} else {
+			for i := range revs {
+				if revs[i].decided {
+					because = &revs[i]
+					break
+				}
+			}
+		}
+		if because != nil {
+			who := "on-topic verdict"
+			if because.decided {
+				who = "curator's on-topic decision"
+			}
+			delete(p.excluded, k)
+			p.KeptOff = append(p.KeptOff, Kept{Exclusion: ex,
+				Because: fmt.Sprintf("the revisit %s (%s) replays its payload", uriM(because.ex), who)})
+			continue
+		}
+		for _, r := range revs {
+			if _, already := p.excluded[r.loc]; already {
+				continue
+			}
+			rex := r.ex
+			rex.Reason = fmt.Sprintf("replays the payload of %s, which a curator decided off-topic", uriM(ex))
+			p.excluded[r.loc] = rex
+			p.AlsoOff = append(p.AlsoOff, rex)
+		}
+	}
+}
+
+// uriM names a capture by its URI-M, else by URI-R and time.
+func uriM(ex Exclusion) string {
+	if ex.URIM != "" {
+		return ex.URIM
+	}
+	return ex.URIR + " at " + ex.Datetime.UTC().Format(time.RFC3339)
 }
 
 // excludes says whether the record at l is an off-topic capture to drop.
 func (p *Plan) excludes(l timemap.Location) (Exclusion, bool) {
-	k := keyOf(l)
-	ex, ok := p.excluded[k]
-	if ok && p.needed[k] {
-		return ex, false
-	}
+	ex, ok := p.excluded[keyOf(l)]
 	return ex, ok
 }

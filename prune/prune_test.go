@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/offtopic/offtopic/internal/testcorpus"
 	"github.com/offtopic/offtopic/similarity"
 	"github.com/offtopic/offtopic/timemap"
 )
@@ -62,12 +63,17 @@ func checkCopy(t *testing.T, files []string, results []*similarity.TimeMapResult
 		t.Fatal(err)
 	}
 	want := captureKeys(t, files)
+	all := len(want)
 	for _, r := range results {
 		for _, c := range r.Captures {
-			if c.Verdict == similarity.VerdictOff {
+			if _, out := plan.excludes(c.Loc); out {
 				delete(want, r.Key+" "+c.Datetime.UTC().Format("20060102150405"))
 			}
 		}
+	}
+	// The plan's count of captures left out is what the copy lacks.
+	if all-len(want) != plan.Excluded() {
+		t.Errorf("%d captures left out, plan says %d (%d off-topic, %d kept for revisits)", all-len(want), plan.Excluded(), plan.OffTopic, len(plan.KeptOff))
 	}
 	var outFiles []string
 	for _, f := range files {
@@ -121,13 +127,10 @@ func TestCopySample(t *testing.T) {
 }
 
 func TestCopyDevCorpus(t *testing.T) {
-	dir := os.Getenv("OFFTOPIC_SHARED")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "shared")
-	}
-	files, _ := filepath.Glob(filepath.Join(dir, "corpus", "dev", "*.warc.gz"))
+	dir := testcorpus.Path(t, "corpus/dev")
+	files, _ := filepath.Glob(filepath.Join(dir, "*.warc.gz"))
 	if len(files) == 0 {
-		t.Skipf("dev corpus not found under %s (set OFFTOPIC_SHARED)", dir)
+		t.Skipf("no WARC in %s", dir)
 	}
 	sum := checkCopy(t, files, detect(t, files))
 	types := map[string]int{}
@@ -143,14 +146,7 @@ func TestCopyDevCorpus(t *testing.T) {
 // TestCopyWholeFileGzip prunes one record out of a file gzipped as a single
 // member: the rest must come out readable, each record a member of its own.
 func TestCopyWholeFileGzip(t *testing.T) {
-	dir := os.Getenv("OFFTOPIC_SHARED")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "shared")
-	}
-	src := filepath.Join(dir, "fixtures", "warc", "pywb-example-bad.warc.gz.bad")
-	if _, err := os.Stat(src); err != nil {
-		t.Skipf("fixture not found (set OFFTOPIC_SHARED): %v", err)
-	}
+	src := testcorpus.Path(t, "fixtures/warc/pywb-example-bad.warc.gz.bad")
 	idx, err := timemap.BuildIndex(context.Background(), []string{src}, timemap.IndexOptions{})
 	if err != nil {
 		t.Fatal(err)

@@ -13,6 +13,10 @@ import (
 	"github.com/offtopic/offtopic/timemap"
 )
 
+// maxDecisionsUnzip caps the unzipped size of a reviewed XLSX (a report of
+// a million captures is well under it).
+const maxDecisionsUnzip = 256 << 20
+
 // ReadDecisions reads the curator decisions of a reviewed XLSX report: the
 // DecisionColumn of its Captures sheet. Columns are found by their header
 // names, so rows may be re-sorted and columns added or moved. A decision is
@@ -23,7 +27,9 @@ import (
 // a 14-digit timestamp, else by uri_r and datetime. Errors name the file,
 // sheet and row.
 func ReadDecisions(path string) (map[similarity.GoldKey]string, error) {
-	f, err := excelize.OpenFile(path)
+	// A zip entry's declared size is allocated up front: cap it, or a few
+	// KB claiming gigabytes exhaust memory (excelize allows 16 GB).
+	f, err := excelize.OpenFile(path, excelize.Options{UnzipSizeLimit: maxDecisionsUnzip})
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}

@@ -2,6 +2,7 @@ package timemap
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -40,13 +41,12 @@ func appendCDXJ(b []byte, c Capture) []byte {
 	b = append(b, ' ')
 	b = append(b, c.Timestamp14()...)
 	b = append(b, ` {"url": `...)
-	b = strconv.AppendQuote(b, c.URIR)
+	b = appendJSONString(b, c.URIR)
 	field := func(name, v string) {
 		b = append(b, `, "`...)
 		b = append(b, name...)
 		b = append(b, `": `...)
-		q, _ := json.Marshal(v)
-		b = append(b, q...)
+		b = appendJSONString(b, v)
 	}
 	mime := c.MIME
 	if c.Revisit {
@@ -67,8 +67,22 @@ func appendCDXJ(b []byte, c Capture) []byte {
 	if c.Loc.MemberOffset != 0 {
 		field("member_offset", strconv.FormatInt(c.Loc.MemberOffset, 10))
 	}
-	field("filename", filepath.Base(c.Loc.File))
+	if c.Loc.File != "" {
+		// Remote captures have no file ("." would be read back as one).
+		field("filename", filepath.Base(c.Loc.File))
+	}
 	return append(b, "}\n"...)
+}
+
+// appendJSONString appends s as a JSON string, without escaping HTML
+// characters (strconv.Quote's escapes such as \x7f are not JSON). Invalid
+// UTF-8 becomes U+FFFD, as JSON has no way to write raw bytes.
+func appendJSONString(b []byte, s string) []byte {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s)
+	return append(b, bytes.TrimSuffix(buf.Bytes(), []byte("\n"))...)
 }
 
 // normDigestLabel strips a "sha1:" label (pywb writes bare base32 SHA-1).

@@ -60,6 +60,9 @@ type Stats struct {
 	NonHTTP int
 	// Skipped counts records reported as *RecordError.
 	Skipped int
+	// Cut counts captures whose HTTP body is longer than
+	// ReadOptions.MaxBodyBytes: detection sees only the first MaxBodyBytes.
+	Cut int
 	// Runs is the number of sorted runs spilled to disk.
 	Runs int
 }
@@ -216,6 +219,7 @@ func (s *Stats) add(o *Stats) {
 	s.Revisits += o.Revisits
 	s.NonHTTP += o.NonHTTP
 	s.Skipped += o.Skipped
+	s.Cut += o.Cut
 	s.FilesFailed += o.FilesFailed
 	*o = Stats{Records: map[string]int{}}
 }
@@ -260,6 +264,9 @@ func (idx *Index) scanFile(ctx context.Context, fi int, path string, report func
 		e, ok := idx.toEntry(rec, uint64(fi)<<40|n, &st)
 		if !ok {
 			continue
+		}
+		if rec.BodyCut {
+			st.Cut++
 		}
 		if !e.C.Revisit && e.C.Digest != "" {
 			d := normDigest(e.C.Digest)

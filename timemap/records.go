@@ -40,6 +40,16 @@ func (o ReadOptions) maxBody() int64 {
 	return o.MaxBodyBytes
 }
 
+// spoolCap is how much of a record block the reader hands on (and gowarc
+// buffers, in memory or in TempDir): room for the HTTP head, leading white
+// space and the capped body. 0 means no cap.
+func (o ReadOptions) spoolCap() int64 {
+	if m := o.maxBody(); m > 0 {
+		return m + maxHeadBytes + 64<<10
+	}
+	return 0
+}
+
 // Format is the container format of an archive file.
 type Format int
 
@@ -104,6 +114,10 @@ type Record struct {
 	// raw record block; capped at ReadOptions.MaxBodyBytes. Never nil. It is
 	// neither de-chunked nor decoded.
 	Body io.Reader
+	// BodyCut says the body is longer than ReadOptions.MaxBodyBytes: Body
+	// holds its first MaxBodyBytes only (and the rest of the block was
+	// skipped, not buffered).
+	BodyCut bool
 }
 
 // RecordError reports a record that could not be read (truncated, corrupt,

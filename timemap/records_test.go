@@ -3,6 +3,7 @@ package timemap
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -72,8 +73,20 @@ func TestReadAllFixtures(t *testing.T) {
 				if got != want {
 					t.Errorf("counts = %+v, want %+v", got, want)
 				}
-				if sub == "warc" && len(rerrs) > 0 {
-					t.Errorf("unexpected record errors: %v", rerrs)
+				// pywb-example.warc's second request record declares a
+				// Content-Length 7 bytes short: the 7 bytes left before the
+				// next record are reported (the record itself is read).
+				wantErrs := 0
+				if rel == "warc/pywb-example.warc" {
+					wantErrs = 1
+				}
+				if sub == "warc" && len(rerrs) != wantErrs {
+					t.Errorf("record errors %v, want %d", rerrs, wantErrs)
+				}
+				for _, e := range rerrs {
+					if rel == "warc/pywb-example.warc" && (e.Offset != 4764 || !strings.Contains(e.Error(), "7 bytes of garbage")) {
+						t.Errorf("record error %v, want 7 bytes of garbage at offset 4764", e)
+					}
 				}
 			})
 		}

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"os"
 	"strings"
 	"sync"
@@ -37,17 +36,19 @@ type warcSource struct {
 	gz   bool
 	zr   *gzip.Reader
 
-	inMember     bool
-	memberOff    int64
-	memberRecs   int
-	skipInner    int64 // bytes to skip in the first member (ReadResponse)
-	dcnt         countingReader
-	dbr          *bufio.Reader // decompressed member bytes (gzip) or br
-	u            gowarc.Unmarshaler
-	cur          gowarc.WarcRecord
-	body         *bufio.Reader
-	done         bool
-	pendingGzErr bool
+	inMember   bool
+	memberOff  int64
+	memberRecs int
+	skipInner  int64 // bytes to skip in the first member (ReadResponse)
+	dcnt       countingReader
+	dbr        *bufio.Reader // decompressed member bytes (gzip) or br
+	u          gowarc.Unmarshaler
+	cur        gowarc.WarcRecord
+	gwr        *bufio.Reader // what gowarc reads: one record, bounded
+	body       *bufio.Reader
+	bcnt       countingReader // block bytes read through body
+	done       bool
+	resynced   bool // skipped bytes after a bad record are not reported
 }
 
 func newWARCSource(path string, f *os.File, base int64, gz bool, skipInner int64, opts ReadOptions) *warcSource {
@@ -167,9 +168,14 @@ func skipToGzipMagic(br *bufio.Reader) (int64, error) {
 }
 
 // skipToWARC discards bytes up to the next "WARC/<digit>" and returns how
-// many were skipped; err is io.EOF when none is left.
-func skipToWARC(br *bufio.Reader) (int64, error) {
-	var skipped int64
+// many were skipped and whether any of them was not white space; err is
+// io.EOF when none is left.
+func skipToWARC(br *bufio.Reader) (skipped int64, junk bool, err error) {
+	discard := func(n int, buf []byte) {
+		junk = junk || len(bytes.TrimSpace(buf[:n])) > 0
+		_, _ = br.Discard(n)
+		skipped += int64(n)
+	}
 	for {
 		buf, err := br.Peek(br.Size())
 		for i := 0; ; {
@@ -179,8 +185,8 @@ func skipToWARC(br *bufio.Reader) (int64, error) {
 			}
 			j += i
 			if j+5 < len(buf) && buf[j+5] >= '0' && buf[j+5] <= '9' {
-				_, _ = br.Discard(j)
-				return skipped + int64(j), nil
+				discard(j, buf)
+				return skipped, junk, nil
 			}
 			if j+5 >= len(buf) && err == nil {
 				break // need more bytes
@@ -189,15 +195,13 @@ func skipToWARC(br *bufio.Reader) (int64, error) {
 		}
 		n := len(buf) - 5
 		if err != nil || n <= 0 {
-			_, _ = br.Discard(len(buf))
-			skipped += int64(len(buf))
+			discard(len(buf), buf)
 			if err == nil {
 				err = io.EOF
 			}
-			return skipped, err
+			return skipped, junk, err
 		}
-		_, _ = br.Discard(n)
-		skipped += int64(n)
+		discard(n, buf)
 	}
 }
 
@@ -221,76 +225,163 @@ func (s *warcSource) next() (*Record, error) {
 		if s.gz {
 			inner = s.memberPos()
 		}
-		skipped, err := skipToWARC(s.dbr)
+		skipped, junk, err := skipToWARC(s.dbr)
+		report := junk && !s.resynced
+		s.resynced = false
 		if err != nil {
 			if s.gz {
 				s.inMember = false
 				if err != io.EOF {
 					// Corrupt compressed data: find the next member.
 					_, _ = skipToGzipMagic(s.br)
+					if errors.Is(err, io.ErrUnexpectedEOF) {
+						return nil, s.recErr(s.memberOff, fmt.Errorf("%w: gzip member cut short", errTruncated))
+					}
 					return nil, s.recErr(s.memberOff, fmt.Errorf("bad gzip data: %w", err))
 				}
-				if skipped > 0 && trailingNonSpace(skipped) {
+				if report {
 					return nil, s.recErr(s.memberOff, fmt.Errorf("%d bytes of garbage at end of gzip member", skipped))
 				}
 				continue
 			}
 			s.done = true
-			if skipped > 4 {
+			if err != io.EOF {
+				return nil, fmt.Errorf("timemap: %s: offset %d: %w", s.path, s.filePos(), err)
+			}
+			if report {
 				return nil, s.recErr(recOff, fmt.Errorf("%d bytes of garbage at end of file", skipped))
 			}
 			return nil, io.EOF
+		}
+		if report {
+			// Reported once; the record found is read by the next call.
+			if s.gz {
+				return nil, s.recErr(s.memberOff, fmt.Errorf("%d bytes of garbage before the record at member offset %d", skipped, inner+skipped))
+			}
+			return nil, s.recErr(recOff, fmt.Errorf("%d bytes of garbage before the record at offset %d (the Content-Length of the record before may be short)", skipped, recOff+skipped))
 		}
 		if s.gz {
 			inner += skipped
 		} else {
 			recOff += skipped
 		}
-		rec, err := s.readOne(recOff, inner)
-		if err != nil {
-			return nil, err
-		}
-		return rec, nil
+		return s.readOne(recOff, inner)
 	}
 }
 
-func trailingNonSpace(n int64) bool { return n > 4 }
+// maxWARCHeader bounds a WARC record header: a longer one is reported and
+// skipped.
+const maxWARCHeader = 64 << 10
 
-// readOne parses the record at the current position with gowarc.
+// blockReader hands gowarc at most n bytes of a record block from r. It ends
+// with io.EOF at the first error of r and keeps that error: gowarc v2.0.1's
+// lenient header parser loops forever, growing its list of warnings, on a
+// reader that keeps returning an error other than io.EOF (a gzip member cut
+// short does).
+type blockReader struct {
+	r   io.Reader
+	n   int64 // bytes still to hand over
+	err error // first error of r other than io.EOF
+	eof bool  // r ended (or failed) before n bytes
+}
+
+func (b *blockReader) Read(p []byte) (int, error) {
+	if b.n <= 0 || b.eof {
+		return 0, io.EOF
+	}
+	if int64(len(p)) > b.n {
+		p = p[:b.n]
+	}
+	n, err := b.r.Read(p)
+	b.n -= int64(n)
+	if err != nil {
+		b.eof = true
+		if err != io.EOF {
+			b.err = err
+		}
+		return n, io.EOF
+	}
+	return n, nil
+}
+
+// readOne parses the record at the current position. It checks the header
+// itself (complete, at most maxWARCHeader bytes, a Content-Length that is a
+// number >= 0) and hands gowarc exactly that header and at most the declared
+// block, capped at the spool limit, so that no damage in the file can make
+// gowarc read on without end; the rest of a block over the cap is skipped.
 func (s *warcSource) readOne(recOff, inner int64) (*Record, error) {
 	errOff := recOff
 	if s.gz {
 		errOff = s.memberOff
 	}
-	peek, _ := s.dbr.Peek(min(s.dbr.Size(), 64<<10))
+	fail := func(err error, streamErr bool) (*Record, error) {
+		s.closeCur()
+		s.resync(recOff, inner, streamErr)
+		return nil, s.recErr(errOff, err)
+	}
+	peek, perr := s.dbr.Peek(min(s.dbr.Size(), maxWARCHeader))
 	raw, hlen, hok := rawWARCHeader(peek)
 	if j := embeddedWARCLine(peek[:hlen]); j > 0 {
 		// The header is cut short: the next record starts inside it.
 		if s.gz {
 			_, _ = s.dbr.Discard(j)
 		} else {
-			s.resync(recOff)
+			s.resync(recOff, inner, false)
 		}
 		return nil, s.recErr(errOff, fmt.Errorf("%w: record header cut short by the next record %d bytes further", errTruncated, j))
 	}
-	var wr gowarc.WarcRecord
-	var err error
-	if hok && bytes.Contains(peek[:hlen], []byte("\r\r\n")) {
-		wr, err = s.unmarshalNormalized(peek[:hlen], raw)
-	} else {
-		wr, _, _, err = s.u.Unmarshal(s.dbr)
-	}
-	if err != nil {
-		if wr != nil {
-			_ = wr.Close()
+	if !hok {
+		if perr != nil {
+			return fail(fmt.Errorf("%w: the data ends inside the record header, after %d bytes", errTruncated, len(peek)), perr != io.EOF)
 		}
-		s.resync(recOff)
-		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-			err = fmt.Errorf("%w: %v", errTruncated, err)
-		}
-		return nil, s.recErr(errOff, err)
+		return fail(fmt.Errorf("record header longer than %d bytes", maxWARCHeader), false)
 	}
-	s.cur = wr
+	declared, derr := atoi64(raw.Get("Content-Length"))
+	if derr != nil || declared < 0 {
+		return fail(fmt.Errorf("bad Content-Length %q", raw.Get("Content-Length")), false)
+	}
+	header := bytes.Clone(peek[:hlen])
+	if bytes.Contains(header, []byte("\r\r\n")) {
+		// gowarc rejects header lines ending in CR CR LF.
+		header = bytes.ReplaceAll(header, []byte("\r\r\n"), []byte("\r\n"))
+	}
+	_, _ = s.dbr.Discard(hlen)
+	spool := declared
+	if c := s.opts.spoolCap(); c > 0 && spool > c {
+		spool = c
+	}
+	blkr := &blockReader{r: s.dbr, n: spool}
+	if s.gwr == nil {
+		s.gwr = bufio.NewReaderSize(nil, 32<<10)
+	}
+	s.gwr.Reset(io.MultiReader(bytes.NewReader(header), blkr, strings.NewReader("\r\n\r\n")))
+	wr, _, _, err := s.u.Unmarshal(s.gwr)
+	if wr != nil {
+		s.cur = wr
+	}
+	switch {
+	case blkr.err != nil:
+		return fail(fmt.Errorf("%w: %v", errTruncated, blkr.err), true)
+	case blkr.n > 0:
+		return fail(fmt.Errorf("%w: Content-Length %d, block has %d bytes", errTruncated, declared, spool-blkr.n), false)
+	case err != nil:
+		return fail(err, false)
+	}
+	if rest := declared - spool; rest > 0 {
+		// Skip the part of the block past the spool cap.
+		if n, err := io.CopyN(io.Discard, s.dbr, rest); err != nil {
+			return fail(fmt.Errorf("%w: Content-Length %d, block has %d bytes", errTruncated, declared, spool+n), err != io.EOF)
+		}
+	}
+	// The end-of-record marker (leniently: any CR and LF).
+	for {
+		b, perr := s.dbr.Peek(1)
+		if perr != nil || (b[0] != '\r' && b[0] != '\n') {
+			break
+		}
+		_, _ = s.dbr.Discard(1)
+	}
+
 	rec := &Record{Format: FormatWARC, Fields: raw}
 	if v := wr.Version(); v != nil {
 		rec.Version = strings.TrimPrefix(v.String(), "WARC/")
@@ -318,14 +409,7 @@ func (s *warcSource) readOne(recOff, inner int64) (*Record, error) {
 			rec.Date = t
 		}
 	}
-	declared, derr := atoi64(get(gowarc.ContentLength))
 	rec.ContentLength = declared
-	blk := wr.Block()
-	if derr == nil && blk != nil && blk.Size() < declared {
-		s.closeCur()
-		s.resync(recOff)
-		return nil, s.recErr(errOff, fmt.Errorf("%w: Content-Length %d, block has %d bytes", errTruncated, declared, blk.Size()))
-	}
 
 	// Location.
 	if s.gz {
@@ -343,14 +427,13 @@ func (s *warcSource) readOne(recOff, inner int64) (*Record, error) {
 	} else {
 		rec.Loc = Location{File: s.path, Offset: recOff, Length: s.filePos() - recOff}
 		if q := s.overrun(recOff, s.filePos()); q >= 0 {
-			s.closeCur()
-			s.resync(recOff)
-			return nil, s.recErr(errOff, fmt.Errorf("Content-Length %d runs into the next record at offset %d", declared, q))
+			return fail(fmt.Errorf("Content-Length %d runs into the next record at offset %d", declared, q), false)
 		}
 	}
 
 	// Block: HTTP head and body.
 	rec.Body = bytes.NewReader(nil)
+	blk := wr.Block()
 	if blk == nil {
 		return rec, nil
 	}
@@ -358,48 +441,27 @@ func (s *warcSource) readOne(recOff, inner int64) (*Record, error) {
 	if err != nil {
 		return rec, nil
 	}
+	s.bcnt = countingReader{r: rb}
 	if s.body == nil {
-		s.body = bufio.NewReaderSize(rb, 32<<10)
+		s.body = bufio.NewReaderSize(&s.bcnt, 32<<10)
 	} else {
-		s.body.Reset(rb)
+		s.body.Reset(&s.bcnt)
 	}
 	if (rec.Type == "response" || rec.Type == "revisit") && isHTTPBlock(rec.ContentType, s.body) {
 		if h, err := parseHTTPHead(s.body); err == nil {
 			rec.HTTP = h
 		}
 	}
-	rec.Body = limitedReader(s.body, s.opts.maxBody())
-	if rec.PayloadDigest == "" && (rec.Type == "response" || rec.Type == "resource") {
+	maxBody := s.opts.maxBody()
+	bodyLen := declared - (s.bcnt.n - int64(s.body.Buffered()))
+	rec.BodyCut = maxBody > 0 && bodyLen > maxBody
+	rec.Body = limitedReader(s.body, maxBody)
+	if rec.PayloadDigest == "" && spool == declared && (rec.Type == "response" || rec.Type == "resource") {
 		if pb, ok := blk.(gowarc.PayloadBlock); ok {
 			rec.PayloadDigest = pb.PayloadDigest()
 		}
 	}
 	return rec, nil
-}
-
-// unmarshalNormalized parses a record whose header lines end in CR CR LF,
-// which gowarc rejects: it hands gowarc the header with CRLF line ends and
-// exactly the declared block, then consumes the end-of-record marker itself.
-func (s *warcSource) unmarshalNormalized(header []byte, raw map[string][]string) (gowarc.WarcRecord, error) {
-	norm := bytes.ReplaceAll(header, []byte("\r\r\n"), []byte("\r\n"))
-	n, err := atoi64(http.Header(raw).Get("Content-Length"))
-	if err != nil || n < 0 {
-		return nil, fmt.Errorf("bad Content-Length in header with CR CR LF line ends")
-	}
-	if _, err := s.dbr.Discard(len(header)); err != nil {
-		return nil, err
-	}
-	block := io.LimitReader(s.dbr, n)
-	tmp := bufio.NewReader(io.MultiReader(bytes.NewReader(norm), block, strings.NewReader("\r\n\r\n")))
-	wr, _, _, err := s.u.Unmarshal(tmp)
-	for {
-		b, perr := s.dbr.Peek(1)
-		if perr != nil || (b[0] != '\r' && b[0] != '\n') {
-			break
-		}
-		_, _ = s.dbr.Discard(1)
-	}
-	return wr, err
 }
 
 // isHTTPBlock reports whether the block is an HTTP message: by content type,
@@ -458,7 +520,7 @@ func (s *warcSource) overrun(start, end int64) int64 {
 		if j < 0 {
 			return -1
 		}
-		k := i + j + 7
+		k := i + j + 6 // the digit after "\nWARC/"
 		if k < len(span) && span[k] >= '0' && span[k] <= '9' {
 			return start + int64(i+j+1)
 		}
@@ -483,13 +545,19 @@ func (s *warcSource) memberHasMore() bool {
 	}
 }
 
-// resync positions the reader after a bad record: in a gzip file, on the
-// next member (or, inside a member holding several records, on the next
-// "WARC/" line); in a plain file, on the next "WARC/" after recOff.
-func (s *warcSource) resync(recOff int64) {
+// resync positions the reader after a bad record, always past its first
+// byte: in a gzip file, on the next member (or, inside a member holding
+// several records whose data is sound, past the record start, from where
+// next scans for the next "WARC/" line); in a plain file, on the next "WARC/"
+// after recOff. streamErr says the gzip data itself failed.
+func (s *warcSource) resync(recOff, inner int64, streamErr bool) {
+	s.resynced = true
 	if s.gz {
-		if s.memberRecs > 0 {
-			return // next() scans for the next WARC/ line in the member
+		if s.memberRecs > 0 && !streamErr {
+			if s.memberPos() <= inner {
+				_, _ = s.dbr.Discard(1)
+			}
+			return
 		}
 		s.inMember = false
 		if _, err := io.Copy(io.Discard, s.dbr); err != nil {

@@ -294,7 +294,7 @@ func runDetect(c *cli.Context) error {
 	}
 	defer out.abort()
 	err = score(c, "detect", st.shard.Select(src.src), st, out, scoreRun{prog: prog, warn: warn, total: src.total,
-		skipped: src.skipped, read: src.read, start: start})
+		skipped: src.skipped, cut: src.cut, read: src.read, start: start})
 	src.summary(c.App.ErrWriter)
 	return err
 }
@@ -305,6 +305,7 @@ type scoreRun struct {
 	warn    *warnings
 	total   int // captures expected, for the progress bar (0 if unknown)
 	skipped int // records skipped while reading the source
+	cut     int // payloads cut at the body cap
 	read    similarity.PayloadReader
 	start   time.Time
 	// summary is false for line-oriented commands whose stdout is data.
@@ -335,6 +336,9 @@ func score(c *cli.Context, cmd string, src timemap.Source, st *setup, out *sinks
 	w := c.App.ErrWriter
 	fmt.Fprintf(w, "offtopic: %d TimeMaps, %d captures: %d on-topic, %d off-topic, %d not scored; %d records skipped, %d payloads failed\n",
 		stats.TimeMaps, stats.Captures, stats.OnTopic, stats.OffTopic, stats.NotScored, sr.skipped, stats.Failed)
+	if sr.cut > 0 {
+		fmt.Fprintln(w, cutSummary(sr.cut))
+	}
 	if !sr.noSummary {
 		elapsed := time.Since(sr.start)
 		fmt.Fprintf(w, "offtopic: %.1f s, %.0f captures/s, peak memory %d MB\n",

@@ -9,10 +9,35 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/urfave/cli/v2"
 )
+
+// Exit status, the same for every command (documented in --help and the
+// README's "Exit status" section).
+const (
+	// exitFailed: the run failed or went wrong: an input could not be read
+	// or held nothing to work on, an output could not be written, or (with
+	// --strict) a record, payload or stretch of input had to be skipped.
+	exitFailed = 1
+	// exitUsage: nothing was done because the command line is wrong: an
+	// unknown command or flag, a missing or invalid argument or flag value,
+	// an option file (results, gold, decisions, spec) that cannot be read.
+	exitUsage = 2
+	// exitInterrupted: stopped by SIGINT or SIGTERM (128 + SIGINT).
+	exitInterrupted = 130
+)
+
+const exitStatusHelp = `Exit status (every command):
+   0    success
+   1    the run failed or went wrong: an input could not be read or held
+        nothing to work on, an output could not be written, or (with --strict)
+        something had to be skipped
+   2    bad command line: unknown command or flag, missing or invalid argument
+        or value, an option file that cannot be read; nothing was done
+   130  interrupted (SIGINT or SIGTERM); outputs are left as they were`
 
 // version is set at build time with -ldflags "-X main.version=...".
 var version = "0.1.0-dev"
@@ -37,7 +62,9 @@ captures went off-topic (parked domains, hacked pages, error pages...) and why.
 Examples:
    offtopic detect --out-dir out collection/*.warc.gz
    offtopic evaluate --gold gold.tsv out
-   offtopic timemap --out-dir timemaps collection/*.warc.gz`,
+   offtopic timemap --out-dir timemaps collection/*.warc.gz
+
+` + exitStatusHelp,
 		Reader:    stdin,
 		Writer:    stdout,
 		ErrWriter: stderr,
@@ -47,9 +74,29 @@ Examples:
 			// run reports errors itself.
 		},
 	}
+	unknown := ""
+	app.CommandNotFound = func(c *cli.Context, name string) { unknown = name }
+	usage := func(c *cli.Context, err error, _ bool) error { return cli.Exit(err.Error(), exitUsage) }
+	app.OnUsageError = usage
+	for _, cmd := range app.Commands {
+		cmd.OnUsageError = usage
+	}
 	err := app.RunContext(ctx, args)
+	if ctx.Err() != nil {
+		fmt.Fprintln(stderr, "offtopic: interrupted")
+		return exitInterrupted
+	}
+	if unknown != "" {
+		fmt.Fprintf(stderr, "offtopic: no command %q (see offtopic --help)\n", unknown)
+		return exitUsage
+	}
 	if err == nil {
 		return 0
+	}
+	if strings.HasPrefix(err.Error(), "Required flag") {
+		// urfave/cli's missing required flag error (its type is unexported).
+		fmt.Fprintln(stderr, "offtopic:", err)
+		return exitUsage
 	}
 	var ec cli.ExitCoder
 	if errors.As(err, &ec) {
@@ -59,5 +106,5 @@ Examples:
 		return ec.ExitCode()
 	}
 	fmt.Fprintln(stderr, "offtopic:", err)
-	return 1
+	return exitFailed
 }

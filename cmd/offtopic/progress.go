@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"golang.org/x/term"
+
+	"github.com/offtopic/offtopic/timemap"
 )
 
 // progress shows how long work is getting on, on stderr: a redrawn bar on a
@@ -106,4 +108,10 @@ func (p *progress) end() {
 		io.WriteString(p.w, "\n")
 	}
 	p.lastDraw = ""
+}
+
+// cutSummary is the summary line counting payloads longer than the body cap.
+func cutSummary(n int) string {
+	return fmt.Sprintf("offtopic: %d payloads longer than %d MiB were cut there (only their first %d MiB were read)",
+		n, timemap.DefaultMaxBodyBytes>>20, timemap.DefaultMaxBodyBytes>>20)
 }

@@ -24,7 +24,12 @@ the collection's files (by default the inputs the results name):
   --mode copy  (default) new WARC/ARC files in --out-dir that keep every record
                except the responses (and their paired request and metadata
                records) of off-topic captures, index.cdxj of the new files and
-               excluded.tsv (what was left out and why). Built in a temporary
+               excluded.tsv (what was left out and why). Damaged stretches of
+               the inputs (cut or corrupt records, junk between records) are
+               left out and listed too, unless --keep-damaged. An off-topic
+               capture whose payload an on-topic revisit replays is kept (and
+               said so), unless a curator decided it off-topic and the revisit
+               was not decided: then the revisit goes too. Built in a temporary
                directory and renamed into place: no partial output, ever.
   --mode acl   offtopic.aclj (pywb access-control rules) and kept.cdxj (an
                index of the original files without the off-topic captures);
@@ -39,6 +44,8 @@ Examples:
 			&cli.StringFlag{Name: "decisions", Usage: "reviewed `XLSX` whose curator decisions override the verdicts"},
 			&cli.StringFlag{Name: "mode", Value: "copy", Usage: "`copy` the collection without off-topic captures, or write pywb `acl` rules"},
 			&cli.StringFlag{Name: "out-dir", Aliases: []string{"d"}, Required: true, Usage: "write into `DIR` (must not exist or be empty for copy)"},
+			&cli.BoolFlag{Name: "keep-damaged", Usage: "copy damaged stretches of the inputs (cut or corrupt records, junk) as they are instead of leaving them out"},
+			&cli.BoolFlag{Name: "strict", Usage: "exit non-zero when any input is damaged"},
 		},
 		Action: runPrune,
 	}
@@ -73,6 +80,7 @@ func runPrune(c *cli.Context) error {
 	dir := c.String("out-dir")
 	switch c.String("mode") {
 	case "copy":
+		plan.KeepDamaged = c.Bool("keep-damaged")
 		sum, err := prune.Copy(c.Context, plan, files, dir)
 		if err != nil {
 			return cli.Exit("prune: "+err.Error(), 1)
@@ -82,16 +90,37 @@ func runPrune(c *cli.Context) error {
 			fmt.Fprintf(w, "offtopic: %s: %d records = %d kept + %d excluded\n", filepath.Base(fc.File), fc.Records, fc.Kept, fc.Excluded)
 			in, kept, ex = in+fc.Records, kept+fc.Kept, ex+fc.Excluded
 		}
-		fmt.Fprintf(w, "offtopic: %d records in = %d kept + %d excluded (%d off-topic captures, %d by curator decision); %d captures in %s\n",
-			in, kept, ex, plan.OffTopic, plan.Decided, sum.Captures, filepath.Join(dir, "index.cdxj"))
+		for _, d := range sum.Damaged {
+			fmt.Fprintf(w, "offtopic: damaged: %s: offset %d: %s\n", d.File, d.Offset, d.Reason)
+		}
+		for _, k := range plan.KeptOff {
+			fmt.Fprintf(w, "offtopic: kept off-topic %s: %s\n", k.URIM, k.Because)
+		}
+		for _, a := range plan.AlsoOff {
+			fmt.Fprintf(w, "offtopic: also excluded %s: %s\n", a.URIM, a.Reason)
+		}
+		damaged := fmt.Sprintf("%d damaged stretches left out", len(sum.Damaged))
+		if plan.KeepDamaged {
+			damaged = fmt.Sprintf("%d damaged stretches kept", len(sum.Damaged))
+		}
+		fmt.Fprintf(w, "offtopic: %d records in = %d kept + %d excluded (%d captures left out: %d off-topic, %d by curator decision, %d off-topic kept for revisits, %d revisits of curator-excluded payloads; %s); %d captures in %s\n",
+			in, kept, ex, plan.Excluded(), plan.OffTopic, plan.Decided, len(plan.KeptOff), len(plan.AlsoOff), damaged, sum.Captures, filepath.Join(dir, "index.cdxj"))
+		if c.Bool("strict") && len(sum.Damaged) > 0 {
+			return cli.Exit(fmt.Sprintf("prune: %d damaged stretches in the inputs (--strict)", len(sum.Damaged)), 1)
+		}
 	case "acl":
-		sum, kept, err := prune.WriteACLFiles(c.Context, plan, files, dir, (&warnings{w: w}).add)
+		warn := &warnings{w: w}
+		sum, kept, err := prune.WriteACLFiles(c.Context, plan, files, dir, warn.add)
 		if err != nil {
 			return cli.Exit("prune: "+err.Error(), 1)
 		}
 		fmt.Fprintf(w, "offtopic: %d rules exclude %d of %d off-topic captures; kept.cdxj lists %d captures\n", sum.Rules, sum.Covered, plan.OffTopic, kept)
 		if n := len(sum.Uncovered); n > 0 {
 			fmt.Fprintf(w, "offtopic: %d off-topic captures lie between on-topic ones, which no rule can hide alone; kept.cdxj leaves them out\n", n)
+		}
+		warn.summary()
+		if c.Bool("strict") && warn.n > 0 {
+			return cli.Exit(fmt.Sprintf("prune: %d records were skipped (--strict)", warn.n), 1)
 		}
 	default:
 		return cli.Exit("prune: --mode must be copy or acl", 2)

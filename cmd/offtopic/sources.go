@@ -156,6 +156,7 @@ type source struct {
 	// total is the number of captures when known in advance (for progress).
 	total   int
 	skipped int
+	cut     int // payloads longer than the body cap (see timemap.Stats.Cut)
 	client  *remote.Client
 	// counts are what the remote sources lost (nil for local sources).
 	counts *remoteCounts
@@ -236,7 +237,7 @@ func openSource(c *cli.Context, st *setup, files []string, prog *progress, warn 
 		src = seedFilter{src, seeds}
 	}
 	pl := timemap.NewPayloads()
-	return &source{src: src, read: pl.Read, close: func() { idx.Close(); pl.Close() }, inputs: files, total: is.Captures, skipped: is.Skipped}, nil
+	return &source{src: src, read: pl.Read, close: func() { idx.Close(); pl.Close() }, inputs: files, total: is.Captures, skipped: is.Skipped, cut: is.Cut}, nil
 }
 
 func readSeedsFile(path string, canon timemap.CanonMode) (*timemap.Seeds, error) {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -49,7 +50,7 @@ func runTimemap(c *cli.Context) error {
 	idx, err := timemap.BuildIndex(c.Context, files, timemap.IndexOptions{Canon: canon, TempDir: c.String("temp-dir"), OnError: warn.add})
 	warn.summary()
 	if err != nil {
-		return cli.Exit("timemap: "+err.Error(), 1)
+		return cli.Exit("timemap: "+strings.TrimPrefix(err.Error(), "timemap: "), exitFailed)
 	}
 	defer idx.Close()
 	dir := c.String("out-dir")
@@ -105,8 +106,16 @@ func runTimemap(c *cli.Context) error {
 	}
 	st := idx.Stats()
 	fmt.Fprintf(c.App.ErrWriter, "offtopic: %d files, %d captures in %d TimeMaps, %d records skipped; wrote %s\n", st.Files, st.Captures, n, st.Skipped, dir)
-	if c.Bool("strict") && warn.n > 0 {
-		return cli.Exit(fmt.Sprintf("timemap: %d records were skipped (--strict)", warn.n), 1)
+	if st.Cut > 0 {
+		fmt.Fprintln(c.App.ErrWriter, cutSummary(st.Cut))
+	}
+	switch {
+	case st.FilesFailed > 0:
+		return cli.Exit(fmt.Sprintf("timemap: %d of %d input files could not be read", st.FilesFailed, st.Files), exitFailed)
+	case st.Captures == 0:
+		return cli.Exit("timemap: no captures found in the input", exitFailed)
+	case c.Bool("strict") && warn.n > 0:
+		return cli.Exit(fmt.Sprintf("timemap: %d records were skipped (--strict)", warn.n), exitFailed)
 	}
 	return nil
 }

@@ -25,6 +25,7 @@ func Create(path string) (*File, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("create %s: %w", dir, err)
 	}
+	removeStale(dir, filepath.Base(path))
 	// Opened with mode 0644 so that the umask applies, as for any new file
 	// (os.CreateTemp would give 0600).
 	for range 100 {
@@ -39,6 +40,23 @@ func Create(path string) (*File, error) {
 		return &File{File: f, path: path}, nil
 	}
 	return nil, fmt.Errorf("create %s: no free temporary name", path)
+}
+
+// removeStale removes the temporary files of name that a killed run left in
+// dir (two runs writing the same file at once would clobber each other's
+// output anyway).
+func removeStale(dir, name string) {
+	stale, _ := filepath.Glob(filepath.Join(dir, "."+escapeGlob(name)+".tmp-*"))
+	for _, p := range stale {
+		if IsTemp(filepath.Base(p)) {
+			os.Remove(p)
+		}
+	}
+}
+
+// escapeGlob quotes the pattern characters of s for filepath.Glob.
+func escapeGlob(s string) string {
+	return strings.NewReplacer(`\`, `\\`, "*", `\*`, "?", `\?`, "[", `\[`).Replace(s)
 }
 
 // IsTemp reports whether name (a base name) is one of the temporary files

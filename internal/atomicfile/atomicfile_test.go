@@ -43,3 +43,25 @@ func TestCommitAndAbandon(t *testing.T) {
 		t.Error("IsTemp misjudges names")
 	}
 }
+
+// TestStaleTempRemoved: the temporary file a killed run left for a name is
+// removed when that name is written again; others' are left alone.
+func TestStaleTempRemoved(t *testing.T) {
+	dir := t.TempDir()
+	stale := filepath.Join(dir, ".out[1].txt.tmp-12345")
+	other := filepath.Join(dir, ".other.txt.tmp-678")
+	for _, p := range []string{stale, other} {
+		if err := os.WriteFile(p, []byte("partial"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := WriteFile(filepath.Join(dir, "out[1].txt"), []byte("x")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(stale); !os.IsNotExist(err) {
+		t.Errorf("stale temporary file left: %v", err)
+	}
+	if _, err := os.Stat(other); err != nil {
+		t.Errorf("another name's temporary file removed: %v", err)
+	}
+}

@@ -1,0 +1,141 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestExitStatus checks the one exit-status convention of every command
+// (issue 12 item 17): 0 success, 1 the run failed or found nothing, 2 a bad
+// command line, 130 interrupted.
+func TestExitStatus(t *testing.T) {
+	dir := t.TempDir()
+	empty := filepath.Join(dir, "empty.warc.gz")
+	text := filepath.Join(dir, "notes.txt")
+	os.WriteFile(empty, nil, 0o644)
+	os.WriteFile(text, []byte("not an archive\n"), 0o644)
+	sample := sampleFiles(t)[0]
+	out := func() string { return filepath.Join(t.TempDir(), "out") }
+	tests := []struct {
+		name string
+		args []string
+		want int
+		msg  string
+	}{
+		{"success", []string{"timemap", "-d", out(), sample}, 0, "wrote"},
+		{"unknown flag", []string{"timemap", "--nope", sample}, 2, "not defined"},
+		{"unknown flag of detect", []string{"detect", "--nope", sample}, 2, "not defined"},
+		{"bad flag value", []string{"detect", "--workers", "x", sample}, 2, "invalid value"},
+		{"missing required flag", []string{"prune", "--results", dir}, 2, "out-dir"},
+		{"unknown command", []string{"bogus"}, 2, "bogus"},
+		{"no input", []string{"timemap", "-d", out()}, 2, "no input"},
+		{"timemap of an empty file", []string{"timemap", "-d", out(), empty}, 1, "no captures"},
+		{"timemap of a text file", []string{"timemap", "-d", out(), text}, 1, "no captures"},
+		{"timemap of a missing file", []string{"timemap", "-d", out(), filepath.Join(dir, "missing.warc")}, 1, "input files could"},
+		{"detect of an empty file", []string{"detect", "-q", "-d", out(), empty}, 1, "no captures"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, stderr := runCLI(t, tc.args...)
+			if code != tc.want || !strings.Contains(stderr, tc.msg) {
+				t.Errorf("exit %d, want %d with %q; stderr:\n%s", code, tc.want, tc.msg, stderr)
+			}
+		})
+	}
+	t.Run("interrupted", func(t *testing.T) {
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		var o, e bytes.Buffer
+		code := run(ctx, []string{"offtopic", "detect", "-q", "-d", out(), sample}, strings.NewReader(""), &o, &e)
+		if code != 130 || !strings.Contains(e.String(), "interrupted") || strings.Contains(e.String(), "context canceled") {
+			t.Errorf("exit %d, want 130 and \"interrupted\"; stderr:\n%s", code, e.String())
+		}
+	})
+	t.Run("documented", func(t *testing.T) {
+		_, stdout, _ := runCLI(t, "--help")
+		for _, w := range []string{"Exit status", "130", "bad command line"} {
+			if !strings.Contains(stdout, w) {
+				t.Errorf("--help lacks %q", w)
+			}
+		}
+	})
+}
+
+// TestStaleTempFilesCleaned: a temporary file a killed run left in the
+// output directory is gone after the next run writes there.
+func TestStaleTempFilesCleaned(t *testing.T) {
+	dir := t.TempDir()
+	stale := filepath.Join(dir, ".index.cdxj.tmp-12345")
+	os.WriteFile(stale, []byte("partial"), 0o644)
+	if code, _, stderr := runCLI(t, "timemap", "-d", dir, sampleFiles(t)[0]); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if _, err := os.Stat(stale); !os.IsNotExist(err) {
+		t.Errorf("stale %s left: %v", stale, err)
+	}
+}
+
+// TestCutPayloadCounted: the timemap summary counts payloads longer than
+// the body cap (issue 12 item 13).
+func TestCutPayloadCounted(t *testing.T) {
+	var b bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&b, gzip.BestSpeed)
+	const size = 17 << 20
+	head := "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n"
+	fmt.Fprintf(zw, "WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: http://example.com/\r\nWARC-Date: 2014-01-03T03:03:20Z\r\n"+
+		"Content-Type: application/http; msgtype=response\r\nContent-Length: %d\r\n\r\n%s", len(head)+size, head)
+	io.CopyN(zw, bytes.NewReader(make([]byte, size)), size)
+	zw.Write([]byte("\r\n\r\n"))
+	zw.Close()
+	in := filepath.Join(t.TempDir(), "big.warc.gz")
+	os.WriteFile(in, b.Bytes(), 0o644)
+	code, _, stderr := runCLI(t, "timemap", "-d", t.TempDir(), in)
+	if code != 0 || !strings.Contains(stderr, "1 payloads longer than 16 MiB") {
+		t.Errorf("exit %d; stderr lacks the cut payload:\n%s", code, stderr)
+	}
+}
+
+// TestPruneDamagedInput: prune leaves a damaged stretch out and lists it,
+// --strict makes that exit 1, --keep-damaged copies it (issue 12 item 14).
+func TestPruneDamagedInput(t *testing.T) {
+	src, err := os.ReadFile(sampleFiles(t)[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 300 junk bytes after the first gzip member.
+	zr, _ := gzip.NewReader(bytes.NewReader(src))
+	zr.Multistream(false)
+	br := bytes.NewReader(src)
+	zr.Reset(br)
+	zr.Multistream(false)
+	io.Copy(io.Discard, zr)
+	first := len(src) - br.Len()
+	damaged := append(append(append([]byte(nil), src[:first]...), bytes.Repeat([]byte("junk!"), 60)...), src[first:]...)
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in", "damaged.warc.gz")
+	os.MkdirAll(filepath.Dir(in), 0o755)
+	os.WriteFile(in, damaged, 0o644)
+	res := filepath.Join(dir, "res")
+	if code, _, stderr := runCLI(t, "detect", "-q", "-d", res, in); code != 0 {
+		t.Fatalf("detect exit %d: %s", code, stderr)
+	}
+	code, _, stderr := runCLI(t, "prune", "--results", res, "-d", filepath.Join(dir, "clean"))
+	if code != 0 || !strings.Contains(stderr, fmt.Sprintf("damaged: %s: offset %d:", in, first)) || !strings.Contains(stderr, "1 damaged stretches left out") {
+		t.Errorf("prune exit %d; stderr:\n%s", code, stderr)
+	}
+	code, _, stderr = runCLI(t, "prune", "--strict", "--results", res, "-d", filepath.Join(dir, "strict"))
+	if code != 1 || !strings.Contains(stderr, "--strict") {
+		t.Errorf("prune --strict exit %d; stderr:\n%s", code, stderr)
+	}
+	code, _, stderr = runCLI(t, "prune", "--keep-damaged", "--results", res, "-d", filepath.Join(dir, "kept"))
+	if code != 0 || !strings.Contains(stderr, "1 damaged stretches kept") {
+		t.Errorf("prune --keep-damaged exit %d; stderr:\n%s", code, stderr)
+	}
+}

@@ -1,0 +1,226 @@
+package prune
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/offtopic/offtopic/similarity"
+	"github.com/offtopic/offtopic/timemap"
+)
+
+// members splits a per-record gzip file into its members.
+func members(t *testing.T, b []byte) [][]byte {
+	t.Helper()
+	var out [][]byte
+	br := bytes.NewReader(b)
+	for br.Len() > 0 {
+		start := len(b) - br.Len()
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			t.Fatal(err)
+		}
+		zr.Multistream(false)
+		if _, err := io.Copy(io.Discard, zr); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, b[start:len(b)-br.Len()])
+	}
+	return out
+}
+
+func gz(s string) []byte {
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	zw.Write([]byte(s))
+	zw.Close()
+	return b.Bytes()
+}
+
+// readBack counts the records of path and fails on any record error.
+func readBack(t *testing.T, path string) int {
+	t.Helper()
+	rr, err := timemap.OpenRecords(path, timemap.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rr.Close()
+	n := 0
+	for {
+		_, err := rr.Next()
+		if err == io.EOF {
+			return n
+		}
+		if err != nil {
+			t.Fatalf("copy %s is damaged: %v", path, err)
+		}
+		n++
+	}
+}
+
+// TestCopyLeavesDamageOut prunes damaged copies of a sample file with
+// nothing off-topic (issue 12 item 14): the damaged stretch is left out and
+// listed with its offset, the copy reads back clean with every other record,
+// and with KeepDamaged the copy is the input byte for byte.
+func TestCopyLeavesDamageOut(t *testing.T) {
+	src, err := os.ReadFile(sampleFiles(t)[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms := members(t, src)
+	if len(ms) < 5 {
+		t.Fatalf("%d members", len(ms))
+	}
+	join := func(parts ...[]byte) []byte { return bytes.Join(parts, nil) }
+	rest := func(from int) []byte { return join(ms[from:]...) }
+	corrupt := append([]byte(nil), ms[2]...)
+	for i := 20; i < len(corrupt)-20; i += 7 {
+		corrupt[i] ^= 0xff
+	}
+	huge := gz("WARC/1.0\r\nWARC-Type: resource\r\nWARC-Target-URI: http://example.com/huge\r\nWARC-Date: 2008-03-12T10:15:00Z\r\n" +
+		"Content-Type: text/plain\r\nContent-Length: 2147483648\r\n\r\nnot that much\r\n\r\n")
+	off2 := len(join(ms[:2]...))
+	tests := []struct {
+		name string
+		file []byte
+		off  int // where the damage starts
+		recs int // records the copy holds
+	}{
+		{"cut last member", join(join(ms[:len(ms)-1]...), ms[len(ms)-1][:len(ms[len(ms)-1])/2]), len(src) - len(ms[len(ms)-1]), len(ms) - 1},
+		{"corrupt deflate member", join(join(ms[:2]...), corrupt, rest(3)), off2, len(ms) - 1},
+		{"junk between members", join(join(ms[:2]...), bytes.Repeat([]byte("junk "), 100), rest(2)), off2, len(ms)},
+		{"record claiming 2 GB", join(join(ms[:2]...), huge, rest(2)), off2, len(ms)},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			in := filepath.Join(t.TempDir(), "damaged.warc.gz")
+			if err := os.WriteFile(in, tc.file, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			plan, _ := NewPlan(seq(nil), nil)
+			out := filepath.Join(t.TempDir(), "clean")
+			sum, err := Copy(context.Background(), plan, []string{in}, out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(sum.Damaged) != 1 || sum.Damaged[0].Offset != int64(tc.off) || len(sum.Excluded) != 1 {
+				t.Fatalf("damaged %+v, excluded %+v; want one stretch at %d, left out", sum.Damaged, sum.Excluded, tc.off)
+			}
+			fc := sum.Files[0]
+			if fc.Unreadable != 1 || fc.Excluded != 1 || fc.Kept != tc.recs {
+				t.Errorf("counts %+v, want 1 unreadable excluded and %d kept", fc, tc.recs)
+			}
+			if n := readBack(t, filepath.Join(out, "damaged.warc.gz")); n != tc.recs {
+				t.Errorf("copy holds %d records, want %d", n, tc.recs)
+			}
+			tsv, _ := os.ReadFile(filepath.Join(out, "excluded.tsv"))
+			if !strings.Contains(string(tsv), fmt.Sprintf("\tdamaged\tdamaged.warc.gz\t%d\t", tc.off)) {
+				t.Errorf("excluded.tsv does not list the damage at %d:\n%s", tc.off, tsv)
+			}
+
+			plan.KeepDamaged = true
+			out2 := filepath.Join(t.TempDir(), "kept")
+			if _, err := Copy(context.Background(), plan, []string{in}, out2); err != nil {
+				t.Fatal(err)
+			}
+			if b, _ := os.ReadFile(filepath.Join(out2, "damaged.warc.gz")); !bytes.Equal(b, tc.file) {
+				t.Errorf("with KeepDamaged the copy (%d bytes) differs from the input (%d)", len(b), len(tc.file))
+			}
+		})
+	}
+}
+
+// TestCopyDirRespectsUmask: the output directory gets 0777 less the umask,
+// not the 0700 of a temporary directory (issue 12 item 15), and what a killed
+// run left beside it is removed.
+func TestCopyDirRespectsUmask(t *testing.T) {
+	old := syscall.Umask(0o022)
+	defer syscall.Umask(old)
+	parent := t.TempDir()
+	stale := filepath.Join(parent, ".clean.partial-42")
+	if err := os.Mkdir(stale, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	plan, _ := NewPlan(seq(nil), nil)
+	out := filepath.Join(parent, "clean")
+	if _, err := Copy(context.Background(), plan, sampleFiles(t), out); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fi.Mode().Perm(); got != 0o755 {
+		t.Errorf("output directory mode %o, want 0755", got)
+	}
+	if _, err := os.Stat(stale); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("stale partial output left: %v", err)
+	}
+}
+
+// TestPlanCuratorDecisionOnReplayedPayload (issue 12 item 16): an original
+// that an on-topic revisit replays stays when its off-topic verdict is
+// automatic or the curator decided the revisit on-topic, and the plan says
+// so; when only the original was decided off-topic by a curator, the
+// decision wins and the revisit goes too. Excluded() is what is left out.
+func TestPlanCuratorDecisionOnReplayedPayload(t *testing.T) {
+	t0 := time.Date(2008, 3, 12, 10, 15, 0, 0, time.UTC)
+	orig := timemap.Location{File: "a.warc.gz", Offset: 100}
+	rev := timemap.Location{File: "a.warc.gz", Offset: 900}
+	results := func(origVerdict string) []*similarity.TimeMapResult {
+		return []*similarity.TimeMapResult{{Key: "org,example)/", URIR: "http://example.org/", Captures: []similarity.CaptureResult{
+			{URIR: "http://example.org/", URIM: "http://a/20080312101500/http://example.org/", Datetime: t0, Loc: orig, Payload: orig, Verdict: origVerdict},
+			{URIR: "http://example.org/", URIM: "http://a/20090312101500/http://example.org/", Datetime: t0.AddDate(1, 0, 0), Loc: rev, Payload: orig, Revisit: true, Verdict: similarity.VerdictOn},
+		}}}
+	}
+	key := func(ts string) similarity.GoldKey { return similarity.GoldKey{Key: "org,example)/", TS: ts} }
+	tests := []struct {
+		name               string
+		verdict            string
+		decisions          map[similarity.GoldKey]string
+		origOut, revOut    bool
+		kept, also, offTop int
+		because            string
+	}{
+		{"automatic off-topic original stays", similarity.VerdictOff, nil, false, false, 1, 0, 1, "on-topic verdict"},
+		{"curator's off-topic decision wins", similarity.VerdictOn, map[similarity.GoldKey]string{key("20080312101500"): similarity.VerdictOff}, true, true, 0, 1, 1, ""},
+		{"curator decided both", similarity.VerdictOn, map[similarity.GoldKey]string{key("20080312101500"): similarity.VerdictOff, key("20090312101500"): similarity.VerdictOn}, false, false, 1, 0, 1, "curator's on-topic decision"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := NewPlan(seq(results(tc.verdict)), tc.decisions)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, origOut := p.excludes(orig)
+			_, revOut := p.excludes(rev)
+			if origOut != tc.origOut || revOut != tc.revOut {
+				t.Errorf("original left out %v, revisit left out %v; want %v, %v", origOut, revOut, tc.origOut, tc.revOut)
+			}
+			if len(p.KeptOff) != tc.kept || len(p.AlsoOff) != tc.also || p.OffTopic != tc.offTop {
+				t.Errorf("kept %v, also off %v, off-topic %d", p.KeptOff, p.AlsoOff, p.OffTopic)
+			}
+			want := 0
+			for _, out := range []bool{origOut, revOut} {
+				if out {
+					want++
+				}
+			}
+			if p.Excluded() != want {
+				t.Errorf("Excluded() = %d, %d records left out", p.Excluded(), want)
+			}
+			if tc.kept > 0 && (!strings.Contains(p.KeptOff[0].Because, tc.because) || !strings.Contains(p.KeptOff[0].Because, "20090312101500")) {
+				t.Errorf("kept because %q, want the revisit's URI-M and %q", p.KeptOff[0].Because, tc.because)
+			}
+		})
+	}
+}
