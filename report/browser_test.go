@@ -352,11 +352,12 @@ func TestHTMLInBrowser(t *testing.T) {
 		t.Skip("browser test skipped in -short mode")
 	}
 	dir := t.TempDir()
-	results := htmlFixture()
+	results := append(htmlFixture(), htmlGuardAndCSS()...)
 	gen := htmlSynthetic(40, 8)
 	for i := 0; i < 40; i++ {
 		results = append(results, gen(i))
 	}
+	pages := len(results) - 1 // all but the stylesheet's TimeMap
 	page := filepath.Join(dir, "offtopic.html")
 	if err := os.WriteFile(page, renderHTML(t, results), 0o644); err != nil {
 		t.Fatal(err)
@@ -397,15 +398,15 @@ document.addEventListener('securitypolicyviolation', function (e) { window.__csp
 		CSP                                    []string
 		Title                                  string
 	}
-	if err := c.eval(`({Rows: document.querySelectorAll('#tms tbody tr').length,
-		Scripts: document.scripts.length, Imgs: document.images.length,
+	if err := c.eval(`({Rows: document.querySelectorAll('#tms tbody tr[data-id]').length,
+		Scripts: Array.from(document.scripts).filter(s => s.type !== 'application/json').length, Imgs: document.images.length,
 		Handlers: Array.from(document.querySelectorAll('*')).filter(e => Array.from(e.attributes).some(a => a.name.startsWith('on'))).length,
 		JSLinks: Array.from(document.querySelectorAll('[href]')).filter(e => !/^(https?:|#)/i.test(e.getAttribute('href'))).length,
 		CSP: window.__csp, Title: document.title})`, &state); err != nil {
 		t.Fatal(err)
 	}
-	if state.Rows != len(results) {
-		t.Errorf("%d table rows, want %d", state.Rows, len(results))
+	if state.Rows != pages {
+		t.Errorf("%d table rows, want the %d pages", state.Rows, pages)
 	}
 	if state.Scripts != 1 || state.Imgs != 0 || state.Handlers != 0 || state.JSLinks != 0 {
 		t.Errorf("live DOM: %d scripts (want 1), %d images, %d elements with event handlers, %d non-http links (want 0)",
@@ -421,13 +422,6 @@ document.addEventListener('securitypolicyviolation', function (e) { window.__csp
 	if len(dialogs) > 0 {
 		t.Errorf("dialogs opened: %v", dialogs)
 	}
-	var hostileText bool
-	if err := c.eval(`document.body.textContent.includes(`+jsString(hostileTitle)+`)`, &hostileText); err != nil {
-		t.Fatal(err)
-	}
-	if !hostileText {
-		t.Error("the hostile title is not shown as text")
-	}
 	screenshot(t, c, filepath.Join(dir, "overview.png"))
 	if shots != "" {
 		screenshot(t, c, filepath.Join(shots, "report.png"))
@@ -436,13 +430,13 @@ document.addEventListener('securitypolicyviolation', function (e) { window.__csp
 	// Sorting: the default order is by off-topic share, descending.
 	order := func(attr string) []string {
 		var out []string
-		if err := c.eval(`Array.from(document.querySelectorAll('#tms tbody tr')).filter(r => !r.hidden).map(r => r.getAttribute('`+attr+`'))`, &out); err != nil {
+		if err := c.eval(`Array.from(document.querySelectorAll('#tms tbody tr[data-id]')).map(r => r.getAttribute('`+attr+`'))`, &out); err != nil {
 			t.Fatal(err)
 		}
 		return out
 	}
 	var shares []float64
-	if err := c.eval(`Array.from(document.querySelectorAll('#tms tbody tr')).map(r => parseFloat(r.cells[3].getAttribute('data-v')))`, &shares); err != nil {
+	if err := c.eval(`Array.from(document.querySelectorAll('#tms tbody tr[data-id]')).map(r => parseFloat(r.cells[3].getAttribute('data-v')))`, &shares); err != nil {
 		t.Fatal(err)
 	}
 	for i := 1; i < len(shares); i++ {
@@ -476,7 +470,7 @@ document.addEventListener('securitypolicyviolation', function (e) { window.__csp
 	}
 	click("#tms thead th:nth-child(2) button") // captures, most first
 	var caps []int
-	c.eval(`Array.from(document.querySelectorAll('#tms tbody tr')).map(r => parseInt(r.cells[1].textContent))`, &caps)
+	c.eval(`Array.from(document.querySelectorAll('#tms tbody tr[data-id]')).map(r => parseInt(r.cells[1].textContent))`, &caps)
 	for i := 1; i < len(caps); i++ {
 		if caps[i] > caps[i-1] {
 			t.Fatalf("captures column not sorted descending: %v", caps)
@@ -500,31 +494,65 @@ document.addEventListener('securitypolicyviolation', function (e) { window.__csp
 		}
 	}
 	c.eval(`(function(){var f=document.getElementById('filter'); f.value=''; f.dispatchEvent(new Event('input')); return true;})()`, nil)
-	click("#only-off")
+	choose := func(what string) {
+		t.Helper()
+		if err := c.eval(`(function(){var s=document.getElementById('show'); s.value=`+jsString(what)+`; s.dispatchEvent(new Event('change')); return true;})()`, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	choose("off")
 	for _, off := range order("data-off") {
 		if off == "0" {
-			t.Errorf("'only with off-topic captures' shows a TimeMap without any")
+			t.Errorf("'pages with off-topic captures' shows a TimeMap without any")
 			break
 		}
 	}
-	if n := len(order("data-u")); n == 0 || n == len(results) {
-		t.Errorf("'only with off-topic captures' shows %d of %d rows", n, len(results))
+	if n := len(order("data-u")); n == 0 || n == pages {
+		t.Errorf("'pages with off-topic captures' shows %d of %d rows", n, pages)
 	}
-	click("#only-off")
+	// The topic guard's card shows the pages with captures it kept.
+	choose("pages")
+	click("#guard-card")
+	var guardRows []float64
+	c.eval(`Array.from(document.querySelectorAll('#tms tbody tr[data-id]')).map(r => parseFloat(r.cells[4].getAttribute('data-v')))`, &guardRows)
+	if len(guardRows) == 0 || len(guardRows) == pages {
+		t.Errorf("the topic guard's card shows %d of %d pages", len(guardRows), pages)
+	}
+	for _, g := range guardRows {
+		if g <= 0 {
+			t.Errorf("the topic guard's card shows a page without guarded captures: %v", guardRows)
+			break
+		}
+	}
+	choose("other")
+	if u := order("data-u"); len(u) != 1 || !strings.HasSuffix(u[0], "style.css") {
+		t.Errorf("'TimeMaps of other types' shows %v, want the stylesheet", u)
+	}
+	choose("pages")
 
-	// Expanding: following a row's link opens its TimeMap.
+	// Expanding: following a row's link opens its TimeMap below the row.
 	click(`#tms tbody tr[data-u="javascript:alert(5)//"] a`)
 	time.Sleep(200 * time.Millisecond)
 	var open bool
-	if err := c.eval(`document.querySelector('details.tm[id="tm-1"]').open`, &open); err != nil {
+	if err := c.eval(`document.querySelector('tr.detail[id="tm-1"]') !== null && document.querySelector('tr.detail').previousSibling.id === 'row-1'`, &open); err != nil {
 		t.Fatal(err)
 	}
 	if !open {
-		t.Error("following the hostile TimeMap's row did not open its section")
+		t.Error("following the hostile TimeMap's row did not open its captures below it")
+	}
+	var hostileText bool
+	if err := c.eval(`document.getElementById('tm-1').textContent.includes(`+jsString(hostileTitle)+`)`, &hostileText); err != nil {
+		t.Fatal(err)
+	}
+	if !hostileText {
+		t.Error("the hostile title is not shown as text")
 	}
 	// Its links: only the http ones are links, and the hostile ones are text.
 	var links []string
-	c.eval(`Array.from(document.querySelectorAll('#tm-1 a')).map(a => a.href)`, &links)
+	c.eval(`Array.from(document.querySelectorAll('#tm-1 a:not(.back)')).map(a => a.href)`, &links)
+	if len(links) == 0 {
+		t.Error("no links in the hostile TimeMap's captures")
+	}
 	for _, l := range links {
 		if !strings.HasPrefix(l, "http://") && !strings.HasPrefix(l, "https://") {
 			t.Errorf("link %q in the hostile section", l)
