@@ -17,6 +17,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -24,6 +25,8 @@ import (
 	"time"
 
 	"golang.org/x/net/websocket"
+
+	"github.com/offtopic/offtopic/similarity"
 )
 
 // findChromium returns the headless browser to test pages in, or skips.
@@ -573,6 +576,10 @@ document.addEventListener('securitypolicyviolation', function (e) { window.__csp
 		screenshot(t, c, filepath.Join(shots, "report-timeline.png"))
 	}
 
+	// Review: mark one capture, then a page's captures from a date on in bulk,
+	// save the decisions and read the file back as evaluate and prune do.
+	reviewInBrowser(t, c, ev, dir, results)
+
 	// A control: the page's CSP blocks an injected inline script, and the
 	// test sees the violation (so an empty list above means something).
 	var ran bool
@@ -655,4 +662,133 @@ func sortedStrings(s []string) bool {
 func jsString(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
+}
+
+// reviewInBrowser marks captures of the "org,lights)/" TimeMap (id 3 of the
+// fixture) one at a time and in bulk, saves the decisions from the page,
+// reads the saved file with ReadDecisions, reloads the page (the decisions
+// stay) and loads the file into a page that has forgotten them.
+func reviewInBrowser(t *testing.T, c *cdp, ev *pageEvents, dir string, results []*similarity.TimeMapResult) {
+	t.Helper()
+	const id = 3
+	r := results[id]
+	downloads := filepath.Join(dir, "downloads")
+	if err := os.MkdirAll(downloads, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.call("Browser.setDownloadBehavior", map[string]any{"behavior": "allow", "downloadPath": downloads}, nil); err != nil {
+		if err := c.call("Page.setDownloadBehavior", map[string]any{"behavior": "allow", "downloadPath": downloads}, nil); err != nil {
+			t.Fatalf("allow downloads: %v", err)
+		}
+	}
+	js := func(expr string) {
+		t.Helper()
+		var ok bool
+		if err := c.eval("(function(){"+expr+"; return true;})()", &ok); err != nil || !ok {
+			t.Fatalf("%s: %v", expr, err)
+		}
+	}
+	js(`location.hash = '#tm-3'`)
+	time.Sleep(200 * time.Millisecond)
+	capBtn := func(i int, d string) string {
+		return fmt.Sprintf(`document.querySelector('#tm-3 .caps tbody tr:nth-child(%d) button[data-d=%q]').click()`, i+1, d)
+	}
+	js(capBtn(1, "unsure"))
+	js(capBtn(4, "on-topic"))
+	js(capBtn(4, "off-topic")) // a second choice replaces the first
+	js(capBtn(5, "off-topic"))
+	js(capBtn(5, "off-topic")) // the same choice again takes it back
+	from := r.Captures[10].Datetime.UTC().Format("20060102150405")
+	js(`var b = document.querySelector('#tm-3 .bulk'); b.querySelector('.b-which').value = 'all';
+		b.querySelector('.b-from').value = ` + jsString(from) + `; b.querySelector('.b-as').value = 'off-topic';
+		b.querySelector('.b-apply').click()`)
+	want := map[similarity.GoldKey]string{similarity.KeyOf(&r.Captures[4]): DecisionOff}
+	for i := 10; i < len(r.Captures); i++ {
+		want[similarity.KeyOf(&r.Captures[i])] = DecisionOff
+	}
+	var n string
+	c.eval(`document.getElementById('ndec').textContent`, &n)
+	if n != strconv.Itoa(len(want)+1) { // and the unsure one
+		t.Errorf("the page counts %s decisions, want %d", n, len(want)+1)
+	}
+	var pressed []string
+	c.eval(`Array.from(document.querySelectorAll('#tm-3 .caps tbody tr')).map(tr => (tr.querySelector('button[aria-pressed=true]') || {}).title || '')`, &pressed)
+	if len(pressed) != len(r.Captures) || pressed[1] != "unsure" || pressed[4] != DecisionOff || pressed[5] != "" || pressed[12] != DecisionOff {
+		t.Errorf("decisions shown on the captures: %q", pressed)
+	}
+
+	js(`document.getElementById('save').click()`)
+	saved := filepath.Join(downloads, "decisions.csv")
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		if st, err := os.Stat(saved); err == nil && st.Size() > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			ents, _ := os.ReadDir(downloads)
+			t.Fatalf("no decisions.csv saved in 15s (downloads: %v)", ents)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	time.Sleep(200 * time.Millisecond)
+	got, err := ReadDecisions(saved)
+	if err != nil {
+		t.Fatalf("read the saved decisions: %v", err)
+	}
+	if len(got) != len(want) {
+		t.Errorf("saved decisions %v, want %v", got, want)
+	}
+	for k, d := range want {
+		if got[k] != d {
+			t.Errorf("saved decision of %v is %q, want %q", k, got[k], d)
+		}
+	}
+
+	reload := func() {
+		t.Helper()
+		if err := c.call("Page.reload", map[string]any{"ignoreCache": true}, nil); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case <-ev.loaded:
+		case <-time.After(30 * time.Second):
+			t.Fatal("page did not reload in 30s")
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	reload()
+	c.eval(`document.getElementById('ndec').textContent`, &n)
+	if n != strconv.Itoa(len(want)+1) {
+		t.Errorf("after a reload the page counts %s decisions, want %d", n, len(want)+1)
+	}
+	js(`localStorage.clear()`)
+	reload()
+	c.eval(`document.getElementById('ndec').textContent`, &n)
+	if n != "0" {
+		t.Fatalf("after forgetting, the page counts %s decisions", n)
+	}
+	var obj struct {
+		Result struct {
+			ObjectID string `json:"objectId"`
+		} `json:"result"`
+	}
+	if err := c.call("Runtime.evaluate", map[string]any{"expression": `document.getElementById('load')`}, &obj); err != nil || obj.Result.ObjectID == "" {
+		t.Fatalf("find the load button: %v", err)
+	}
+	if err := c.call("DOM.setFileInputFiles", map[string]any{"files": []string{saved}, "objectId": obj.Result.ObjectID}, nil); err != nil {
+		t.Fatalf("choose the decisions file: %v", err)
+	}
+	deadline = time.Now().Add(5 * time.Second)
+	for n != strconv.Itoa(len(want)+1) && time.Now().Before(deadline) {
+		time.Sleep(100 * time.Millisecond)
+		c.eval(`document.getElementById('ndec').textContent`, &n)
+	}
+	if n != strconv.Itoa(len(want)+1) {
+		t.Errorf("after loading the saved file the page counts %s decisions, want %d", n, len(want)+1)
+	}
+	var decided string
+	c.eval(`document.getElementById('row-3') ? document.getElementById('row-3').cells[9].textContent : 'no row'`, &decided)
+	if decided != strconv.Itoa(len(want)+1) {
+		t.Errorf("the worklist's Decided column of the page shows %q", decided)
+	}
 }

@@ -56,6 +56,7 @@
   function day(n) { var s = String(n); return s.length === 8 ? s.slice(0, 4) + '-' + s.slice(4, 6) + '-' + s.slice(6) : ''; }
   function when(ts) { return ts.slice(0, 4) + '-' + ts.slice(4, 6) + '-' + ts.slice(6, 8) + ' ' + ts.slice(8, 10) + ':' + ts.slice(10, 12); }
   function tsTime(ts) { return Date.UTC(+ts.slice(0, 4), +ts.slice(4, 6) - 1, +ts.slice(6, 8), +ts.slice(8, 10), +ts.slice(10, 12), +ts.slice(12, 14)); }
+  function has(o, k) { return Object.prototype.hasOwnProperty.call(o, k); }
   function share(r) { return r[OFF] + r[ON] > 0 ? r[OFF] / (r[OFF] + r[ON]) : 0; }
   function isPage(r) { return r[KIND] === 0; }
 
@@ -66,7 +67,7 @@
   function keyIndex() {
     if (!byKey) {
       byKey = {};
-      for (var i = 0; i < rows.length; i++) { byKey[rows[i][KEY]] = i; }
+      for (var i = 0; i < rows.length; i++) { byKey['k ' + rows[i][KEY]] = i; byKey['u ' + rows[i][URI]] = i; }
     }
     return byKey;
   }
@@ -529,9 +530,9 @@
       if (rec.length <= Math.max(ki, ti, di)) { continue; }
       var dv = unneutralise(rec[di].trim().toLowerCase());
       if (DECISIONS.indexOf(dv) < 0) { continue; }
-      var key = unneutralise(rec[ki]);
-      var id = Object.prototype.hasOwnProperty.call(idx, key) ? idx[key] : -1;
-      decide(key + ' ' + rec[ti].trim(), dv, mi >= 0 ? unneutralise(rec[mi] || '') : '', ri >= 0 ? unneutralise(rec[ri] || '') : '', id);
+      var key = unneutralise(rec[ki]), urir = ri >= 0 ? unneutralise(rec[ri] || '') : '';
+      var id = has(idx, 'k ' + key) ? idx['k ' + key] : has(idx, 'u ' + urir) ? idx['u ' + urir] : -1;
+      decide(key + ' ' + rec[ti].trim(), dv, mi >= 0 ? unneutralise(rec[mi] || '') : '', urir, id);
       n++;
     }
     return n;
