@@ -348,12 +348,12 @@ func TestHTMLHostileCaptureRendersInert(t *testing.T) {
 func TestHTMLContent(t *testing.T) {
 	page := string(renderHTML(t, htmlFixture()))
 	for _, want := range []string{
-		`<b>6</b><span>pages (TimeMaps with HTML)`, // overview counts
+		`<b>6</b><span>pages (TimeMaps with HTML)`,              // overview counts
 		`<b>cosine &lt; 0.1</b> or <b>wordcount &lt; -0.85</b>`, // the rule
 		`<b>topic ≥ 0.35</b>`,                                   // with its guard
 		`aria-label="histogram of cosine"`,                      // a histogram per measure
 		`aria-label="histogram of wordcount"`,
-		`class="thr"`, // threshold lines
+		`class="thr"`,                       // threshold lines
 		`id="meta"`, `id="d-0"`, `id="d-5"`, // data for the worklist and each TimeMap
 		`topic-guard: 0.35`,
 		`Pages to review`,
