@@ -30,7 +30,7 @@ import (
 )
 
 // findChromium returns the headless browser to test pages in, or skips.
-func findChromium(t *testing.T) string {
+func findChromium(t testing.TB) string {
 	t.Helper()
 	for _, name := range []string{"chromium", "chromium-browser"} {
 		if p, err := exec.LookPath(name); err == nil {
@@ -162,7 +162,7 @@ type browser struct {
 	port string
 }
 
-func startChromium(t *testing.T, path string) *browser {
+func startChromium(t testing.TB, path string) *browser {
 	t.Helper()
 	cmd := exec.Command(path, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
 		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-extensions",
@@ -216,7 +216,7 @@ func startChromium(t *testing.T, path string) *browser {
 }
 
 // page connects to the browser's first page target.
-func (b *browser) page(t *testing.T) *cdp {
+func (b *browser) page(t testing.TB) *cdp {
 	t.Helper()
 	client := &http.Client{Timeout: 10 * time.Second}
 	deadline := time.Now().Add(20 * time.Second)

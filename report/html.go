@@ -390,6 +390,9 @@ type htmlDetail struct {
 
 func (h *HTMLWriter) detail(r *similarity.TimeMapResult) htmlDetail {
 	d := htmlDetail{Key: r.Key, URIT: httpLink(r.URIT), T0: -1, T0Reason: cutText(r.T0Reason, 300)}
+	if h.prefix != "" && d.URIT == h.prefix+"timemap/link/"+r.URIR {
+		d.URIT = "-" // the archive's TimeMap of the URI-R: the script makes the link
+	}
 	for _, m := range similarity.AllMeasures {
 		for i := range r.Captures {
 			if _, ok := r.Captures[i].Scores[m]; ok {
@@ -428,7 +431,7 @@ func (h *HTMLWriter) detail(r *similarity.TimeMapResult) htmlDetail {
 			scores = make([]any, len(d.M))
 			for j, m := range d.M {
 				if v, ok := c.Scores[m]; ok {
-					scores[j] = json.Number(fmtScore(v))
+					scores[j] = json.Number(shortScore(v))
 				}
 			}
 		}
@@ -491,6 +494,11 @@ func (h *HTMLWriter) Close() error {
 	if err := h.writeData(bw); err != nil {
 		return h.fail(err)
 	}
+	// The script comes before the TimeMaps' data: it draws the worklist as
+	// soon as the rows are in, while the browser goes on reading the data.
+	if err := h.tmpl.ExecuteTemplate(bw, "script", h.pageData()); err != nil {
+		return h.fail(err)
+	}
 	if _, err := io.Copy(bw, io.NewSectionReader(h.spool, 0, math.MaxInt64)); err != nil {
 		return h.fail(err)
 	}
@@ -537,7 +545,7 @@ func (h *HTMLWriter) writeData(w io.Writer) error {
 		}
 		var minKey any
 		if !math.IsNaN(r.MinKey) {
-			minKey = json.Number(fmtScore(r.MinKey))
+			minKey = json.Number(shortScore(r.MinKey))
 		}
 		t0 := 0
 		if r.HasT0 {
@@ -770,6 +778,15 @@ func fmtScore(v float64) string {
 	s := strconv.FormatFloat(v, 'f', 3, 64)
 	if s == "-0.000" {
 		return "0.000"
+	}
+	return s
+}
+
+// shortScore is a score with 3 decimals and no trailing zeros, for the page's data.
+func shortScore(v float64) string {
+	s := strconv.FormatFloat(math.Round(v*1000)/1000, 'f', -1, 64)
+	if s == "-0" {
+		return "0"
 	}
 	return s
 }

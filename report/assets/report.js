@@ -229,13 +229,23 @@
   function detailBody(id) {
     var r = rows[id], d = detailData(id);
     var box = el('div', 'tmbody');
-    if (!d) { box.appendChild(el('p', 'warn', 'This TimeMap has no data in the report.')); return box; }
+    if (!d) {
+      if (document.readyState === 'loading') {
+        // Its data is further down the file than the browser has read yet.
+        box.appendChild(el('p', 'warn', 'Still reading the report\u2019s data: this page\u2019s captures appear as soon as it is in.'));
+        waiting = id;
+      } else {
+        box.appendChild(el('p', 'warn', 'This TimeMap has no data in the report.'));
+      }
+      return box;
+    }
     var caps = d.c;
     var p = el('p', 'meta');
     var u = httpLink(r[URI]);
     p.appendChild(document.createTextNode('URI-R '));
     p.appendChild(u ? link(u, r[URI]) : el('span', 'nolink', r[URI]));
-    if (d.t) { p.appendChild(document.createTextNode(' · ')); p.appendChild(link(d.t, 'TimeMap')); }
+    var urit = d.t === '-' ? httpLink(meta.prefix + 'timemap/link/' + r[URI]) : d.t;
+    if (urit) { p.appendChild(document.createTextNode(' · ')); p.appendChild(link(urit, 'TimeMap')); }
     var t0 = d.t0 >= 0 ? caps[d.t0] : null;
     p.appendChild(document.createTextNode(' · t0: ' + (t0 ? when(t0[TS]) : 'none') + (d.t0r ? ' (' + d.t0r + ')' : '') + ' · '));
     var back = el('a', 'back', 'back to the list');
@@ -614,6 +624,12 @@
     if (target && m[1] === 'row') { target.focus && target.focus(); }
   }
   window.addEventListener('hashchange', onHash);
+  var waiting = -1;
+  document.addEventListener('DOMContentLoaded', function () {
+    if (waiting >= 0 && waiting === state.open) { redraw(waiting); }
+    waiting = -1;
+  });
   restore();
   if (/^#(tm|row)-\d+$/.test(location.hash)) { onHash(); } else { render(); }
+  if (window.performance && performance.mark) { performance.mark('offtopic-worklist'); }
 }());
