@@ -94,8 +94,8 @@ type XLSXWriter struct {
 	tmRows     []xlsxTimeMap // the TimeMaps sheet, written sorted at Close
 	tmLinks    []xlsxLink    // hyperlinks of the TimeMaps sheet
 	links      []xlsxLink    // URI-M hyperlinks of the Captures sheet
-	maxLinks   int        // MaxXLSXLinks; lowered by tests
-	linksEnded bool       // a URI-M was left unlinked because of MaxXLSXLinks
+	maxLinks   int           // MaxXLSXLinks; lowered by tests
+	linksEnded bool          // a URI-M was left unlinked because of MaxXLSXLinks
 
 	sum    xlsxTotals
 	t0s    []t0Note
@@ -872,10 +872,10 @@ type linkZip struct {
 	zw    *zip.Writer
 	links map[string][]xlsxLink // by sheet part
 
-	sheet    string        // the open sheet part
-	cur      io.Writer     // its writer
-	win      []byte        // last bytes of the sheet, to find </sheetData>
-	tail     *bytes.Buffer // the sheet after </sheetData>
+	sheet    string                   // the open sheet part
+	cur      io.Writer                // its writer
+	win      []byte                   // last bytes of the sheet, to find </sheetData>
+	tail     *bytes.Buffer            // the sheet after </sheetData>
 	relsPart map[string]*bytes.Buffer // the sheets' relationships that excelize wrote, by sheet part
 	seen     map[string]bool
 	err      error
