@@ -537,14 +537,14 @@ document.addEventListener('securitypolicyviolation', function (e) { window.__csp
 	click(`#tms tbody tr[data-u="javascript:alert(5)//"] a`)
 	time.Sleep(200 * time.Millisecond)
 	var open bool
-	if err := c.eval(`document.querySelector('tr.detail[id="tm-1"]') !== null && document.querySelector('tr.detail').previousSibling.id === 'row-1'`, &open); err != nil {
+	if err := c.eval(`document.querySelector('tr.detail[id="open-1"]') !== null && document.querySelector('tr.detail').previousSibling.id === 'row-1'`, &open); err != nil {
 		t.Fatal(err)
 	}
 	if !open {
 		t.Error("following the hostile TimeMap's row did not open its captures below it")
 	}
 	var hostileText bool
-	if err := c.eval(`document.getElementById('tm-1').textContent.includes(`+jsString(hostileTitle)+`)`, &hostileText); err != nil {
+	if err := c.eval(`document.getElementById('open-1').textContent.includes(`+jsString(hostileTitle)+`)`, &hostileText); err != nil {
 		t.Fatal(err)
 	}
 	if !hostileText {
@@ -552,7 +552,7 @@ document.addEventListener('securitypolicyviolation', function (e) { window.__csp
 	}
 	// Its links: only the http ones are links, and the hostile ones are text.
 	var links []string
-	c.eval(`Array.from(document.querySelectorAll('#tm-1 a:not(.back)')).map(a => a.href)`, &links)
+	c.eval(`Array.from(document.querySelectorAll('#open-1 a:not(.back)')).map(a => a.href)`, &links)
 	if len(links) == 0 {
 		t.Error("no links in the hostile TimeMap's captures")
 	}
@@ -562,7 +562,7 @@ document.addEventListener('securitypolicyviolation', function (e) { window.__csp
 		}
 	}
 	// Click the text that would be a link if the page were injectable.
-	click(`#tm-1 .caps tbody tr:last-child td.txt:last-child`)
+	click(`#open-1 .caps tbody tr:last-child td.txt:last-child`)
 	time.Sleep(300 * time.Millisecond)
 	if shots != "" {
 		screenshot(t, c, filepath.Join(shots, "report-section.png"))
@@ -691,7 +691,7 @@ func reviewInBrowser(t *testing.T, c *cdp, ev *pageEvents, dir string, results [
 	js(`location.hash = '#tm-3'`)
 	time.Sleep(200 * time.Millisecond)
 	capBtn := func(i int, d string) string {
-		return fmt.Sprintf(`document.querySelector('#tm-3 .caps tbody tr:nth-child(%d) button[data-d=%q]').click()`, i+1, d)
+		return fmt.Sprintf(`document.querySelector('#open-3 .caps tbody tr:nth-child(%d) button[data-d=%q]').click()`, i+1, d)
 	}
 	js(capBtn(1, "unsure"))
 	js(capBtn(4, "on-topic"))
@@ -699,7 +699,7 @@ func reviewInBrowser(t *testing.T, c *cdp, ev *pageEvents, dir string, results [
 	js(capBtn(5, "off-topic"))
 	js(capBtn(5, "off-topic")) // the same choice again takes it back
 	from := r.Captures[10].Datetime.UTC().Format("20060102150405")
-	js(`var b = document.querySelector('#tm-3 .bulk'); b.querySelector('.b-which').value = 'all';
+	js(`var b = document.querySelector('#open-3 .bulk'); b.querySelector('.b-which').value = 'all';
 		b.querySelector('.b-from').value = ` + jsString(from) + `; b.querySelector('.b-as').value = 'off-topic';
 		b.querySelector('.b-apply').click()`)
 	want := map[similarity.GoldKey]string{similarity.KeyOf(&r.Captures[4]): DecisionOff}
@@ -712,7 +712,7 @@ func reviewInBrowser(t *testing.T, c *cdp, ev *pageEvents, dir string, results [
 		t.Errorf("the page counts %s decisions, want %d", n, len(want)+1)
 	}
 	var pressed []string
-	c.eval(`Array.from(document.querySelectorAll('#tm-3 .caps tbody tr')).map(tr => (tr.querySelector('button[aria-pressed=true]') || {}).title || '')`, &pressed)
+	c.eval(`Array.from(document.querySelectorAll('#open-3 .caps tbody tr')).map(tr => (tr.querySelector('button[aria-pressed=true]') || {}).title || '')`, &pressed)
 	if len(pressed) != len(r.Captures) || pressed[1] != "unsure" || pressed[4] != DecisionOff || pressed[5] != "" || pressed[12] != DecisionOff {
 		t.Errorf("decisions shown on the captures: %q", pressed)
 	}

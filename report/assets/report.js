@@ -219,7 +219,7 @@
 
   function detailRow(id) {
     var tr = el('tr', 'detail');
-    tr.id = 'tm-' + id;
+    tr.id = 'open-' + id; // not tm-N: the script, not the browser, decides where to scroll
     var td = el('td');
     td.colSpan = heads.length;
     td.appendChild(detailBody(id));
@@ -618,9 +618,12 @@
     }
     state.page = Math.floor(at / PAGE);
     render();
-    var target = document.getElementById(m[1] === 'tm' ? 'tm-' + id : 'row-' + id);
+    var target = document.getElementById(m[1] === 'tm' ? 'open-' + id : 'row-' + id);
     var row = document.getElementById('row-' + id);
-    if (row) { row.scrollIntoView(); }
+    if (row) {
+      var rc = row.getBoundingClientRect();
+      if (rc.top < 0 || rc.bottom > window.innerHeight) { row.scrollIntoView(); }
+    }
     if (target && m[1] === 'row') { target.focus && target.focus(); }
   }
   window.addEventListener('hashchange', onHash);
