@@ -17,6 +17,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -24,10 +25,12 @@ import (
 	"time"
 
 	"golang.org/x/net/websocket"
+
+	"github.com/offtopic/offtopic/similarity"
 )
 
 // findChromium returns the headless browser to test pages in, or skips.
-func findChromium(t *testing.T) string {
+func findChromium(t testing.TB) string {
 	t.Helper()
 	for _, name := range []string{"chromium", "chromium-browser"} {
 		if p, err := exec.LookPath(name); err == nil {
@@ -159,7 +162,7 @@ type browser struct {
 	port string
 }
 
-func startChromium(t *testing.T, path string) *browser {
+func startChromium(t testing.TB, path string) *browser {
 	t.Helper()
 	cmd := exec.Command(path, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
 		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-extensions",
@@ -213,7 +216,7 @@ func startChromium(t *testing.T, path string) *browser {
 }
 
 // page connects to the browser's first page target.
-func (b *browser) page(t *testing.T) *cdp {
+func (b *browser) page(t testing.TB) *cdp {
 	t.Helper()
 	client := &http.Client{Timeout: 10 * time.Second}
 	deadline := time.Now().Add(20 * time.Second)
@@ -352,11 +355,12 @@ func TestHTMLInBrowser(t *testing.T) {
 		t.Skip("browser test skipped in -short mode")
 	}
 	dir := t.TempDir()
-	results := htmlFixture()
+	results := append(htmlFixture(), htmlGuardAndCSS()...)
 	gen := htmlSynthetic(40, 8)
 	for i := 0; i < 40; i++ {
 		results = append(results, gen(i))
 	}
+	pages := len(results) - 1 // all but the stylesheet's TimeMap
 	page := filepath.Join(dir, "offtopic.html")
 	if err := os.WriteFile(page, renderHTML(t, results), 0o644); err != nil {
 		t.Fatal(err)
@@ -397,15 +401,15 @@ document.addEventListener('securitypolicyviolation', function (e) { window.__csp
 		CSP                                    []string
 		Title                                  string
 	}
-	if err := c.eval(`({Rows: document.querySelectorAll('#tms tbody tr').length,
-		Scripts: document.scripts.length, Imgs: document.images.length,
+	if err := c.eval(`({Rows: document.querySelectorAll('#tms tbody tr[data-id]').length,
+		Scripts: Array.from(document.scripts).filter(s => s.type !== 'application/json').length, Imgs: document.images.length,
 		Handlers: Array.from(document.querySelectorAll('*')).filter(e => Array.from(e.attributes).some(a => a.name.startsWith('on'))).length,
 		JSLinks: Array.from(document.querySelectorAll('[href]')).filter(e => !/^(https?:|#)/i.test(e.getAttribute('href'))).length,
 		CSP: window.__csp, Title: document.title})`, &state); err != nil {
 		t.Fatal(err)
 	}
-	if state.Rows != len(results) {
-		t.Errorf("%d table rows, want %d", state.Rows, len(results))
+	if state.Rows != pages {
+		t.Errorf("%d table rows, want the %d pages", state.Rows, pages)
 	}
 	if state.Scripts != 1 || state.Imgs != 0 || state.Handlers != 0 || state.JSLinks != 0 {
 		t.Errorf("live DOM: %d scripts (want 1), %d images, %d elements with event handlers, %d non-http links (want 0)",
@@ -421,13 +425,6 @@ document.addEventListener('securitypolicyviolation', function (e) { window.__csp
 	if len(dialogs) > 0 {
 		t.Errorf("dialogs opened: %v", dialogs)
 	}
-	var hostileText bool
-	if err := c.eval(`document.body.textContent.includes(`+jsString(hostileTitle)+`)`, &hostileText); err != nil {
-		t.Fatal(err)
-	}
-	if !hostileText {
-		t.Error("the hostile title is not shown as text")
-	}
 	screenshot(t, c, filepath.Join(dir, "overview.png"))
 	if shots != "" {
 		screenshot(t, c, filepath.Join(shots, "report.png"))
@@ -436,13 +433,13 @@ document.addEventListener('securitypolicyviolation', function (e) { window.__csp
 	// Sorting: the default order is by off-topic share, descending.
 	order := func(attr string) []string {
 		var out []string
-		if err := c.eval(`Array.from(document.querySelectorAll('#tms tbody tr')).filter(r => !r.hidden).map(r => r.getAttribute('`+attr+`'))`, &out); err != nil {
+		if err := c.eval(`Array.from(document.querySelectorAll('#tms tbody tr[data-id]')).map(r => r.getAttribute('`+attr+`'))`, &out); err != nil {
 			t.Fatal(err)
 		}
 		return out
 	}
 	var shares []float64
-	if err := c.eval(`Array.from(document.querySelectorAll('#tms tbody tr')).map(r => parseFloat(r.cells[3].getAttribute('data-v')))`, &shares); err != nil {
+	if err := c.eval(`Array.from(document.querySelectorAll('#tms tbody tr[data-id]')).map(r => parseFloat(r.cells[3].getAttribute('data-v')))`, &shares); err != nil {
 		t.Fatal(err)
 	}
 	for i := 1; i < len(shares); i++ {
@@ -476,7 +473,7 @@ document.addEventListener('securitypolicyviolation', function (e) { window.__csp
 	}
 	click("#tms thead th:nth-child(2) button") // captures, most first
 	var caps []int
-	c.eval(`Array.from(document.querySelectorAll('#tms tbody tr')).map(r => parseInt(r.cells[1].textContent))`, &caps)
+	c.eval(`Array.from(document.querySelectorAll('#tms tbody tr[data-id]')).map(r => parseInt(r.cells[1].textContent))`, &caps)
 	for i := 1; i < len(caps); i++ {
 		if caps[i] > caps[i-1] {
 			t.Fatalf("captures column not sorted descending: %v", caps)
@@ -500,38 +497,72 @@ document.addEventListener('securitypolicyviolation', function (e) { window.__csp
 		}
 	}
 	c.eval(`(function(){var f=document.getElementById('filter'); f.value=''; f.dispatchEvent(new Event('input')); return true;})()`, nil)
-	click("#only-off")
+	choose := func(what string) {
+		t.Helper()
+		if err := c.eval(`(function(){var s=document.getElementById('show'); s.value=`+jsString(what)+`; s.dispatchEvent(new Event('change')); return true;})()`, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	choose("off")
 	for _, off := range order("data-off") {
 		if off == "0" {
-			t.Errorf("'only with off-topic captures' shows a TimeMap without any")
+			t.Errorf("'pages with off-topic captures' shows a TimeMap without any")
 			break
 		}
 	}
-	if n := len(order("data-u")); n == 0 || n == len(results) {
-		t.Errorf("'only with off-topic captures' shows %d of %d rows", n, len(results))
+	if n := len(order("data-u")); n == 0 || n == pages {
+		t.Errorf("'pages with off-topic captures' shows %d of %d rows", n, pages)
 	}
-	click("#only-off")
+	// The topic guard's card shows the pages with captures it kept.
+	choose("pages")
+	click("#guard-card")
+	var guardRows []float64
+	c.eval(`Array.from(document.querySelectorAll('#tms tbody tr[data-id]')).map(r => parseFloat(r.cells[4].getAttribute('data-v')))`, &guardRows)
+	if len(guardRows) == 0 || len(guardRows) == pages {
+		t.Errorf("the topic guard's card shows %d of %d pages", len(guardRows), pages)
+	}
+	for _, g := range guardRows {
+		if g <= 0 {
+			t.Errorf("the topic guard's card shows a page without guarded captures: %v", guardRows)
+			break
+		}
+	}
+	choose("other")
+	if u := order("data-u"); len(u) != 1 || !strings.HasSuffix(u[0], "style.css") {
+		t.Errorf("'TimeMaps of other types' shows %v, want the stylesheet", u)
+	}
+	choose("pages")
 
-	// Expanding: following a row's link opens its TimeMap.
+	// Expanding: following a row's link opens its TimeMap below the row.
 	click(`#tms tbody tr[data-u="javascript:alert(5)//"] a`)
 	time.Sleep(200 * time.Millisecond)
 	var open bool
-	if err := c.eval(`document.querySelector('details.tm[id="tm-1"]').open`, &open); err != nil {
+	if err := c.eval(`document.querySelector('tr.detail[id="open-1"]') !== null && document.querySelector('tr.detail').previousSibling.id === 'row-1'`, &open); err != nil {
 		t.Fatal(err)
 	}
 	if !open {
-		t.Error("following the hostile TimeMap's row did not open its section")
+		t.Error("following the hostile TimeMap's row did not open its captures below it")
+	}
+	var hostileText bool
+	if err := c.eval(`document.getElementById('open-1').textContent.includes(`+jsString(hostileTitle)+`)`, &hostileText); err != nil {
+		t.Fatal(err)
+	}
+	if !hostileText {
+		t.Error("the hostile title is not shown as text")
 	}
 	// Its links: only the http ones are links, and the hostile ones are text.
 	var links []string
-	c.eval(`Array.from(document.querySelectorAll('#tm-1 a')).map(a => a.href)`, &links)
+	c.eval(`Array.from(document.querySelectorAll('#open-1 a:not(.back)')).map(a => a.href)`, &links)
+	if len(links) == 0 {
+		t.Error("no links in the hostile TimeMap's captures")
+	}
 	for _, l := range links {
 		if !strings.HasPrefix(l, "http://") && !strings.HasPrefix(l, "https://") {
 			t.Errorf("link %q in the hostile section", l)
 		}
 	}
 	// Click the text that would be a link if the page were injectable.
-	click(`#tm-1 .caps tbody tr:last-child td.txt:last-child`)
+	click(`#open-1 .caps tbody tr:last-child td.txt:last-child`)
 	time.Sleep(300 * time.Millisecond)
 	if shots != "" {
 		screenshot(t, c, filepath.Join(shots, "report-section.png"))
@@ -544,6 +575,10 @@ document.addEventListener('securitypolicyviolation', function (e) { window.__csp
 		time.Sleep(300 * time.Millisecond)
 		screenshot(t, c, filepath.Join(shots, "report-timeline.png"))
 	}
+
+	// Review: mark one capture, then a page's captures from a date on in bulk,
+	// save the decisions and read the file back as evaluate and prune do.
+	reviewInBrowser(t, c, ev, dir, results)
 
 	// A control: the page's CSP blocks an injected inline script, and the
 	// test sees the violation (so an empty list above means something).
@@ -627,4 +662,133 @@ func sortedStrings(s []string) bool {
 func jsString(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
+}
+
+// reviewInBrowser marks captures of the "org,lights)/" TimeMap (id 3 of the
+// fixture) one at a time and in bulk, saves the decisions from the page,
+// reads the saved file with ReadDecisions, reloads the page (the decisions
+// stay) and loads the file into a page that has forgotten them.
+func reviewInBrowser(t *testing.T, c *cdp, ev *pageEvents, dir string, results []*similarity.TimeMapResult) {
+	t.Helper()
+	const id = 3
+	r := results[id]
+	downloads := filepath.Join(dir, "downloads")
+	if err := os.MkdirAll(downloads, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.call("Browser.setDownloadBehavior", map[string]any{"behavior": "allow", "downloadPath": downloads}, nil); err != nil {
+		if err := c.call("Page.setDownloadBehavior", map[string]any{"behavior": "allow", "downloadPath": downloads}, nil); err != nil {
+			t.Fatalf("allow downloads: %v", err)
+		}
+	}
+	js := func(expr string) {
+		t.Helper()
+		var ok bool
+		if err := c.eval("(function(){"+expr+"; return true;})()", &ok); err != nil || !ok {
+			t.Fatalf("%s: %v", expr, err)
+		}
+	}
+	js(`location.hash = '#tm-3'`)
+	time.Sleep(200 * time.Millisecond)
+	capBtn := func(i int, d string) string {
+		return fmt.Sprintf(`document.querySelector('#open-3 .caps tbody tr:nth-child(%d) button[data-d=%q]').click()`, i+1, d)
+	}
+	js(capBtn(1, "unsure"))
+	js(capBtn(4, "on-topic"))
+	js(capBtn(4, "off-topic")) // a second choice replaces the first
+	js(capBtn(5, "off-topic"))
+	js(capBtn(5, "off-topic")) // the same choice again takes it back
+	from := r.Captures[10].Datetime.UTC().Format("20060102150405")
+	js(`var b = document.querySelector('#open-3 .bulk'); b.querySelector('.b-which').value = 'all';
+		b.querySelector('.b-from').value = ` + jsString(from) + `; b.querySelector('.b-as').value = 'off-topic';
+		b.querySelector('.b-apply').click()`)
+	want := map[similarity.GoldKey]string{similarity.KeyOf(&r.Captures[4]): DecisionOff}
+	for i := 10; i < len(r.Captures); i++ {
+		want[similarity.KeyOf(&r.Captures[i])] = DecisionOff
+	}
+	var n string
+	c.eval(`document.getElementById('ndec').textContent`, &n)
+	if n != strconv.Itoa(len(want)+1) { // and the unsure one
+		t.Errorf("the page counts %s decisions, want %d", n, len(want)+1)
+	}
+	var pressed []string
+	c.eval(`Array.from(document.querySelectorAll('#open-3 .caps tbody tr')).map(tr => (tr.querySelector('button[aria-pressed=true]') || {}).title || '')`, &pressed)
+	if len(pressed) != len(r.Captures) || pressed[1] != "unsure" || pressed[4] != DecisionOff || pressed[5] != "" || pressed[12] != DecisionOff {
+		t.Errorf("decisions shown on the captures: %q", pressed)
+	}
+
+	js(`document.getElementById('save').click()`)
+	saved := filepath.Join(downloads, "decisions.csv")
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		if st, err := os.Stat(saved); err == nil && st.Size() > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			ents, _ := os.ReadDir(downloads)
+			t.Fatalf("no decisions.csv saved in 15s (downloads: %v)", ents)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	time.Sleep(200 * time.Millisecond)
+	got, err := ReadDecisions(saved)
+	if err != nil {
+		t.Fatalf("read the saved decisions: %v", err)
+	}
+	if len(got) != len(want) {
+		t.Errorf("saved decisions %v, want %v", got, want)
+	}
+	for k, d := range want {
+		if got[k] != d {
+			t.Errorf("saved decision of %v is %q, want %q", k, got[k], d)
+		}
+	}
+
+	reload := func() {
+		t.Helper()
+		if err := c.call("Page.reload", map[string]any{"ignoreCache": true}, nil); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case <-ev.loaded:
+		case <-time.After(30 * time.Second):
+			t.Fatal("page did not reload in 30s")
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	reload()
+	c.eval(`document.getElementById('ndec').textContent`, &n)
+	if n != strconv.Itoa(len(want)+1) {
+		t.Errorf("after a reload the page counts %s decisions, want %d", n, len(want)+1)
+	}
+	js(`localStorage.clear()`)
+	reload()
+	c.eval(`document.getElementById('ndec').textContent`, &n)
+	if n != "0" {
+		t.Fatalf("after forgetting, the page counts %s decisions", n)
+	}
+	var obj struct {
+		Result struct {
+			ObjectID string `json:"objectId"`
+		} `json:"result"`
+	}
+	if err := c.call("Runtime.evaluate", map[string]any{"expression": `document.getElementById('load')`}, &obj); err != nil || obj.Result.ObjectID == "" {
+		t.Fatalf("find the load button: %v", err)
+	}
+	if err := c.call("DOM.setFileInputFiles", map[string]any{"files": []string{saved}, "objectId": obj.Result.ObjectID}, nil); err != nil {
+		t.Fatalf("choose the decisions file: %v", err)
+	}
+	deadline = time.Now().Add(5 * time.Second)
+	for n != strconv.Itoa(len(want)+1) && time.Now().Before(deadline) {
+		time.Sleep(100 * time.Millisecond)
+		c.eval(`document.getElementById('ndec').textContent`, &n)
+	}
+	if n != strconv.Itoa(len(want)+1) {
+		t.Errorf("after loading the saved file the page counts %s decisions, want %d", n, len(want)+1)
+	}
+	var decided string
+	c.eval(`document.getElementById('row-3') ? document.getElementById('row-3').cells[9].textContent : 'no row'`, &decided)
+	if decided != strconv.Itoa(len(want)+1) {
+		t.Errorf("the worklist's Decided column of the page shows %q", decided)
+	}
 }

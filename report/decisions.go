@@ -1,7 +1,12 @@
 package report
 
 import (
+	"bufio"
+	"encoding/csv"
 	"fmt"
+	"io"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -17,16 +22,20 @@ import (
 // a million captures is well under it).
 const maxDecisionsUnzip = 256 << 20
 
-// ReadDecisions reads the curator decisions of a reviewed XLSX report: the
-// DecisionColumn of its Captures sheet. Columns are found by their header
-// names, so rows may be re-sorted and columns added or moved. A decision is
-// on-topic or off-topic in any case and spelling ("Off-topic", "off topic",
-// "off", "ON"); "unsure" and empty cells are skipped. Each decided capture is
-// keyed as similarity.KeyOf keys results: by the hidden key and timestamp
-// columns the report writes (exactly KeyOf), else by its URI-M where that has
-// a 14-digit timestamp, else by uri_r and datetime. Errors name the file,
-// sheet and row.
+// ReadDecisions reads curator decisions: the DecisionColumn of the Captures
+// sheet of a reviewed XLSX report, or of a CSV file (".csv": what the HTML
+// report's review saves, or any table with the same column names). Columns
+// are found by their header names, so rows may be re-sorted and columns added
+// or moved. A decision is on-topic or off-topic in any case and spelling
+// ("Off-topic", "off topic", "off", "ON"); "unsure" and empty cells are
+// skipped. Each decided capture is keyed as similarity.KeyOf keys results: by
+// the key and timestamp columns the reports write (exactly KeyOf), else by its
+// URI-M where that has a 14-digit timestamp, else by uri_r and datetime.
+// Errors name the file, sheet and row.
 func ReadDecisions(path string) (map[similarity.GoldKey]string, error) {
+	if strings.EqualFold(filepath.Ext(path), ".csv") {
+		return readDecisionsCSV(path)
+	}
 	// A zip entry's declared size is allocated up front: cap it, or a few
 	// KB claiming gigabytes exhaust memory (excelize allows 16 GB).
 	f, err := excelize.OpenFile(path, excelize.Options{UnzipSizeLimit: maxDecisionsUnzip})
@@ -34,60 +43,106 @@ func ReadDecisions(path string) (map[similarity.GoldKey]string, error) {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
 	defer f.Close()
-	date1904 := false
+	d := &decisionReader{where: path + ", sheet " + SheetCaptures}
 	if p, err := f.GetWorkbookProps(); err == nil && p.Date1904 != nil {
-		date1904 = *p.Date1904
+		d.date1904 = *p.Date1904
 	}
 	rows, err := f.Rows(SheetCaptures)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	defer rows.Close()
-	where := func(n int) string { return fmt.Sprintf("%s, sheet %s, row %d", path, SheetCaptures, n) }
-
-	out := map[similarity.GoldKey]string{}
-	from := map[similarity.GoldKey]int{} // row that decided each key
-	var col map[string]int
 	for n := 1; rows.Next(); n++ {
 		cells, err := rows.Columns(excelize.Options{RawCellValue: true})
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", where(n), err)
+			return nil, fmt.Errorf("%s, row %d: %w", d.where, n, err)
 		}
-		if col == nil {
-			if col = decisionHeader(cells); col == nil && n >= 20 {
-				return nil, fmt.Errorf("%s, sheet %s: no %q column in the first 20 rows", path, SheetCaptures, DecisionColumn)
-			}
-			continue
+		if err := d.row(n, cells); err != nil {
+			return nil, err
 		}
-		cell := func(name string) string {
-			if i, ok := col[name]; ok && i < len(cells) {
-				return unneutralise(strings.TrimSpace(cells[i]))
-			}
-			return ""
-		}
-		d, err := parseDecision(cell("decision"))
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", where(n), err)
-		}
-		if d == "" {
-			continue
-		}
-		k, err := rowKey(cell, date1904)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", where(n), err)
-		}
-		if prev, ok := out[k]; ok && prev != d {
-			return nil, fmt.Errorf("%s: decides %s@%s %s, but row %d decided it %s", where(n), k.Key, k.TS, d, from[k], prev)
-		}
-		out[k], from[k] = d, n
 	}
 	if err := rows.Error(); err != nil {
-		return nil, fmt.Errorf("%s, sheet %s: %w", path, SheetCaptures, err)
+		return nil, fmt.Errorf("%s: %w", d.where, err)
 	}
-	if col == nil {
-		return nil, fmt.Errorf("%s, sheet %s: no %q column", path, SheetCaptures, DecisionColumn)
+	return d.result()
+}
+
+// readDecisionsCSV reads decisions from a CSV file with a header row.
+func readDecisionsCSV(path string) (map[similarity.GoldKey]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
 	}
-	return out, nil
+	defer f.Close()
+	cr := csv.NewReader(bufio.NewReader(f))
+	cr.FieldsPerRecord = -1
+	cr.ReuseRecord = true
+	d := &decisionReader{where: path}
+	for n := 1; ; n++ {
+		rec, err := cr.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		if n == 1 && len(rec) > 0 {
+			rec[0] = strings.TrimPrefix(rec[0], "\ufeff")
+		}
+		if err := d.row(n, rec); err != nil {
+			return nil, err
+		}
+	}
+	return d.result()
+}
+
+// decisionReader collects decisions row by row: the header first (within the
+// first 20 rows), then one capture per row.
+type decisionReader struct {
+	where    string
+	date1904 bool
+	col      map[string]int
+	out      map[similarity.GoldKey]string
+	from     map[similarity.GoldKey]int // row that decided each key
+}
+
+func (d *decisionReader) row(n int, cells []string) error {
+	if d.col == nil {
+		if d.col = decisionHeader(cells); d.col == nil && n >= 20 {
+			return fmt.Errorf("%s: no %q column in the first 20 rows", d.where, DecisionColumn)
+		}
+		d.out, d.from = map[similarity.GoldKey]string{}, map[similarity.GoldKey]int{}
+		return nil
+	}
+	cell := func(name string) string {
+		if i, ok := d.col[name]; ok && i < len(cells) {
+			return unneutralise(strings.TrimSpace(cells[i]))
+		}
+		return ""
+	}
+	dec, err := parseDecision(cell("decision"))
+	if err != nil {
+		return fmt.Errorf("%s, row %d: %w", d.where, n, err)
+	}
+	if dec == "" {
+		return nil
+	}
+	k, err := rowKey(cell, d.date1904)
+	if err != nil {
+		return fmt.Errorf("%s, row %d: %w", d.where, n, err)
+	}
+	if prev, ok := d.out[k]; ok && prev != dec {
+		return fmt.Errorf("%s, row %d: decides %s@%s %s, but row %d decided it %s", d.where, n, k.Key, k.TS, dec, d.from[k], prev)
+	}
+	d.out[k], d.from[k] = dec, n
+	return nil
+}
+
+func (d *decisionReader) result() (map[similarity.GoldKey]string, error) {
+	if d.col == nil {
+		return nil, fmt.Errorf("%s: no %q column", d.where, DecisionColumn)
+	}
+	return d.out, nil
 }
 
 // DecisionsGold turns curator decisions into a gold standard: off-topic

@@ -2,6 +2,7 @@ package report
 
 import (
 	"maps"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -193,5 +194,51 @@ func TestParseDecision(t *testing.T) {
 		if _, err := parseDecision(bad); err == nil {
 			t.Errorf("parseDecision(%q) accepted", bad)
 		}
+	}
+}
+
+// TestReadDecisionsCSV reads decisions files as the HTML report saves them
+// and as a curator may edit them (columns moved, a byte-order mark, quoting,
+// a formula-neutralised cell), and reports bad rows by line.
+func TestReadDecisionsCSV(t *testing.T) {
+	const head = "key,timestamp,uri_m,uri_r,curator decision\r\n"
+	k := similarity.GoldKey{Key: "org,example)/", TS: "20080312101500"}
+	k2 := similarity.GoldKey{Key: "org,example)/a", TS: "20090101000000"}
+	for _, tc := range []struct {
+		name, text string
+		want       map[similarity.GoldKey]string
+		err        string
+	}{
+		{"saved", head + `"org,example)/",20080312101500,http://a.test/c/20080312101500/http://example.org/,http://example.org/,off-topic` + "\r\n" +
+			`"org,example)/a",20090101000000,,http://example.org/a,on-topic` + "\r\n" +
+			`"org,example)/b",20090101000000,,http://example.org/b,unsure` + "\r\n",
+			map[similarity.GoldKey]string{k: DecisionOff, k2: DecisionOn}, ""},
+		{"moved and BOM", "\ufeffcurator decision,uri_m\nOff,http://a.test/c/20080312101500/http://example.org/\n",
+			map[similarity.GoldKey]string{k: DecisionOff}, ""},
+		{"neutralised", head + `"'=org,example)/",20080312101500,,,off` + "\n",
+			map[similarity.GoldKey]string{{Key: "=org,example)/", TS: "20080312101500"}: DecisionOff}, ""},
+		{"bad decision", head + `"org,example)/",20080312101500,,,maybe` + "\n", nil, "row 2"},
+		{"conflict", head + `"org,example)/",20080312101500,,,off` + "\n" + `"org,example)/",20080312101500,,,on` + "\n", nil, "row 2 decided it off-topic"},
+		{"no column", "key,timestamp\nx,20080312101500\n", nil, `no "curator decision" column`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := filepath.Join(t.TempDir(), "decisions.csv")
+			if err := os.WriteFile(p, []byte(tc.text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			got, err := ReadDecisions(p)
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) || !strings.Contains(err.Error(), p) {
+					t.Fatalf("error %v, want one naming %s and %q", err, p, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !maps.Equal(got, tc.want) {
+				t.Errorf("got %v, want %v", got, tc.want)
+			}
+		})
 	}
 }

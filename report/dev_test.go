@@ -154,11 +154,15 @@ func devHTMLInBrowser(t *testing.T, dir string, timemaps, captures, off int) {
 	case <-time.After(60 * time.Second):
 		t.Fatal("HTML report did not load in 60s")
 	}
-	var got struct{ Rows, Off, Captures int }
-	if err := c.eval(`(() => { const rows = Array.from(document.querySelectorAll('#tms tbody tr'));
-		return {Rows: rows.length, Off: rows.reduce((s, r) => s + Number(r.dataset.off), 0),
-			Captures: rows.reduce((s, r) => s + Number(r.cells[1].dataset.v), 0)}; })()`, &got); err != nil {
+	var got struct{ Rows, Off, Captures, Shown int }
+	// The worklist's data (the table shows a page of it at a time).
+	if err := c.eval(`(() => { const rows = JSON.parse(document.getElementById('meta').textContent).rows;
+		return {Rows: rows.length, Off: rows.reduce((s, r) => s + r[3], 0), Captures: rows.reduce((s, r) => s + r[2], 0),
+			Shown: document.querySelectorAll('#tms tbody tr[data-id]').length}; })()`, &got); err != nil {
 		t.Fatal(err)
+	}
+	if got.Shown == 0 {
+		t.Error("the worklist shows no page")
 	}
 	if got.Rows != timemaps || got.Off != off || got.Captures != captures {
 		t.Errorf("HTML: %d TimeMaps, %d captures, %d off-topic; JSON: %d, %d, %d", got.Rows, got.Captures, got.Off, timemaps, captures, off)

@@ -5,17 +5,18 @@ import (
 	"crypto/sha256"
 	"embed"
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"html/template"
 	"io"
 	"math"
 	"net/url"
 	"os"
+	"regexp"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	"github.com/offtopic/offtopic/similarity"
@@ -30,56 +31,81 @@ var assets embed.FS
 // HTMLExcerptChars caps each text excerpt shown in an HTML report.
 const HTMLExcerptChars = 220
 
+// DefaultArchiveURL is the archive URL detect gives local captures' URI-Ms
+// when --archive-url is not set: a Wayback on the curator's own machine,
+// which is rarely running. Reports say so when a run used it.
+const DefaultArchiveURL = "http://localhost:8080/collection"
+
 // histBins is the number of bins of each overview histogram.
 const histBins = 20
 
+// maxReasonKinds caps the distinct reasons the "not scored" breakdown keeps;
+// the rest count as "other".
+const maxReasonKinds = 200
+
 // HTMLWriter writes the HTML report: one self-contained page (no external
-// assets, no network) with an overview, a sortable and filterable table of
-// TimeMaps and a section per TimeMap with a timeline of its scores and its
-// captures. Sections are rendered as results arrive into a temporary file;
-// only counts, histograms and one small row per TimeMap stay in memory. Close
+// assets, no network) that opens at any collection size. The page holds the
+// overview (counts of pages and of other types, verdicts, the captures kept
+// on-topic by the topic guard, why captures were not scored), a worklist of
+// pages most off-topic first and histograms of the scores, all rendered in Go;
+// each TimeMap's captures travel as compact JSON in an inert data block that
+// the page's script renders (with textContent, never as markup) only when the
+// curator opens that TimeMap. The script also keeps the curator's review
+// decisions and saves them as a decisions file (see ReadDecisions).
+//
+// Data blocks are written as results arrive into a temporary file; only
+// counts, histograms and one small row per TimeMap stay in memory. Close
 // writes the page to the underlying writer and removes the temporary file.
 type HTMLWriter struct {
 	w     io.Writer
 	run   *Run
 	rule  similarity.Rule
-	tmpl  *template.Template
-	css   template.CSS
-	js    template.JS
-	csp   string
-	spool *os.File
+	guard float64
+	// prefix is the archive URL with a trailing slash: URI-Ms of the form
+	// prefix + timestamp + "/" + URI-R are not repeated in the page.
+	prefix string
+	tmpl   *template.Template
+	css    template.CSS
+	js     template.JS
+	csp    string
+	spool  *os.File
 	// spoolPath is the temporary file to remove at Close; "" when it was
 	// unlinked right after creation.
 	spoolPath string
 	sw        *bufio.Writer
-	written   int64
 	stats     htmlStats
+	kinds     map[string]int
+	reasons   map[string]int
 	hists     map[string]*histogram
 	rows      []htmlRow
 	err       error
 	closed    bool
 }
 
-// htmlStats are the overview's counts.
+// htmlStats are the overview's counts. Pages are TimeMaps with at least one
+// HTML capture; the measures apply to nothing else.
 type htmlStats struct {
-	TimeMaps, Captures, On, Off, NotScored, Scored, WithOff, NoT0 int
+	TimeMaps, Captures                    int
+	Pages, PageCaptures                   int
+	Other, OtherCaptures                  int
+	On, Off, Guarded, NotScored, Scored   int
+	PagesWithOff, PagesGuarded, PagesNoT0 int
 }
 
-// htmlRow is what the TimeMaps table keeps of one TimeMap.
+// htmlRow is what the worklist keeps of one TimeMap; it goes into the page
+// as a JSON array (see rowJSON).
 type htmlRow struct {
-	ID                           int
-	URIR, Filter                 string
-	Captures, On, Off, NotScored int
-	Share                        float64
-	HasT0                        bool
-	MinV, MinS, First, Last      string
-	FirstV, LastV                int64
-	spoolOff, spoolLen           int64
+	URIR, Key                             string
+	Kind                                  string
+	Captures, On, Off, NotScored, Guarded int
+	MinKey                                float64 // NaN when nothing was scored
+	First, Last                           int     // yyyymmdd
+	HasT0                                 bool
 }
 
 // NewHTMLWriter starts an HTML report that Close writes to w. run describes
-// the detection run; its rule decides which scores are marked as crossing a
-// threshold.
+// the detection run; its rule and topic guard decide which scores are marked
+// as having decided a verdict.
 func NewHTMLWriter(w io.Writer, run *Run) (*HTMLWriter, error) {
 	rule, err := run.Rule()
 	if err != nil {
@@ -93,15 +119,38 @@ func NewHTMLWriter(w io.Writer, run *Run) (*HTMLWriter, error) {
 	if err != nil {
 		return nil, fmt.Errorf("html report: %w", err)
 	}
-	h := &HTMLWriter{w: w, run: run, rule: rule, tmpl: tmpl, css: css, js: js,
-		csp: contentSecurityPolicy(string(js), string(css)), spool: spool, hists: map[string]*histogram{}}
+	h := &HTMLWriter{w: w, run: run, rule: rule, guard: run.topicGuard(), tmpl: tmpl, css: css, js: js,
+		csp: contentSecurityPolicy(string(js), string(css)), spool: spool,
+		kinds: map[string]int{}, reasons: map[string]int{}, hists: map[string]*histogram{}}
+	if run != nil && run.ArchiveURL != "" {
+		if p := strings.TrimRight(run.ArchiveURL, "/") + "/"; httpLink(p+"x") != "" {
+			h.prefix = p
+		}
+	}
 	// Unlink at once where the system allows it, so that nothing is left
 	// behind even when Close is never called.
 	if os.Remove(spool.Name()) != nil {
 		h.spoolPath = spool.Name()
 	}
-	h.sw = bufio.NewWriterSize(countingWriter{spool, &h.written}, 64<<10)
+	h.sw = bufio.NewWriterSize(spool, 64<<10)
 	return h, nil
+}
+
+// topicGuard is the run's topic guard (0 when off or not recorded).
+func (r *Run) topicGuard() float64 {
+	if r == nil {
+		return 0
+	}
+	g, err := strconv.ParseFloat(r.Options["topic-guard"], 64)
+	if err != nil || g < 0 || math.IsNaN(g) {
+		return 0
+	}
+	return g
+}
+
+// DefaultArchive reports whether the run's URI-Ms point at DefaultArchiveURL.
+func (r *Run) DefaultArchive() bool {
+	return r != nil && strings.TrimRight(r.ArchiveURL, "/") == DefaultArchiveURL
 }
 
 // parseHTMLAssets parses a page template with the shared style sheet and script.
@@ -118,6 +167,8 @@ func parseHTMLAssets(names ...string) (*template.Template, template.CSS, templat
 		"pct":  func(a, b int) string { return pct1(ratioOf(a, b)) },
 		"pct1": pct1,
 		"f3":   func(v float64) string { return strconv.FormatFloat(v, 'f', 3, 64) },
+		"num":  thousands,
+		"add":  func(a, b int) int { return a + b },
 	}).ParseFS(assets, names...)
 	if err != nil {
 		return nil, "", "", fmt.Errorf("html report template: %w", err)
@@ -144,19 +195,22 @@ func CSPHash(content string) string {
 	return "sha256-" + base64.StdEncoding.EncodeToString(sum[:])
 }
 
-type countingWriter struct {
-	w io.Writer
-	n *int64
+// Verdict codes of the page's data: what the script shows and filters on.
+const (
+	codeOn      = 0
+	codeOff     = 1
+	codeNS      = 2
+	codeGuarded = 3 // on-topic although the rule's thresholds were crossed
+)
+
+// guarded reports whether an on-topic capture crossed thresholds of the rule
+// (and so was kept on-topic by the topic guard).
+func (h *HTMLWriter) guarded(c *similarity.CaptureResult) bool {
+	return c.Verdict == similarity.VerdictOn && !c.IsT0 && len(h.rule.Crossed(c.Scores)) > 0
 }
 
-func (c countingWriter) Write(p []byte) (int, error) {
-	n, err := c.w.Write(p)
-	*c.n += int64(n)
-	return n, err
-}
-
-// Write renders one TimeMap's section into the temporary file and keeps its
-// counts for the overview and the table.
+// Write adds one TimeMap: its counts to the overview and its captures, as a
+// data block, to the temporary file.
 func (h *HTMLWriter) Write(r *similarity.TimeMapResult) error {
 	if h.err != nil {
 		return h.err
@@ -165,73 +219,262 @@ func (h *HTMLWriter) Write(r *similarity.TimeMapResult) error {
 		return fmt.Errorf("html report: write after close")
 	}
 	id := len(h.rows)
-	on, off, ns := r.Counts()
-	h.stats.TimeMaps++
-	h.stats.Captures += len(r.Captures)
-	h.stats.On += on
-	h.stats.Off += off
-	h.stats.NotScored += ns
-	h.stats.Scored += on + off
-	if off > 0 {
-		h.stats.WithOff++
-	}
-	if r.T0 == "" {
-		h.stats.NoT0++
-	}
+	row := htmlRow{URIR: r.URIR, Key: r.Key, Kind: timeMapKind(r), Captures: len(r.Captures), MinKey: math.NaN(), HasT0: r.T0 != ""}
+	key := h.keyMeasure()
 	for i := range r.Captures {
 		c := &r.Captures[i]
-		if c.Verdict == similarity.VerdictNotScored || c.IsT0 {
+		day := c.Datetime.UTC()
+		d := day.Year()*10000 + int(day.Month())*100 + day.Day()
+		if row.First == 0 || d < row.First {
+			row.First = d
+		}
+		if d > row.Last {
+			row.Last = d
+		}
+		switch {
+		case c.Verdict == similarity.VerdictOff:
+			row.Off++
+		case c.Verdict == similarity.VerdictOn:
+			row.On++
+			if h.guarded(c) {
+				row.Guarded++
+			}
+		default:
+			row.NotScored++
+			h.countReason(c.Reason)
 			continue
 		}
+		if s, ok := c.Scores[key]; ok && !c.IsT0 && (math.IsNaN(row.MinKey) || s < row.MinKey) {
+			row.MinKey = s
+		}
+		if c.IsT0 {
+			continue
+		}
+		off := c.Verdict == similarity.VerdictOff
 		for m, s := range c.Scores {
 			hg := h.hists[m]
 			if hg == nil {
 				hg = newHistogram(m)
 				h.hists[m] = hg
 			}
-			hg.add(s, ruleThreshold(h.rule, m))
+			hg.add(s, h.threshold(m), off)
 		}
 	}
-	row := htmlRow{ID: id, URIR: r.URIR, Filter: strings.ToLower(r.URIR), Captures: len(r.Captures),
-		On: on, Off: off, NotScored: ns, Share: ratioOf(off, on+off), HasT0: r.T0 != "", MinV: "9", MinS: "–"}
-	key := h.keyMeasure()
-	minScore := math.Inf(1)
-	var first, last time.Time
-	for i := range r.Captures {
-		c := &r.Captures[i]
-		if s, ok := c.Scores[key]; ok && c.Verdict != similarity.VerdictNotScored && s < minScore {
-			minScore = s
+	st := &h.stats
+	st.TimeMaps++
+	st.Captures += len(r.Captures)
+	st.On += row.On
+	st.Off += row.Off
+	st.Guarded += row.Guarded
+	st.NotScored += row.NotScored
+	st.Scored += row.On + row.Off
+	if row.Kind == kindPage {
+		st.Pages++
+		st.PageCaptures += len(r.Captures)
+		if row.Off > 0 {
+			st.PagesWithOff++
 		}
-		if first.IsZero() || c.Datetime.Before(first) {
-			first = c.Datetime
+		if row.Guarded > 0 {
+			st.PagesGuarded++
 		}
-		if last.IsZero() || c.Datetime.After(last) {
-			last = c.Datetime
+		if !row.HasT0 {
+			st.PagesNoT0++
 		}
+	} else {
+		st.Other++
+		st.OtherCaptures += len(r.Captures)
+		h.kinds[row.Kind]++
 	}
-	if !math.IsInf(minScore, 1) {
-		row.MinV, row.MinS = strconv.FormatFloat(minScore, 'f', 4, 64), fmtScore(minScore)
+	if _, err := fmt.Fprintf(h.sw, `<script type="application/json" id="d-%d">`, id); err != nil {
+		return h.fail(err)
 	}
-	if !first.IsZero() {
-		row.First, row.FirstV = first.UTC().Format("2006-01-02"), first.Unix()
-		row.Last, row.LastV = last.UTC().Format("2006-01-02"), last.Unix()
+	b, err := json.Marshal(h.detail(r))
+	if err != nil {
+		return h.fail(err)
 	}
-	row.spoolOff = h.written + int64(h.sw.Buffered())
-	if err := h.tmpl.ExecuteTemplate(h.sw, "section", h.section(id, r)); err != nil {
-		h.err = fmt.Errorf("html report: %w", err)
-		return h.err
+	h.sw.Write(b)
+	if _, err := h.sw.WriteString("</script>\n"); err != nil {
+		return h.fail(err)
 	}
-	row.spoolLen = h.written + int64(h.sw.Buffered()) - row.spoolOff
 	h.rows = append(h.rows, row)
 	return nil
 }
 
-// keyMeasure is the measure whose lowest score the TimeMaps table shows: the
+func (h *HTMLWriter) fail(err error) error {
+	h.err = fmt.Errorf("html report: %w", err)
+	return h.err
+}
+
+// threshold is the line a measure's histogram draws: the rule's threshold,
+// or the topic guard for the topic measure.
+func (h *HTMLWriter) threshold(m string) *similarity.Threshold {
+	if t := ruleThreshold(h.rule, m); t != nil {
+		return t
+	}
+	if m == similarity.MeasureTopic && h.guard > 0 {
+		return &similarity.Threshold{Measure: m, Value: h.guard}
+	}
+	return nil
+}
+
+// countReason adds a not-scored capture's reason to the breakdown.
+func (h *HTMLWriter) countReason(reason string) {
+	k := reasonKind(reason)
+	if _, ok := h.reasons[k]; !ok && len(h.reasons) >= maxReasonKinds {
+		k = "other"
+	}
+	h.reasons[k]++
+}
+
+// reasonKind groups why a capture was not scored: its reason, without the
+// detail that differs from capture to capture.
+func reasonKind(reason string) string {
+	switch {
+	case reason == "":
+		return "no reason given"
+	case strings.HasPrefix(reason, "no capture qualifies as t0"):
+		return "its page has no t0"
+	}
+	return cutText(reason, 60)
+}
+
+// kindPage is the kind of a TimeMap with an HTML capture.
+const kindPage = "page"
+
+// timeMapKind is "page" for a TimeMap with an HTML capture, else its most
+// common media type ("unknown" when none is recorded).
+func timeMapKind(r *similarity.TimeMapResult) string {
+	n := map[string]int{}
+	best := ""
+	for i := range r.Captures {
+		m := r.Captures[i].MIME
+		if similarity.IsHTML(m) {
+			return kindPage
+		}
+		if m == "" || len(m) > 80 {
+			continue
+		}
+		n[m]++
+		if best == "" || n[m] > n[best] || n[m] == n[best] && m < best {
+			best = m
+		}
+	}
+	if best == "" {
+		return "unknown"
+	}
+	return best
+}
+
+// keyMeasure is the measure whose lowest score the worklist shows: the
 // first of the rule.
 func (h *HTMLWriter) keyMeasure() string { return h.rule[0].Measure }
 
-// Close writes the page (head, overview, table and the sections, most
-// off-topic first) to the underlying writer and removes the temporary file.
+// deciding matches the thresholds a reason names ("cosine 0.040 < 0.1").
+var deciding = regexp.MustCompile(`([a-z]+) -?[0-9.]+ < `)
+
+// htmlDetail is one TimeMap's data block. Captures are arrays, in this order
+// (trailing empty fields left out): timestamp (14 digits), verdict code,
+// HTTP status, words, scores (in the order of M, null where missing), a bit
+// mask of the scores that decided the verdict (for guarded captures: the
+// thresholds crossed), reason, title, excerpt, URI-M ("" when it is the
+// archive URL + timestamp + URI-R), 1 when the URI-M is not to be linked,
+// the capture's key where it differs from the TimeMap's.
+type htmlDetail struct {
+	Key      string   `json:"k"`
+	URIT     string   `json:"t,omitempty"`
+	T0       int      `json:"t0"`
+	T0Reason string   `json:"t0r,omitempty"`
+	M        []string `json:"m"`
+	C        [][]any  `json:"c"`
+}
+
+func (h *HTMLWriter) detail(r *similarity.TimeMapResult) htmlDetail {
+	d := htmlDetail{Key: r.Key, URIT: httpLink(r.URIT), T0: -1, T0Reason: cutText(r.T0Reason, 300)}
+	if h.prefix != "" && d.URIT == h.prefix+"timemap/link/"+r.URIR {
+		d.URIT = "-" // the archive's TimeMap of the URI-R: the script makes the link
+	}
+	for _, m := range similarity.MeasureNames() {
+		for i := range r.Captures {
+			if _, ok := r.Captures[i].Scores[m]; ok {
+				d.M = append(d.M, m)
+				break
+			}
+		}
+	}
+	d.C = make([][]any, len(r.Captures))
+	for i := range r.Captures {
+		c := &r.Captures[i]
+		ts := c.Datetime.UTC().Format("20060102150405")
+		code, mask := codeNS, 0
+		switch c.Verdict {
+		case similarity.VerdictOff:
+			code = codeOff
+			for _, m := range deciding.FindAllStringSubmatch(c.Reason, -1) {
+				if j := slices.Index(d.M, m[1]); j >= 0 {
+					mask |= 1 << j
+				}
+			}
+		case similarity.VerdictOn:
+			code = codeOn
+			if h.guarded(c) {
+				code = codeGuarded
+				for _, t := range h.rule.Crossed(c.Scores) {
+					mask |= 1 << slices.Index(d.M, t.Measure)
+				}
+			}
+		}
+		if c.IsT0 {
+			d.T0 = i
+		}
+		var scores []any
+		if len(c.Scores) > 0 {
+			scores = make([]any, len(d.M))
+			for j, m := range d.M {
+				if v, ok := c.Scores[m]; ok {
+					scores[j] = json.Number(shortScore(v))
+				}
+			}
+		}
+		var reason, title, excerpt string
+		if code != codeOn || c.IsT0 {
+			title, excerpt = cutText(c.Title, 120), cutText(c.Excerpt, HTMLExcerptChars)
+			if !c.IsT0 {
+				reason = cutText(c.Reason, 300)
+			}
+		}
+		urim, nolink := c.URIM, 0
+		if h.prefix != "" && urim == h.prefix+ts+"/"+r.URIR {
+			urim = ""
+		} else if httpLink(urim) == "" {
+			nolink = 1
+		}
+		ckey := ""
+		if k := similarity.KeyOf(c).Key; k != r.Key {
+			ckey = k
+		}
+		row := []any{ts, code, c.Status, c.WordCount, scores, mask, reason, title, excerpt, urim, nolink, ckey}
+		for len(row) > 2 && isZero(row[len(row)-1]) {
+			row = row[:len(row)-1]
+		}
+		d.C[i] = row
+	}
+	return d
+}
+
+func isZero(v any) bool {
+	switch x := v.(type) {
+	case string:
+		return x == ""
+	case int:
+		return x == 0
+	case []any:
+		return x == nil
+	}
+	return false
+}
+
+// Close writes the page (overview, worklist, histograms, then the data) to
+// the underlying writer and removes the temporary file.
 func (h *HTMLWriter) Close() error {
 	if h.closed {
 		return h.err
@@ -242,36 +485,93 @@ func (h *HTMLWriter) Close() error {
 		return h.err
 	}
 	if err := h.sw.Flush(); err != nil {
-		h.err = fmt.Errorf("html report: spool: %w", err)
-		return h.err
+		return h.fail(fmt.Errorf("spool: %w", err))
 	}
-	// Most off-topic first: share, then count, then key order.
-	sort.SliceStable(h.rows, func(i, j int) bool {
-		a, b := &h.rows[i], &h.rows[j]
-		if a.Share != b.Share {
-			return a.Share > b.Share
-		}
-		return a.Off > b.Off
-	})
 	bw := bufio.NewWriterSize(h.w, 64<<10)
 	if err := h.tmpl.ExecuteTemplate(bw, "top", h.topData()); err != nil {
-		h.err = fmt.Errorf("html report: %w", err)
-		return h.err
+		return h.fail(err)
 	}
-	for _, row := range h.rows {
-		if _, err := io.Copy(bw, io.NewSectionReader(h.spool, row.spoolOff, row.spoolLen)); err != nil {
-			h.err = fmt.Errorf("html report: %w", err)
-			return h.err
-		}
+	if err := h.writeData(bw); err != nil {
+		return h.fail(err)
+	}
+	// The script comes before the TimeMaps' data: it draws the worklist as
+	// soon as the rows are in, while the browser goes on reading the data.
+	if err := h.tmpl.ExecuteTemplate(bw, "script", h.pageData()); err != nil {
+		return h.fail(err)
+	}
+	if _, err := io.Copy(bw, io.NewSectionReader(h.spool, 0, math.MaxInt64)); err != nil {
+		return h.fail(err)
 	}
 	if err := h.tmpl.ExecuteTemplate(bw, "bottom", h.pageData()); err != nil {
-		h.err = fmt.Errorf("html report: %w", err)
-		return h.err
+		return h.fail(err)
 	}
 	if err := bw.Flush(); err != nil {
-		h.err = fmt.Errorf("html report: %w", err)
+		return h.fail(err)
 	}
-	return h.err
+	return nil
+}
+
+// htmlMeta is what the page's script needs besides the rows.
+type htmlMeta struct {
+	// ID names the report, so that review decisions kept in the browser
+	// stay with this report.
+	ID     string   `json:"id"`
+	Prefix string   `json:"prefix"`
+	Rule   [][2]any `json:"rule"`
+	Guard  float64  `json:"guard"`
+	Key    string   `json:"key"`
+	Kinds  []string `json:"kinds"`
+	Rows   [][]any  `json:"rows"`
+}
+
+// writeData writes the meta block with the worklist's rows: each is
+// [uri_r, kind index, captures, off-topic, on-topic, not scored, guarded,
+// lowest key score or null, first day, last day (yyyymmdd), 1 if it has t0,
+// SURT key];
+// the row's index is its TimeMap's id.
+func (h *HTMLWriter) writeData(w io.Writer) error {
+	m := htmlMeta{ID: h.reportID(), Prefix: h.prefix, Guard: h.guard, Key: h.keyMeasure(), Kinds: []string{kindPage}}
+	for _, t := range h.rule {
+		m.Rule = append(m.Rule, [2]any{t.Measure, t.Value})
+	}
+	kindIdx := map[string]int{kindPage: 0}
+	m.Rows = make([][]any, len(h.rows))
+	for i, r := range h.rows {
+		k, ok := kindIdx[r.Kind]
+		if !ok {
+			k = len(m.Kinds)
+			kindIdx[r.Kind] = k
+			m.Kinds = append(m.Kinds, r.Kind)
+		}
+		var minKey any
+		if !math.IsNaN(r.MinKey) {
+			minKey = json.Number(shortScore(r.MinKey))
+		}
+		t0 := 0
+		if r.HasT0 {
+			t0 = 1
+		}
+		m.Rows[i] = []any{r.URIR, k, r.Captures, r.Off, r.On, r.NotScored, r.Guarded, minKey, r.First, r.Last, t0, r.Key}
+	}
+	if _, err := io.WriteString(w, `<script type="application/json" id="meta">`); err != nil {
+		return err
+	}
+	enc := json.NewEncoder(w) // escapes <, > and &: the block cannot end early
+	if err := enc.Encode(m); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, "</script>\n")
+	return err
+}
+
+// reportID is a short name of this report for the browser's storage.
+func (h *HTMLWriter) reportID() string {
+	s := sha256.New()
+	if h.run != nil {
+		fmt.Fprintln(s, h.run.Started.UnixNano(), h.run.Inputs, h.run.Measures)
+	}
+	fmt.Fprintln(s, h.stats.TimeMaps, h.stats.Captures)
+	return base64.RawURLEncoding.EncodeToString(s.Sum(nil)[:9])
 }
 
 func (h *HTMLWriter) cleanup() {
@@ -287,6 +587,9 @@ type htmlPage struct {
 	CSP, Title, Subtitle, Footer string
 	CSS                          template.CSS
 	JS                           template.JS
+	// DefaultArchive is set when URI-Ms point at DefaultArchiveURL.
+	DefaultArchive bool
+	ArchiveURL     string
 }
 
 func (h *HTMLWriter) pageData() htmlPage {
@@ -294,7 +597,7 @@ func (h *HTMLWriter) pageData() htmlPage {
 }
 
 func newHTMLPage(run *Run, title, csp string, css template.CSS, js template.JS) htmlPage {
-	p := htmlPage{CSP: csp, Title: title, CSS: css, JS: js}
+	p := htmlPage{CSP: csp, Title: title, CSS: css, JS: js, DefaultArchive: run.DefaultArchive(), ArchiveURL: DefaultArchiveURL}
 	var sub []string
 	tool := "offtopic"
 	if run != nil {
@@ -319,26 +622,53 @@ func newHTMLPage(run *Run, title, csp string, css template.CSS, js template.JS) 
 	return p
 }
 
-// htmlTop is the data of the page's head, overview and TimeMaps table.
+// htmlTop is the data of the page's overview, worklist and histograms.
 type htmlTop struct {
 	htmlPage
 	S          htmlStats
-	Rule       string
+	Rule       []similarity.Threshold
+	Guard      string
 	KeyMeasure string
+	Kinds      []countOf
+	Reasons    []countOf
 	Hists      []histChart
 	RunLines   []string
-	Rows       []htmlRow
+}
+
+// countOf is one line of a breakdown.
+type countOf struct {
+	Name string
+	N    int
 }
 
 func (h *HTMLWriter) topData() htmlTop {
-	t := htmlTop{htmlPage: h.pageData(), S: h.stats, Rule: h.rule.String(), KeyMeasure: h.keyMeasure(), Rows: h.rows}
+	t := htmlTop{htmlPage: h.pageData(), S: h.stats, Rule: h.rule, KeyMeasure: h.keyMeasure(),
+		Kinds: sortedCounts(h.kinds), Reasons: sortedCounts(h.reasons)}
+	if h.guard > 0 {
+		t.Guard = strconv.FormatFloat(h.guard, 'f', -1, 64)
+	}
 	for _, m := range similarity.MeasureNames() {
 		if hg := h.hists[m]; hg != nil {
-			t.Hists = append(t.Hists, hg.chart(m, h.rule))
+			t.Hists = append(t.Hists, hg.chart(m, h.threshold(m), h.rule.Has(m)))
 		}
 	}
 	t.RunLines = runLines(h.run)
 	return t
+}
+
+// sortedCounts lists a breakdown, largest first.
+func sortedCounts(m map[string]int) []countOf {
+	out := make([]countOf, 0, len(m))
+	for k, n := range m {
+		out = append(out, countOf{k, n})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].N != out[j].N {
+			return out[i].N > out[j].N
+		}
+		return out[i].Name < out[j].Name
+	})
+	return out
 }
 
 // runLines describes the run's inputs and options for the overview.
@@ -369,70 +699,22 @@ func runLines(run *Run) []string {
 	return out
 }
 
-// htmlSection is one TimeMap's section.
-type htmlSection struct {
-	ID                       int
-	URIR, URIRLink, URITLink string
-	On, Off, NotScored       int
-	HasT0                    bool
-	T0Date, T0Reason         string
-	T0Title, T0Excerpt       string
-	Chart                    *timeline
-	Measures                 []string
-	Captures                 []htmlCapture
-}
-
-// htmlCapture is one row of a TimeMap's captures.
-type htmlCapture struct {
-	Date, URIM, Link       string
-	Status, Words          int
-	Verdict, VClass        string
-	IsT0                   bool
-	Scores                 []htmlScore
-	Reason, Title, Excerpt string
-}
-
-type htmlScore struct {
-	S       string
-	Crossed bool
-}
-
-func (h *HTMLWriter) section(id int, r *similarity.TimeMapResult) htmlSection {
-	on, off, ns := r.Counts()
-	s := htmlSection{ID: id, URIR: r.URIR, URIRLink: httpLink(r.URIR), URITLink: httpLink(r.URIT),
-		On: on, Off: off, NotScored: ns, HasT0: r.T0 != "", T0Reason: r.T0Reason}
-	present := map[string]bool{}
-	for i := range r.Captures {
-		c := &r.Captures[i]
-		for m := range c.Scores {
-			present[m] = true
+// thousands formats n with thin spaces between groups of three digits.
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, r := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteRune(',')
 		}
-		if c.IsT0 {
-			s.T0Date = c.Datetime.UTC().Format("2006-01-02 15:04")
-			s.T0Title, s.T0Excerpt = cutText(c.Title, 120), cutText(c.Excerpt, HTMLExcerptChars)
-		}
+		b.WriteRune(r)
 	}
-	for _, m := range similarity.MeasureNames() {
-		if present[m] {
-			s.Measures = append(s.Measures, m)
-		}
+	if neg {
+		return "-" + b.String()
 	}
-	s.Captures = make([]htmlCapture, len(r.Captures))
-	for i := range r.Captures {
-		c := &r.Captures[i]
-		hc := htmlCapture{Date: c.Datetime.UTC().Format("2006-01-02 15:04"), URIM: c.URIM, Link: httpLink(c.URIM),
-			Status: c.Status, Words: c.WordCount, Verdict: c.Verdict, VClass: verdictClass(c.Verdict), IsT0: c.IsT0,
-			Reason: cutText(c.Reason, 300), Title: cutText(c.Title, 120), Excerpt: cutText(c.Excerpt, HTMLExcerptChars)}
-		hc.Scores = make([]htmlScore, len(s.Measures))
-		for j, m := range s.Measures {
-			if v, ok := c.Scores[m]; ok {
-				hc.Scores[j] = htmlScore{S: fmtScore(v), Crossed: c.Verdict != similarity.VerdictNotScored && crosses(h.rule, m, v)}
-			}
-		}
-		s.Captures[i] = hc
-	}
-	s.Chart = newTimeline(r, s.Measures, h.rule)
-	return s
+	return b.String()
 }
 
 // ruleThreshold is the rule's threshold of a measure, nil when it has none.
@@ -449,16 +731,6 @@ func ruleThreshold(rule similarity.Rule, measure string) *similarity.Threshold {
 func crosses(rule similarity.Rule, measure string, score float64) bool {
 	t := ruleThreshold(rule, measure)
 	return t != nil && t.Crossed(score)
-}
-
-func verdictClass(v string) string {
-	switch v {
-	case similarity.VerdictOff:
-		return "off"
-	case similarity.VerdictOn:
-		return "on"
-	}
-	return "ns"
 }
 
 // httpLink returns u when it is an absolute http or https URL with a host,
@@ -510,6 +782,15 @@ func fmtScore(v float64) string {
 	return s
 }
 
+// shortScore is a score with 3 decimals and no trailing zeros, for the page's data.
+func shortScore(v float64) string {
+	s := strconv.FormatFloat(math.Round(v*1000)/1000, 'f', -1, 64)
+	if s == "-0" {
+		return "0"
+	}
+	return s
+}
+
 func ratioOf(a, b int) float64 {
 	if b == 0 {
 		return 0
@@ -529,18 +810,27 @@ func plural(n int, one, many string) string {
 // coord formats an SVG coordinate.
 func coord(v float64) string { return strconv.FormatFloat(math.Round(v*10)/10, 'f', -1, 64) }
 
-// measureRange is the axis of a measure's histogram (Measure.PlotRange).
+// measureRange is the axis of a measure's histogram: similarities lie in
+// [0, 1], changes in [-1, ∞) (shown up to +1), topic around 1.
 func measureRange(m string) (lo, hi float64) {
-	def, _ := similarity.LookupMeasure(m)
-	return def.PlotRange()
+	switch m {
+	case similarity.MeasureWordCount, similarity.MeasureByteCount:
+		return -1, 1
+	case similarity.MeasureTopic:
+		return 0, 1.5
+	}
+	return 0, 1
 }
 
 // histogram counts one measure's scores in fixed bins; scores outside the
 // axis count in the end bins.
 type histogram struct {
-	lo, hi           float64
-	bins             [histBins]int
-	clamped, crossed int
+	lo, hi  float64
+	bins    [histBins]int
+	clamped int
+	// crossedOff and crossedOn count the scores across the threshold of
+	// off-topic and of on-topic captures.
+	crossedOff, crossedOn int
 }
 
 func newHistogram(m string) *histogram {
@@ -548,9 +838,13 @@ func newHistogram(m string) *histogram {
 	return &histogram{lo: lo, hi: hi}
 }
 
-func (hg *histogram) add(s float64, thr *similarity.Threshold) {
+func (hg *histogram) add(s float64, thr *similarity.Threshold, off bool) {
 	if thr != nil && thr.Crossed(s) {
-		hg.crossed++
+		if off {
+			hg.crossedOff++
+		} else {
+			hg.crossedOn++
+		}
 	}
 	i := int(math.Floor((s - hg.lo) / (hg.hi - hg.lo) * histBins))
 	if i < 0 || i >= histBins {
@@ -564,16 +858,20 @@ func (hg *histogram) add(s float64, thr *similarity.Threshold) {
 
 // histChart is a histogram ready to draw.
 type histChart struct {
-	Measure          string
-	W, H             int
-	X0, X1, Y0       string
-	Bars             []histBar
-	Ticks            []svgText
-	Max              string
-	HasThr           bool
-	Thr              string
-	ThrX             string
-	Crossed, Clamped int
+	Measure    string
+	W, H       int
+	X0, X1, Y0 string
+	Bars       []histBar
+	Ticks      []svgText
+	Max        string
+	HasThr     bool
+	Thr        string
+	ThrX       string
+	Clamped    int
+	// InRule is set for a measure of the rule; the topic measure's line is
+	// the topic guard.
+	InRule                bool
+	CrossedOff, CrossedOn int
 }
 
 type histBar struct {
@@ -585,15 +883,15 @@ type svgText struct {
 	X, Y, Label string
 }
 
-func (hg *histogram) chart(m string, rule similarity.Rule) histChart {
+func (hg *histogram) chart(m string, thr *similarity.Threshold, inRule bool) histChart {
 	const w, h, left, right, top, bottom = 300, 120, 8.0, 292.0, 14.0, 102.0
-	c := histChart{Measure: m, W: w, H: h, X0: coord(left), X1: coord(right), Y0: coord(bottom), Clamped: hg.clamped, Crossed: hg.crossed}
+	c := histChart{Measure: m, W: w, H: h, X0: coord(left), X1: coord(right), Y0: coord(bottom), Clamped: hg.clamped,
+		InRule: inRule, CrossedOff: hg.crossedOff, CrossedOn: hg.crossedOn}
 	maxN := 0
 	for _, n := range hg.bins {
 		maxN = max(maxN, n)
 	}
 	c.Max = "max " + strconv.Itoa(maxN) + " per bin"
-	thr := ruleThreshold(rule, m)
 	bw := (right - left) / histBins
 	x := func(v float64) float64 { return left + (v-hg.lo)/(hg.hi-hg.lo)*(right-left) }
 	for i, n := range hg.bins {
@@ -624,147 +922,8 @@ func (hg *histogram) chart(m string, rule similarity.Rule) histChart {
 	return c
 }
 
-// timeline is a TimeMap's scores over time, ready to draw.
-type timeline struct {
-	W, H                                    int
-	Left, Right, Top, Bottom, PlotH, LabelX string
-	Lines                                   []tlLine
-	Dots                                    []tlDot
-	Thresholds                              []tlThr
-	YTicks                                  []tlTick
-	XTicks                                  []tlTick
-	Bands                                   []tlBand
-	Marks                                   []tlMark
-	Legend                                  []string
-}
-
-type tlLine struct{ Measure, Points string }
-type tlDot struct{ Measure, X, Y string }
-type tlThr struct{ Y, TY, Label string }
-type tlTick struct{ X, Y, TY, Label string }
-type tlBand struct{ X, W, Label string }
-type tlMark struct{ Class, D, Label string }
-
-// newTimeline draws each measure of a TimeMap against capture time on one
-// axis (similarities in [0, 1], changes from -1), the rule's thresholds and
-// the off-topic and unscored captures.
-func newTimeline(r *similarity.TimeMapResult, measures []string, rule similarity.Rule) *timeline {
-	if len(r.Captures) == 0 {
-		return nil
-	}
-	const w, h, left, right, top, bottom = 1000, 170, 44.0, 990.0, 8.0, 146.0
-	tl := &timeline{W: w, H: h, Left: coord(left), Right: coord(right), Top: coord(top), Bottom: coord(bottom),
-		PlotH: coord(bottom - top), LabelX: coord(left - 5), Legend: measures}
-	lo, hi := 0.0, 1.0
-	for _, m := range measures {
-		if def, _ := similarity.LookupMeasure(m); def.Min < 0 {
-			lo = -1
-		}
-	}
-	tmin, tmax := r.Captures[0].Datetime, r.Captures[0].Datetime
-	for i := range r.Captures {
-		c := &r.Captures[i]
-		if c.Datetime.Before(tmin) {
-			tmin = c.Datetime
-		}
-		if c.Datetime.After(tmax) {
-			tmax = c.Datetime
-		}
-		if c.Verdict == similarity.VerdictNotScored {
-			continue
-		}
-		for _, s := range c.Scores {
-			if s > hi {
-				hi = math.Min(math.Ceil(s*4)/4, 1.5)
-			}
-		}
-	}
-	span := tmax.Sub(tmin).Seconds()
-	xOf := func(t time.Time) float64 {
-		if span <= 0 {
-			return (left + right) / 2
-		}
-		return left + 6 + t.Sub(tmin).Seconds()/span*(right-left-12)
-	}
-	yOf := func(v float64) float64 {
-		v = math.Min(math.Max(v, lo), hi)
-		return bottom - (v-lo)/(hi-lo)*(bottom-top)
-	}
-	step := 0.25
-	if hi-lo > 1.25 {
-		step = 0.5
-	}
-	for v := lo; v <= hi+1e-9; v += step {
-		y := yOf(v)
-		tl.YTicks = append(tl.YTicks, tlTick{Y: coord(y), TY: coord(y + 3), Label: strconv.FormatFloat(math.Round(v*100)/100, 'f', -1, 64)})
-	}
-	tl.XTicks = timeTicks(tmin, tmax, xOf, bottom+15)
-	for _, t := range rule {
-		if !slices.Contains(measures, t.Measure) {
-			continue
-		}
-		y := yOf(t.Value)
-		tl.Thresholds = append(tl.Thresholds, tlThr{Y: coord(y), TY: coord(y - 3), Label: t.Measure + " < " + strconv.FormatFloat(t.Value, 'f', -1, 64)})
-	}
-	caps := make([]*similarity.CaptureResult, len(r.Captures))
-	for i := range r.Captures {
-		caps[i] = &r.Captures[i]
-	}
-	sort.SliceStable(caps, func(i, j int) bool { return caps[i].Datetime.Before(caps[j].Datetime) })
-	for _, m := range measures {
-		var pts strings.Builder
-		n := 0
-		for _, c := range caps {
-			s, ok := c.Scores[m]
-			if !ok || c.Verdict == similarity.VerdictNotScored {
-				continue
-			}
-			x, y := coord(xOf(c.Datetime)), coord(yOf(s))
-			if n > 0 {
-				pts.WriteByte(' ')
-			}
-			pts.WriteString(x + "," + y)
-			n++
-			if rule.Has(m) {
-				tl.Dots = append(tl.Dots, tlDot{Measure: m, X: x, Y: y})
-			}
-		}
-		if n > 0 {
-			tl.Lines = append(tl.Lines, tlLine{Measure: m, Points: pts.String()})
-		}
-	}
-	bandW := 8.0
-	for _, c := range caps {
-		x := xOf(c.Datetime)
-		date := c.Datetime.UTC().Format("2006-01-02")
-		switch c.Verdict {
-		case similarity.VerdictOff:
-			tl.Bands = append(tl.Bands, tlBand{X: coord(x - bandW/2), W: coord(bandW), Label: date + " off-topic: " + cutText(c.Reason, 160)})
-			tl.Marks = append(tl.Marks, tlMark{Class: "offmark", D: fmt.Sprintf("M%s %sl-5 8h10z", coord(x), coord(bottom+1)), Label: date + " off-topic"})
-		case similarity.VerdictNotScored:
-			tl.Marks = append(tl.Marks, tlMark{Class: "nsmark", D: fmt.Sprintf("M%s %sl-3 6h6z", coord(x), coord(bottom+1)), Label: date + " not scored: " + cutText(c.Reason, 160)})
-		}
-	}
-	return tl
-}
-
-// timeTicks labels years when the TimeMap spans two or more, else the first
-// and last dates.
-func timeTicks(tmin, tmax time.Time, xOf func(time.Time) float64, y float64) []tlTick {
-	tmin, tmax = tmin.UTC(), tmax.UTC()
-	years := tmax.Year() - tmin.Year()
-	var out []tlTick
-	if years < 2 {
-		out = append(out, tlTick{X: coord(xOf(tmin) + 20), TY: coord(y), Label: tmin.Format("2006-01-02")})
-		if tmax.Sub(tmin) > 0 {
-			out = append(out, tlTick{X: coord(xOf(tmax) - 20), TY: coord(y), Label: tmax.Format("2006-01-02")})
-		}
-		return out
-	}
-	step := (years + 9) / 10
-	for yr := tmin.Year() + 1; yr <= tmax.Year(); yr += step {
-		t := time.Date(yr, 1, 1, 0, 0, 0, 0, time.UTC)
-		out = append(out, tlTick{X: coord(xOf(t)), TY: coord(y), Label: strconv.Itoa(yr)})
-	}
-	return out
+// htmlScore is a score cell of the evaluation page.
+type htmlScore struct {
+	S       string
+	Crossed bool
 }

@@ -2,12 +2,13 @@ package report
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"math"
 	"os"
-	"regexp"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -131,6 +132,8 @@ func inertCheck(t *testing.T, page []byte, wantScript bool) string {
 	z := html.NewTokenizer(bytes.NewReader(page))
 	var csp, script, style string
 	scripts, styles := 0, 0
+	var data []string // contents of data blocks
+	inData := false
 	var text strings.Builder
 	var stack []string
 	for {
@@ -147,7 +150,11 @@ func inertCheck(t *testing.T, page []byte, wantScript bool) string {
 			if len(stack) > 0 {
 				switch stack[len(stack)-1] {
 				case "script":
-					script += tok.Data
+					if inData {
+						data[len(data)-1] += tok.Data
+					} else {
+						script += tok.Data
+					}
 					continue
 				case "style":
 					style += tok.Data
@@ -162,7 +169,17 @@ func inertCheck(t *testing.T, page []byte, wantScript bool) string {
 		case html.StartTagToken, html.SelfClosingTagToken:
 			switch tok.Data {
 			case "script":
-				scripts++
+				inData = false
+				for _, a := range tok.Attr {
+					if a.Key == "type" && a.Val == "application/json" {
+						inData = true
+					}
+				}
+				if inData {
+					data = append(data, "")
+				} else {
+					scripts++
+				}
 			case "style":
 				styles++
 			case "img", "iframe", "frame", "object", "embed", "form", "base", "link", "audio", "video", "source", "input type=image", "foreignobject", "use", "image":
@@ -230,7 +247,85 @@ func inertCheck(t *testing.T, page []byte, wantScript bool) string {
 	if styles != 1 || !strings.Contains(csp, "style-src '"+CSPHash(style)+"'") {
 		t.Errorf("%d style elements; CSP %q must allow exactly the page's style sheet (hash %s)", styles, csp, CSPHash(style))
 	}
+	// Data blocks are JSON, and their strings are text the script shows.
+	for _, d := range data {
+		var v any
+		if err := json.Unmarshal([]byte(d), &v); err != nil {
+			t.Errorf("data block is not JSON: %v", err)
+		}
+		jsonStrings(v, &text)
+	}
 	return text.String()
+}
+
+// jsonStrings appends every string in a decoded JSON value to b.
+func jsonStrings(v any, b *strings.Builder) {
+	switch x := v.(type) {
+	case string:
+		b.WriteString(x)
+		b.WriteByte('\n')
+	case []any:
+		for _, e := range x {
+			jsonStrings(e, b)
+		}
+	case map[string]any:
+		for _, e := range x {
+			jsonStrings(e, b)
+		}
+	}
+}
+
+// pageMeta is the meta block of an HTML report, decoded.
+type pageMeta struct {
+	ID     string
+	Prefix string
+	Guard  float64
+	Key    string
+	Kinds  []string
+	Rows   [][]any
+}
+
+// pageData decodes the meta block and every TimeMap's data block.
+func pageData(t *testing.T, page []byte) (pageMeta, map[int]htmlDetail) {
+	t.Helper()
+	var m pageMeta
+	details := map[int]htmlDetail{}
+	z := html.NewTokenizer(bytes.NewReader(page))
+	id := ""
+	for {
+		tt := z.Next()
+		if tt == html.ErrorToken {
+			break
+		}
+		tok := z.Token()
+		switch tt {
+		case html.StartTagToken:
+			id = ""
+			if tok.Data == "script" {
+				for _, a := range tok.Attr {
+					if a.Key == "id" {
+						id = a.Val
+					}
+				}
+			}
+		case html.TextToken:
+			switch {
+			case id == "meta":
+				if err := json.Unmarshal([]byte(tok.Data), &m); err != nil {
+					t.Fatalf("meta: %v", err)
+				}
+			case strings.HasPrefix(id, "d-"):
+				n, _ := strconv.Atoi(id[2:])
+				var d htmlDetail
+				if err := json.Unmarshal([]byte(tok.Data), &d); err != nil {
+					t.Fatalf("%s: %v", id, err)
+				}
+				details[n] = d
+			}
+			id = ""
+		}
+	}
+	return m, details
 }
 
 func TestHTMLHostileCaptureRendersInert(t *testing.T) {
@@ -253,47 +348,142 @@ func TestHTMLHostileCaptureRendersInert(t *testing.T) {
 func TestHTMLContent(t *testing.T) {
 	page := string(renderHTML(t, htmlFixture()))
 	for _, want := range []string{
-		`<b>6</b><span>TimeMaps`,           // overview counts
-		`cosine=0.1,wordcount=-0.85`,       // the rule
-		`aria-label="histogram of cosine"`, // a histogram per measure
+		`<b>6</b><span>pages (TimeMaps with HTML)`,              // overview counts
+		`<b>cosine &lt; 0.1</b> or <b>wordcount &lt; -0.85</b>`, // the rule
+		`<b>topic ≥ 0.35</b>`,                                   // with its guard
+		`aria-label="histogram of cosine"`,                      // a histogram per measure
 		`aria-label="histogram of wordcount"`,
-		`class="thr"`,                  // threshold lines
-		`class="offband"`,              // off-topic captures on the timeline
-		`polyline class="ln m-cosine"`, // each measure over time
-		`id="tm-0"`, `id="tm-5"`,       // a section per TimeMap
-		`href="http://archive.test/c/20060501120000/http://example.com/" rel="noopener noreferrer" target="_blank"`,
-		`Buy this domain today.`, // capture text beside t0's
-		`The society looks after`,
-		`no t0`,
+		`class="thr"`,                       // threshold lines
+		`id="meta"`, `id="d-0"`, `id="d-5"`, // data for the worklist and each TimeMap
 		`topic-guard: 0.35`,
+		`Pages to review`,
 	} {
 		if !strings.Contains(page, want) {
 			t.Errorf("page lacks %q", want)
 		}
 	}
+	// The worklist comes before the histograms.
+	if w, h := strings.Index(page, `id="worklist"`), strings.Index(page, `id="scores"`); w < 0 || h < 0 || w > h {
+		t.Errorf("worklist at %d, histograms at %d: the worklist must come first", w, h)
+	}
+	if strings.Contains(page, `id="default-archive"`) {
+		t.Error("the default-archive note is shown for a run with its own archive URL")
+	}
+	def := *htmlTestRun
+	def.ArchiveURL = DefaultArchiveURL
+	var buf bytes.Buffer
+	w, err := NewHTMLWriter(&buf, &def)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Write(htmlFixture()[0])
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), `id="default-archive"`) {
+		t.Error("no note that URI-Ms point at the default archive URL")
+	}
 }
 
-// TestHTMLMostOffTopicFirst checks the default order of the table and of the
-// sections: off-topic share, descending.
-func TestHTMLMostOffTopicFirst(t *testing.T) {
-	page := string(renderHTML(t, htmlFixture()))
-	rows := regexp.MustCompile(`<td class="uri"><a href="#tm-(\d+)">`).FindAllStringSubmatch(page, -1)
-	sections := regexp.MustCompile(`<details class="tm[^"]*" id="tm-(\d+)">`).FindAllStringSubmatch(page, -1)
-	var got, sec []string
-	for _, m := range rows {
-		got = append(got, m[1])
+// htmlGuardAndCSS are a page with a capture kept on-topic by the topic guard
+// and a stylesheet's TimeMap (not a page: nothing in it is scored).
+func htmlGuardAndCSS() []*similarity.TimeMapResult {
+	g := htmlTimeMap("org,rotating)/", "http://rotating.example.org/", 4, 99)
+	c := &g.Captures[3]
+	c.Scores[similarity.MeasureCosine], c.Scores[similarity.MeasureTopic] = 0.05, 0.8
+	c.Reason = "cosine 0.050 < 0.1, but still on its subject in the collection (topic 0.800 >= 0.35)"
+	css := &similarity.TimeMapResult{Key: "org,rotating)/style.css", URIR: "http://rotating.example.org/style.css", T0Reason: "no capture with HTTP 200 and an HTML type"}
+	for i := 0; i < 3; i++ {
+		d := time.Date(2007+i, 1, 1, 0, 0, 0, 0, time.UTC)
+		css.Captures = append(css.Captures, similarity.CaptureResult{URIR: css.URIR, Datetime: d, Status: 200, MIME: "text/css",
+			URIM: "http://archive.test/c/" + d.Format("20060102150405") + "/" + css.URIR, Verdict: similarity.VerdictNotScored, Reason: "not HTML (text/css)"})
 	}
-	for _, m := range sections {
-		sec = append(sec, m[1])
+	return []*similarity.TimeMapResult{g, css}
+}
+
+// TestHTMLData checks the data the page's script renders from: one row per
+// TimeMap with its counts, each TimeMap's captures with verdicts, what decided
+// them and URI-Ms that come back exactly.
+func TestHTMLData(t *testing.T) {
+	results := append(htmlFixture(), htmlGuardAndCSS()...)
+	page := renderHTML(t, results)
+	text := string(page)
+	m, details := pageData(t, page)
+	if len(m.Rows) != len(results) || len(details) != len(results) {
+		t.Fatalf("%d rows and %d data blocks for %d TimeMaps", len(m.Rows), len(details), len(results))
 	}
-	// Off-topic shares: museum 2/4, lights/about 3/8, hostile 1/3,
-	// lights 4/13, example 0, parked 0 (none scored).
-	want := []string{"5", "2", "1", "3", "0", "4"}
-	if strings.Join(got, ",") != strings.Join(want, ",") {
-		t.Errorf("table order %v, want %v", got, want)
+	if m.Prefix != "http://archive.test/c/" || m.Guard != 0.35 || m.Key != "cosine" {
+		t.Errorf("meta prefix %q guard %v key %q", m.Prefix, m.Guard, m.Key)
 	}
-	if strings.Join(sec, ",") != strings.Join(want, ",") {
-		t.Errorf("section order %v, want %v", sec, want)
+	codes := map[string]float64{similarity.VerdictOn: codeOn, similarity.VerdictOff: codeOff, similarity.VerdictNotScored: codeNS}
+	guarded, guardedPages := 0, 0
+	for id, r := range results {
+		n := guarded
+		row := m.Rows[id]
+		on, off, ns := r.Counts()
+		if row[0] != r.URIR || row[2] != float64(len(r.Captures)) || row[3] != float64(off) || row[4] != float64(on) || row[5] != float64(ns) || row[11] != r.Key {
+			t.Errorf("row %d = %v; want %s with %d captures, %d off, %d on, %d not scored", id, row, r.URIR, len(r.Captures), off, on, ns)
+		}
+		d := details[id]
+		if len(d.C) != len(r.Captures) || d.Key != r.Key {
+			t.Fatalf("TimeMap %d: %d captures, key %q", id, len(d.C), d.Key)
+		}
+		for i, c := range d.C {
+			rc := &r.Captures[i]
+			want := codes[rc.Verdict]
+			if rc.Verdict == similarity.VerdictOn && !rc.IsT0 && rc.Scores[similarity.MeasureCosine] < 0.1 {
+				want = codeGuarded
+				guarded++
+			}
+			if c[1] != want {
+				t.Errorf("%s: verdict code %v, want %v", rc.URIM, c[1], want)
+			}
+			if rc.IsT0 != (d.T0 == i) {
+				t.Errorf("%s: t0 is capture %d", rc.URIM, d.T0)
+			}
+			urim := m.Prefix + c[0].(string) + "/" + r.URIR
+			if len(c) > 9 && c[9] != "" {
+				urim = c[9].(string)
+			}
+			if urim != rc.URIM {
+				t.Errorf("URI-M %q comes back as %q", rc.URIM, urim)
+			}
+			nolink := len(c) > 10 && c[10] == float64(1)
+			if nolink != (httpLink(rc.URIM) == "") {
+				t.Errorf("%s: not-linked flag %v", rc.URIM, nolink)
+			}
+			// The off-topic fixtures cross cosine and wordcount: both decided.
+			if rc.Verdict == similarity.VerdictOff && rc.Reason != "" && strings.Contains(rc.Reason, "wordcount") {
+				mask := int(c[5].(float64))
+				for _, name := range []string{"cosine", "wordcount"} {
+					if j := slices.Index(d.M, name); j < 0 || mask&(1<<j) == 0 {
+						t.Errorf("%s: %s not marked as deciding (mask %b of %v)", rc.URIM, name, mask, d.M)
+					}
+				}
+				if j := slices.Index(d.M, "jaccard"); mask&(1<<j) != 0 {
+					t.Errorf("%s: jaccard marked as deciding", rc.URIM)
+				}
+			}
+		}
+		if guarded > n {
+			guardedPages++
+		}
+	}
+	// Pages and other types, the guard and the not-scored breakdown.
+	if !slices.Contains(m.Kinds, "text/css") || m.Rows[len(results)-1][1] == float64(0) {
+		t.Errorf("the stylesheet's TimeMap is not of its own kind: kinds %v, row %v", m.Kinds, m.Rows[len(results)-1])
+	}
+	for _, want := range []string{
+		`<b>7</b><span>pages (TimeMaps with HTML), `,
+		`<b>1</b><span>TimeMaps of other types, 3 captures`,
+		`<li><span>text/css</span> <b>1</b></li>`,
+		`<li><span>not HTML (text/css)</span> <b>3</b></li>`,
+		fmt.Sprintf(`<b>%d</b><span>kept on-topic by the topic guard, on %d pages</span>`, guarded, guardedPages),
+		fmt.Sprintf(`%d kept on-topic by the topic guard</figcaption>`, guarded),
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("page lacks %q", want)
+		}
 	}
 }
 
@@ -392,11 +582,11 @@ func BenchmarkHTML100k(b *testing.B) {
 		results[i] = gen(i)
 	}
 	b.ReportAllocs()
-	var out int64
+	var out countWriter
 	var heap uint64
 	for b.Loop() {
 		out = 0
-		w, err := NewHTMLWriter(countingWriter{io.Discard, &out}, htmlTestRun)
+		w, err := NewHTMLWriter(&out, htmlTestRun)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -419,6 +609,14 @@ func BenchmarkHTML100k(b *testing.B) {
 	b.ReportMetric(float64(n*k)/b.Elapsed().Seconds()*float64(b.N), "captures/s")
 	b.ReportMetric(float64(out)/1e6, "MB-page")
 	b.ReportMetric(float64(heap)/1e6, "MB-heap-before-close")
+}
+
+// countWriter counts what is written to it.
+type countWriter int64
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	*c += countWriter(len(p))
+	return len(p), nil
 }
 
 // htmlEvaluation judges the fixture against a gold standard that agrees with

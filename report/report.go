@@ -1,7 +1,9 @@
 // Package report owns renderings of detection results: the results file (JSON
 // lines, one TimeMap per line, the only hand-off between detection and
-// everything after it), OTMT-style JSON and CSV (XLSX and HTML to come). A
-// report never recomputes a score.
+// everything after it), OTMT-style JSON, CSV, the XLSX and HTML reports a
+// curator reviews in, and reading the curator's decisions back (from the
+// XLSX or the decisions.csv the HTML report saves). A report never recomputes
+// a score.
 package report
 
 import (

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"math"
 	"net/url"
 	"path"
@@ -52,13 +53,19 @@ const MaxXLSXLinks = excelize.TotalSheetHyperlinks
 
 // Header of the Captures sheet around the measure columns.
 var (
-	capHeadBefore = []string{"uri_r", "uri_m", "datetime", "status", "mime", "title", "word_count", "byte_count", "extractor", "lang"}
-	capHeadAfter  = []string{"verdict", "reason", "t0", DecisionColumn, "key", "timestamp"}
+	capHeadBefore = []string{"uri_r", "uri_m", "datetime", "verdict", DecisionColumn, "reason"}
+	capHeadAfter  = []string{"title", "excerpt", "t0 excerpt", "status", "mime", "word_count", "byte_count", "extractor", "lang", "t0", "key", "timestamp"}
 )
 
-// XLSXCapturesHeader is the header row of the Captures sheet. The last two
-// columns (key, timestamp) are hidden: with them a reviewed workbook can be
-// matched back to the captures (see ReadDecisions).
+// XLSXExcerptChars caps the excerpt cells of the Captures sheet.
+const XLSXExcerptChars = 300
+
+// XLSXCapturesHeader is the header row of the Captures sheet: the capture,
+// its verdict and the curator's decision first, then the reason, the scores
+// and the text (the capture's excerpt, and t0's beside off-topic captures and
+// those the topic guard kept). The last two columns (key, timestamp) are
+// hidden: with them a reviewed workbook can be matched back to the captures
+// (see ReadDecisions).
 func XLSXCapturesHeader() []string {
 	h := slices.Clone(capHeadBefore)
 	h = append(h, similarity.StandardMeasureNames()...)
@@ -79,14 +86,16 @@ type XLSXWriter struct {
 	thr []similarity.Threshold
 
 	f          *excelize.File
-	tms, caps  *excelize.StreamWriter
+	caps       *excelize.StreamWriter
 	st         xlsxStyles
-	tmRow      int
 	capRow     int
+	col        map[string]int // Captures column of each header name
 	row        []any
-	links      []xlsxLink // URI-M hyperlinks of the Captures sheet
-	maxLinks   int        // MaxXLSXLinks; lowered by tests
-	linksEnded bool       // a URI-M was left unlinked because of MaxXLSXLinks
+	tmRows     []xlsxTimeMap // the TimeMaps sheet, written sorted at Close
+	tmLinks    []xlsxLink    // hyperlinks of the TimeMaps sheet
+	links      []xlsxLink    // URI-M hyperlinks of the Captures sheet
+	maxLinks   int           // MaxXLSXLinks; lowered by tests
+	linksEnded bool          // a URI-M was left unlinked because of MaxXLSXLinks
 
 	sum    xlsxTotals
 	t0s    []t0Note
@@ -105,10 +114,17 @@ type xlsxTotals struct {
 	scored, below, decided                 []int // per measure of StandardMeasureNames
 }
 
-// xlsxLink is the hyperlink of the URI-M cell of a Captures row.
+// xlsxLink is the hyperlink of a cell ("B12").
 type xlsxLink struct {
-	row int
-	url string
+	cell string
+	url  string
+}
+
+// xlsxTimeMap is a row of the TimeMaps sheet.
+type xlsxTimeMap struct {
+	urir, urit, kind, t0, t0Reason        string
+	captures, on, off, guarded, notScored int
+	firstOff                              time.Time
 }
 
 // t0Note records a TimeMap whose t0 was not its first capture.
@@ -187,32 +203,21 @@ func (x *XLSXWriter) setup() error {
 		return err
 	}
 
-	// TimeMaps: panes and widths go before the first row.
-	if x.tms, err = f.NewStreamWriter(SheetTimeMaps); err != nil {
-		return err
-	}
-	if err := frozenHeader(x.tms); err != nil {
-		return err
-	}
-	for i, wd := range []float64{50, 10, 10, 10, 10, 10, 10, 20, 60, 60} {
-		if err := x.tms.SetColWidth(i+1, i+1, wd); err != nil {
-			return err
-		}
-	}
-	if err := x.tms.SetRow("A1", x.header([]string{"uri_r", "captures", "scored", "on-topic", "off-topic", "not scored",
-		"off-topic share", "first off-topic", "t0", "t0 reason"})); err != nil {
-		return err
-	}
-	x.tmRow = 1
-
 	if x.caps, err = f.NewStreamWriter(SheetCaptures); err != nil {
 		return err
 	}
-	if err := frozenHeader(x.caps); err != nil {
+	// The URI-R column stays in view beside the header.
+	if err := x.caps.SetPanes(&excelize.Panes{Freeze: true, XSplit: 1, YSplit: 1, TopLeftCell: "B2", ActivePane: "bottomRight",
+		Selection: []excelize.Selection{{SQRef: "B2", ActiveCell: "B2", Pane: "bottomRight"}}}); err != nil {
 		return err
 	}
 	head := XLSXCapturesHeader()
-	widths := map[string]float64{"uri_r": 40, "uri_m": 60, "datetime": 20, "mime": 14, "title": 40, "reason": 50, DecisionColumn: 16}
+	x.col = map[string]int{}
+	for i, h := range head {
+		x.col[h] = i
+	}
+	widths := map[string]float64{"uri_r": 40, "uri_m": 30, "datetime": 18, "verdict": 11, DecisionColumn: 16, "reason": 40, "mime": 14,
+		"title": 30, "excerpt": 60, "t0 excerpt": 60}
 	for i, h := range head {
 		wd, ok := widths[h]
 		if !ok {
@@ -276,28 +281,32 @@ func (x *XLSXWriter) Write(r *similarity.TimeMapResult) error {
 	x.sum.captures += len(r.Captures)
 	x.sum.on, x.sum.off, x.sum.notScored = x.sum.on+on, x.sum.off+off, x.sum.notScored+ns
 
-	var firstOff time.Time
+	tm := xlsxTimeMap{urir: r.URIR, urit: r.URIT, kind: timeMapKind(r), t0: r.T0, t0Reason: r.T0Reason,
+		captures: len(r.Captures), on: on, off: off, notScored: ns}
+	t0Excerpt := ""
+	for i := range r.Captures {
+		if c := &r.Captures[i]; c.IsT0 {
+			t0Excerpt = c.Excerpt
+		}
+	}
 	for i := range r.Captures {
 		c := &r.Captures[i]
-		if c.Verdict == similarity.VerdictOff && firstOff.IsZero() {
-			firstOff = c.Datetime
+		if c.Verdict == similarity.VerdictOff && tm.firstOff.IsZero() {
+			tm.firstOff = c.Datetime
 		}
-		if err := x.captureRow(c); err != nil {
+		guarded := c.Verdict == similarity.VerdictOn && !c.IsT0 && len(x.rule.Crossed(c.Scores)) > 0
+		if guarded {
+			tm.guarded++
+		}
+		t0x := ""
+		if c.Verdict == similarity.VerdictOff || guarded {
+			t0x = t0Excerpt
+		}
+		if err := x.captureRow(c, t0x); err != nil {
 			return fmt.Errorf("xlsx report: TimeMap %s: %w", r.URIR, err)
 		}
 	}
-
-	x.tmRow++
-	row := []any{text(r.URIR), len(r.Captures), on + off, on, off, ns, nil, nil, text(r.T0), text(r.T0Reason)}
-	if on+off > 0 {
-		row[6] = excelize.Cell{StyleID: x.st.share, Value: float64(off) / float64(on+off)}
-	}
-	if !firstOff.IsZero() {
-		row[7] = excelize.Cell{StyleID: x.st.date, Value: firstOff.UTC()}
-	}
-	if err := x.tms.SetRow("A"+strconv.Itoa(x.tmRow), row); err != nil {
-		return fmt.Errorf("xlsx report: TimeMap %s: %w", r.URIR, err)
-	}
+	x.tmRows = append(x.tmRows, tm)
 
 	if len(r.Captures) > 0 && r.T0 != r.Captures[0].URIM {
 		x.t0s = append(x.t0s, t0Note{urir: r.URIR, first: r.Captures[0].URIM, t0: r.T0, reason: r.T0Reason})
@@ -308,30 +317,42 @@ func (x *XLSXWriter) Write(r *similarity.TimeMapResult) error {
 	return nil
 }
 
-func (x *XLSXWriter) captureRow(c *similarity.CaptureResult) error {
+func (x *XLSXWriter) captureRow(c *similarity.CaptureResult, t0Excerpt string) error {
 	x.capRow++
 	row := x.row
 	clear(row)
-	row[0] = text(c.URIR)
-	row[1] = text(c.URIM)
+	set := func(name string, v any) { row[x.col[name]] = v }
+	set("uri_r", text(c.URIR))
+	set("uri_m", text(c.URIM))
 	if linkable(c.URIM) {
 		if len(x.links) < x.maxLinks {
-			x.links = append(x.links, xlsxLink{row: x.capRow, url: c.URIM})
-			row[1] = excelize.Cell{StyleID: x.st.link, Value: row[1]}
+			x.links = append(x.links, xlsxLink{cell: "B" + strconv.Itoa(x.capRow), url: c.URIM})
+			set("uri_m", excelize.Cell{StyleID: x.st.link, Value: row[x.col["uri_m"]]})
 		} else {
 			x.linksEnded = true
 		}
 	}
 	if !c.Datetime.IsZero() {
-		row[2] = excelize.Cell{StyleID: x.st.date, Value: c.Datetime.UTC()}
+		set("datetime", excelize.Cell{StyleID: x.st.date, Value: c.Datetime.UTC()})
 	}
-	row[3] = c.Status
-	row[4] = text(c.MIME)
-	row[5] = text(c.Title)
-	row[6] = c.WordCount
-	row[7] = c.ByteCount
-	row[8] = text(c.Extractor)
-	row[9] = text(c.Lang)
+	set("verdict", text(c.Verdict))
+	// the curator's decision stays empty
+	set("reason", text(c.Reason))
+	set("title", text(c.Title))
+	set("excerpt", text(cutText(c.Excerpt, XLSXExcerptChars)))
+	set("t0 excerpt", text(cutText(t0Excerpt, XLSXExcerptChars)))
+	set("status", c.Status)
+	set("mime", text(c.MIME))
+	set("word_count", c.WordCount)
+	set("byte_count", c.ByteCount)
+	set("extractor", text(c.Extractor))
+	set("lang", text(c.Lang))
+	if c.IsT0 {
+		set("t0", "t0")
+	}
+	k := similarity.KeyOf(c)
+	set("key", text(k.Key))
+	set("timestamp", k.TS)
 	n := len(capHeadBefore)
 	var crossed []similarity.Threshold
 	if c.Verdict == similarity.VerdictOff {
@@ -351,16 +372,6 @@ func (x *XLSXWriter) captureRow(c *similarity.CaptureResult) error {
 			x.sum.decided[i]++
 		}
 	}
-	n += len(similarity.StandardMeasureNames())
-	row[n] = text(c.Verdict)
-	row[n+1] = text(c.Reason)
-	if c.IsT0 {
-		row[n+2] = "t0"
-	}
-	// row[n+3]: the curator's decision, empty
-	k := similarity.KeyOf(c)
-	row[n+4] = text(k.Key)
-	row[n+5] = k.TS
 	return x.caps.SetRow("A"+strconv.Itoa(x.capRow), row)
 }
 
@@ -375,7 +386,7 @@ func (x *XLSXWriter) Close() error {
 	if err := x.finishCaptures(); err != nil {
 		return fmt.Errorf("xlsx report: Captures sheet: %w", err)
 	}
-	if err := x.tms.Flush(); err != nil {
+	if err := x.timeMapsSheet(); err != nil {
 		return fmt.Errorf("xlsx report: TimeMaps sheet: %w", err)
 	}
 	if err := x.timeline(); err != nil {
@@ -425,6 +436,85 @@ func (x *XLSXWriter) finishCaptures() error {
 		return err
 	}
 	return x.caps.Flush()
+}
+
+// timeMapsSheet writes the TimeMaps sheet: pages first, most off-topic first,
+// with a filter, and links to each TimeMap and its t0 in the archive.
+func (x *XLSXWriter) timeMapsSheet() error {
+	sw, err := x.f.NewStreamWriter(SheetTimeMaps)
+	if err != nil {
+		return err
+	}
+	if err := sw.SetPanes(&excelize.Panes{Freeze: true, XSplit: 1, YSplit: 1, TopLeftCell: "B2", ActivePane: "bottomRight",
+		Selection: []excelize.Selection{{SQRef: "B2", ActiveCell: "B2", Pane: "bottomRight"}}}); err != nil {
+		return err
+	}
+	head := []string{"uri_r", "kind", "captures", "scored", "on-topic", "off-topic", "kept by topic guard", "not scored",
+		"off-topic share", "first off-topic", "t0", "t0 reason"}
+	for i, wd := range []float64{50, 12, 10, 10, 10, 10, 12, 10, 12, 20, 40, 50} {
+		if err := sw.SetColWidth(i+1, i+1, wd); err != nil {
+			return err
+		}
+	}
+	if err := sw.SetRow("A1", x.header(head)); err != nil {
+		return err
+	}
+	share := func(t *xlsxTimeMap) float64 {
+		if t.on+t.off == 0 {
+			return -1
+		}
+		return float64(t.off) / float64(t.on+t.off)
+	}
+	slices.SortStableFunc(x.tmRows, func(a, b xlsxTimeMap) int {
+		if pa, pb := a.kind == kindPage, b.kind == kindPage; pa != pb {
+			if pa {
+				return -1
+			}
+			return 1
+		}
+		if sa, sb := share(&a), share(&b); sa != sb {
+			if sa > sb {
+				return -1
+			}
+			return 1
+		}
+		return b.off - a.off
+	})
+	for i := range x.tmRows {
+		t := &x.tmRows[i]
+		n := i + 2
+		row := []any{text(t.urir), text(t.kind), t.captures, t.on + t.off, t.on, t.off, t.guarded, t.notScored, nil, nil, text(t.t0), text(t.t0Reason)}
+		if t.on+t.off > 0 {
+			row[8] = excelize.Cell{StyleID: x.st.share, Value: share(t)}
+		}
+		if !t.firstOff.IsZero() {
+			row[9] = excelize.Cell{StyleID: x.st.date, Value: t.firstOff.UTC()}
+		}
+		// Links: the URI-R to its TimeMap in the archive, t0 to its capture.
+		for _, l := range []struct {
+			col int
+			url string
+		}{{0, t.urit}, {10, t.t0}} {
+			if !linkable(l.url) {
+				continue
+			}
+			if len(x.tmLinks) >= x.maxLinks {
+				x.linksEnded = true
+				continue
+			}
+			c, _ := excelize.ColumnNumberToName(l.col + 1)
+			x.tmLinks = append(x.tmLinks, xlsxLink{cell: c + strconv.Itoa(n), url: l.url})
+			row[l.col] = excelize.Cell{StyleID: x.st.link, Value: row[l.col]}
+		}
+		if err := sw.SetRow("A"+strconv.Itoa(n), row); err != nil {
+			return err
+		}
+	}
+	if err := x.f.AutoFilter(SheetTimeMaps, fmt.Sprintf("A1:L%d", max(len(x.tmRows)+1, 2)), nil); err != nil {
+		return err
+	}
+	x.tmRows = nil
+	return sw.Flush()
 }
 
 // summary writes the Summary sheet (the first of the workbook).
@@ -520,7 +610,11 @@ func (x *XLSXWriter) summary() error {
 	notes := []string{
 		"A capture is off-topic when any measure of the rule is below its threshold (see each capture's reason); scores below a measure's threshold are highlighted on the Captures sheet.",
 		"Dates are UTC. Text from archived pages that a spreadsheet could read as a formula starts with an apostrophe; text cells are capped at " + strconv.Itoa(MaxCellChars) + " characters.",
-		"Review: choose on-topic, off-topic or unsure in the \"" + DecisionColumn + "\" column of the Captures sheet, then give the workbook to offtopic evaluate --gold or offtopic prune --decisions.",
+		"Review: choose on-topic, off-topic or unsure in the \"" + DecisionColumn + "\" column of the Captures sheet (beside the verdict), then give the workbook to offtopic evaluate --gold or offtopic prune --decisions.",
+		"Text: each capture's excerpt; beside off-topic captures and those the topic guard kept on-topic (on-topic although a score is below its threshold), t0's excerpt too.",
+	}
+	if x.run.DefaultArchive() {
+		notes = append(notes, "URI-Ms point at "+DefaultArchiveURL+", the archive URL detect uses when none is given: they open only while a Wayback serves the collection there. Run detect with --archive-url set to the collection's Wayback (for Archive-It: https://wayback.archive-it.org/COLLECTION-ID).")
 	}
 	if x.linksEnded {
 		notes = append(notes, fmt.Sprintf("Only the first %d URI-Ms are hyperlinks (Excel allows about 65,530 per sheet); later ones are plain text.", len(x.links)))
@@ -616,15 +710,23 @@ func (x *XLSXWriter) timeline() error {
 		}
 		lastRow := n - 1
 		if len(t.points) > 0 && len(used) > 0 {
-			ch := &excelize.Chart{Type: excelize.Line, Title: excelize.ChartTitle{Paragraph: []excelize.RichTextRun{{Text: chartTitle(t.urir)}}},
-				Legend: excelize.ChartLegend{Position: "bottom"}, Dimension: excelize.ChartDimension{Width: 720, Height: 320},
-				ShowBlanksAs: "span"}
+			// A scatter chart: captures sit at their dates (a line chart
+			// would space them evenly).
+			small := excelize.Font{Size: 8, Color: "444444"}
+			ch := &excelize.Chart{Type: excelize.Scatter, Title: excelize.ChartTitle{Paragraph: []excelize.RichTextRun{{Text: chartTitle(t.urir),
+				Font: &excelize.Font{Size: 10, Bold: true}}}},
+				Legend: excelize.ChartLegend{Position: "bottom"}, Dimension: excelize.ChartDimension{Width: 760, Height: 340},
+				ShowBlanksAs: "span",
+				XAxis:        excelize.ChartAxis{NumFmt: excelize.ChartNumFmt{CustomNumFmt: "yyyy-mm"}, Font: small, MajorGridLines: true},
+				YAxis:        excelize.ChartAxis{NumFmt: excelize.ChartNumFmt{CustomNumFmt: "0.0"}, Font: small, MajorGridLines: true}}
 			for j := range used {
 				c, _ := excelize.ColumnNumberToName(j + 2)
 				ch.Series = append(ch.Series, excelize.ChartSeries{
 					Name:       fmt.Sprintf("%s!$%s$%d", SheetTimeline, c, first-1),
 					Categories: fmt.Sprintf("%s!$A$%d:$A$%d", SheetTimeline, first, lastRow),
 					Values:     fmt.Sprintf("%s!$%s$%d:$%s$%d", SheetTimeline, c, first, c, lastRow),
+					Line:       excelize.LineOptions{Width: 1.5},
+					Marker:     excelize.ChartMarker{Symbol: "circle", Size: 4},
 				})
 			}
 			if err := x.f.AddChart(SheetTimeline, "K"+strconv.Itoa(start), ch); err != nil {
@@ -738,15 +840,18 @@ func (h *timelineHeap) ranked() []*timelineEntry {
 // <hyperlinks> element and its relationships to the Captures sheet on the
 // way. (excelize's WriteTo would also build the whole file in memory first.)
 func (x *XLSXWriter) save() error {
-	sheet := ""
+	links := map[string][]xlsxLink{}
 	for id, name := range x.f.GetSheetMap() {
-		if name == SheetCaptures {
-			// excelize names the parts of new sheets by their sheet id.
-			sheet = "xl/worksheets/sheet" + strconv.Itoa(id) + ".xml"
+		// excelize names the parts of new sheets by their sheet id.
+		part := "xl/worksheets/sheet" + strconv.Itoa(id) + ".xml"
+		switch name {
+		case SheetCaptures:
+			links[part] = x.links
+		case SheetTimeMaps:
+			links[part] = x.tmLinks
 		}
 	}
-	lz := &linkZip{zw: zip.NewWriter(x.w), sheet: sheet, links: x.links}
-	lz.rels = path.Join(path.Dir(sheet), "_rels", path.Base(sheet)+".rels")
+	lz := &linkZip{zw: zip.NewWriter(x.w), links: links}
 	x.f.SetZipWriter(func(io.Writer) excelize.ZipWriter { return lz })
 	if _, err := x.f.WriteToBuffer(); err != nil {
 		return err
@@ -755,20 +860,26 @@ func (x *XLSXWriter) save() error {
 }
 
 // linkZip is the zip writer excelize writes the workbook through. It passes
-// every part on to zw, splicing hyperlinks into the sheet part (after its
-// </sheetData>: cell text is XML-escaped, so that tag cannot occur in a cell)
-// and their relationships into the sheet's relationships part.
+// every part on to zw, splicing hyperlinks into the sheet parts that have
+// some (after their </sheetData>: cell text is XML-escaped, so that tag cannot
+// occur in a cell) and their relationships into each sheet's relationships
+// part.
 type linkZip struct {
-	zw          *zip.Writer
-	sheet, rels string
-	links       []xlsxLink
+	zw    *zip.Writer
+	links map[string][]xlsxLink // by sheet part
 
-	cur      io.Writer     // the open sheet part
-	win      []byte        // last bytes of the sheet, to find </sheetData>
-	tail     *bytes.Buffer // the sheet after </sheetData>
-	relsPart *bytes.Buffer // the sheet's relationships, if excelize has some
-	sawSheet bool
+	sheet    string                   // the open sheet part
+	cur      io.Writer                // its writer
+	win      []byte                   // last bytes of the sheet, to find </sheetData>
+	tail     *bytes.Buffer            // the sheet after </sheetData>
+	relsPart map[string]*bytes.Buffer // the sheets' relationships that excelize wrote, by sheet part
+	seen     map[string]bool
 	err      error
+}
+
+// relsOf is the relationships part of a sheet part.
+func relsOf(sheet string) string {
+	return path.Join(path.Dir(sheet), "_rels", path.Base(sheet)+".rels")
 }
 
 var sheetDataEnd = []byte("</sheetData>")
@@ -778,17 +889,24 @@ func (z *linkZip) Create(name string) (io.Writer, error) {
 	if err := z.finishSheet(); err != nil {
 		return nil, err
 	}
-	switch name {
-	case z.sheet:
+	if z.seen == nil {
+		z.seen, z.relsPart = map[string]bool{}, map[string]*bytes.Buffer{}
+	}
+	if _, ok := z.links[name]; ok {
 		w, err := z.zw.Create(name)
 		if err != nil {
 			return nil, err
 		}
-		z.cur, z.sawSheet = w, true
+		z.sheet, z.cur, z.win, z.tail = name, w, nil, nil
+		z.seen[name] = true
 		return sheetWriter{z}, nil
-	case z.rels:
-		z.relsPart = new(bytes.Buffer)
-		return z.relsPart, nil
+	}
+	for sheet := range z.links {
+		if name == relsOf(sheet) {
+			b := new(bytes.Buffer)
+			z.relsPart[sheet] = b
+			return b, nil
+		}
 	}
 	return z.zw.Create(name)
 }
@@ -829,13 +947,13 @@ func (z *linkZip) finishSheet() error {
 		return fmt.Errorf("%s: no </sheetData>", z.sheet)
 	}
 	var links bytes.Buffer
-	for i, l := range z.links {
-		fmt.Fprintf(&links, `<hyperlink ref="B%d" r:id="%s"/>`, l.row, linkID(i))
+	for i, l := range z.links[z.sheet] {
+		fmt.Fprintf(&links, `<hyperlink ref="%s" r:id="%s"/>`, l.cell, linkID(i))
 	}
 	tail := z.tail.String()
 	if i := strings.Index(tail, "</hyperlinks>"); i >= 0 {
 		tail = tail[:i] + links.String() + tail[i:]
-	} else if len(z.links) > 0 {
+	} else if links.Len() > 0 {
 		// CT_Worksheet: hyperlinks come before all of these.
 		at := len(tail)
 		for _, el := range []string{"<printOptions", "<pageMargins", "<pageSetup", "<headerFooter", "<rowBreaks", "<colBreaks",
@@ -854,7 +972,7 @@ func (z *linkZip) finishSheet() error {
 // AddFS implements excelize.ZipWriter.
 func (z *linkZip) AddFS(fsys fs.FS) error { return z.zw.AddFS(fsys) }
 
-// Close writes the sheet's relationships and ends the zip; it does not close
+// Close writes the sheets' relationships and ends the zip; it does not close
 // the underlying writer.
 func (z *linkZip) Close() error {
 	if z.err != nil {
@@ -868,27 +986,33 @@ func (z *linkZip) close() error {
 	if err := z.finishSheet(); err != nil {
 		return err
 	}
-	if !z.sawSheet {
-		return fmt.Errorf("no part %s for the %s sheet", z.sheet, SheetCaptures)
-	}
-	if len(z.links) > 0 || z.relsPart != nil {
+	sheets := slices.Sorted(maps.Keys(z.links))
+	for _, sheet := range sheets {
+		links := z.links[sheet]
+		if !z.seen[sheet] {
+			return fmt.Errorf("no part %s for a sheet with hyperlinks", sheet)
+		}
+		rels := z.relsPart[sheet]
+		if len(links) == 0 && rels == nil {
+			continue
+		}
 		head := xml.Header + `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">`
 		tail := `</Relationships>`
-		if z.relsPart != nil {
-			s := z.relsPart.String()
+		if rels != nil {
+			s := rels.String()
 			i := strings.LastIndex(s, tail)
 			if i < 0 {
-				return fmt.Errorf("%s: no %s", z.rels, tail)
+				return fmt.Errorf("%s: no %s", relsOf(sheet), tail)
 			}
 			head, tail = s[:i], s[i:]
 		}
-		out, err := z.zw.Create(z.rels)
+		out, err := z.zw.Create(relsOf(sheet))
 		if err != nil {
 			return err
 		}
 		bw := bufio.NewWriter(out)
 		bw.WriteString(head)
-		for i, l := range z.links {
+		for i, l := range links {
 			bw.WriteString(`<Relationship Id="`)
 			bw.WriteString(linkID(i))
 			bw.WriteString(`" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/hyperlink" Target="`)

@@ -490,3 +490,76 @@ func TestXLSXLinkCap(t *testing.T) {
 		t.Errorf("Summary does not mention the link cap:\n%v", sum)
 	}
 }
+
+// TestXLSXToDecideIn checks what a curator deciding in the workbook relies on:
+// the decision column right after the verdict, the URI-R column frozen, the
+// text of the capture and of t0, the TimeMaps sheet with pages first and the
+// most off-topic first, a filter and links, and a note on the default archive.
+func TestXLSXToDecideIn(t *testing.T) {
+	head := XLSXCapturesHeader()
+	if v := slices.Index(head, "verdict"); head[v+1] != DecisionColumn {
+		t.Errorf("Captures header %v: the decision is not right after the verdict", head)
+	}
+	run := xlsxRun()
+	run.ArchiveURL = DefaultArchiveURL
+	results := append(htmlFixture(), htmlGuardAndCSS()...)
+	f := openXLSX(t, writeXLSX(t, run, results))
+	panes, err := f.GetPanes(SheetCaptures)
+	if err != nil || !panes.Freeze || panes.XSplit != 1 || panes.YSplit != 1 {
+		t.Errorf("Captures panes %+v (%v): want the header row and the URI-R column frozen", panes, err)
+	}
+	rows, err := f.GetRows(SheetCaptures)
+	if err != nil {
+		t.Fatal(err)
+	}
+	idx := func(name string) int { return slices.Index(head, name) }
+	var offWithT0Text bool
+	for _, r := range rows[1:] {
+		if len(r) > idx("t0 excerpt") && r[idx("verdict")] == similarity.VerdictOff && strings.Contains(r[idx("t0 excerpt")], "The society looks after") &&
+			strings.Contains(r[idx("excerpt")], "domain") {
+			offWithT0Text = true
+		}
+	}
+	if !offWithT0Text {
+		t.Error("no off-topic capture shows its own excerpt and t0's")
+	}
+	tm, err := f.GetRows(SheetTimeMaps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tm) != len(results)+1 {
+		t.Fatalf("%d TimeMaps rows for %d TimeMaps", len(tm)-1, len(results))
+	}
+	last := -1.0
+	for i, r := range tm[1 : len(tm)-1] { // the stylesheet comes last
+		sh := -1.0
+		if r[8] != "" {
+			sh, _ = strconv.ParseFloat(strings.TrimSuffix(r[8], "%"), 64)
+		}
+		if i > 0 && sh > last {
+			t.Errorf("TimeMaps row %d share %v after %v: not most off-topic first", i+2, sh, last)
+		}
+		last = sh
+	}
+	if r := tm[len(tm)-1]; r[1] != "text/css" {
+		t.Errorf("last TimeMaps row %v, want the stylesheet after the pages", r)
+	}
+	if ok, link, _ := f.GetCellHyperLink(SheetTimeMaps, "A2"); !ok || !strings.HasPrefix(link, "http://archive.test/") {
+		t.Errorf("TimeMaps A2 links to %q (%v), want its TimeMap", link, ok)
+	}
+	if dn := f.GetDefinedName(); !slices.ContainsFunc(dn, func(d excelize.DefinedName) bool {
+		return d.Name == "_xlnm._FilterDatabase" && strings.Contains(d.RefersTo, SheetTimeMaps)
+	}) {
+		t.Errorf("TimeMaps sheet has no filter (defined names %v)", dn)
+	}
+	sum, _ := f.GetRows(SheetSummary)
+	var note bool
+	for _, r := range sum {
+		if len(r) > 0 && strings.Contains(r[0], DefaultArchiveURL) && strings.Contains(r[0], "--archive-url") {
+			note = true
+		}
+	}
+	if !note {
+		t.Error("the Summary does not say the URI-Ms point at the default archive URL")
+	}
+}

@@ -27,8 +27,11 @@ scores each capture against URI-R@t0 and writes, in --out-dir:
    results.jsonl  one JSON line per TimeMap (the input of 'evaluate' and of reports)
    offtopic.json  OTMT's output schema
    offtopic.csv   one row per capture: scores, verdict and reason
+With --report-dir it writes these and the reports to review in (offtopic.html,
+offtopic.xlsx) into that directory instead.
 
 Examples:
+   offtopic detect --report-dir review --archive-url https://wayback.archive-it.org/1234 collection/*.warc.gz
    offtopic detect --out-dir out collection/*.warc.gz
    offtopic detect --measures cosine=0.15 --csv scores.csv collection/*.warc.gz
    offtopic detect --format csv --output - collection/*.warc.gz > scores.csv
@@ -56,9 +59,9 @@ func scoringFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "measures", Aliases: []string{"tm"}, Value: similarity.DefaultMeasures, Usage: "measures whose thresholds decide (OR), as `NAME[=THRESHOLD],...`; known: " + strings.Join(similarity.MeasureNames(), ", ")},
 		&cli.StringFlag{Name: "score", Value: "cosine,jaccard,tfintersection,wordcount,bytecount", Usage: "further measures to compute and report without deciding, `NAME,...` (sekernel builds a search index over the collection)"},
-		&cli.StringFlag{Name: "idf", Value: "timemap", Usage: "fit IDF over each `timemap` (as in the paper) or the whole `collection`"},
+		&cli.StringFlag{Name: "idf", Value: "timemap", Usage: "where IDF is fitted, `MODE`: timemap (each TimeMap, as in the paper) or collection"},
 		&cli.StringFlag{Name: "canonicalize", Value: "surt", Usage: "group captures by `surt` canonical URI-R or by the exact URI (none)"},
-		&cli.StringFlag{Name: "archive-url", Value: "http://localhost:8080/collection", Usage: "URI-Ms of local captures are `URL`/<14-digit time>/<URI-R>"},
+		&cli.StringFlag{Name: "archive-url", Value: "http://localhost:8080/collection", Usage: "URI-Ms of local captures are `URL`/<14-digit time>/<URI-R>: the collection's Wayback, e.g. https://wayback.archive-it.org/1234 (the default works only while a local Wayback serves the collection)"},
 		&cli.IntFlag{Name: "min-t0-words", Value: 20, Usage: "least number of words of text a capture needs to serve as t0"},
 		&cli.BoolFlag{Name: "no-topic-check", Usage: "always use the first capture with text as t0, even where it looks off the collection's topic"},
 		&cli.Float64Flag{Name: "topic-guard", Value: similarity.DefaultTopicGuard, Usage: "keep on-topic a capture that crosses only content-similarity thresholds while its topic score (similarity to its subject in the collection, relative to t0) is at least `X`; 0 turns it off (the paper's plain rule)"},
@@ -163,7 +166,8 @@ func openSinks(c *cli.Context, run *report.Run) (*sinks, error) {
 			named = true
 		}
 	}
-	if !named || c.IsSet("out-dir") {
+	// --out-dir's default applies only when nothing else says where to write.
+	if (!named && c.String("report-dir") == "") || c.IsSet("out-dir") {
 		for _, f := range report.Formats {
 			if err := out.add(f, filepath.Join(c.String("out-dir"), report.FileName(f)), run); err != nil {
 				out.abort()

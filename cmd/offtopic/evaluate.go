@@ -27,9 +27,10 @@ by 'detect' or the directory holding results.jsonl (default: offtopic-out).
 
 Examples:
    offtopic evaluate --gold gold.tsv out
+   offtopic evaluate --gold ~/Downloads/decisions.csv out
    offtopic evaluate --gold gold.tsv --sweep --kinds scenarios.tsv out/results.jsonl`,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "gold", Required: true, Usage: "gold standard: a `TSV` (id, date, URI-M, label: 1 on-topic, 0 off-topic) or a reviewed XLSX whose curator decisions are the labels"},
+			&cli.StringFlag{Name: "gold", Required: true, Usage: "gold standard: a `FILE`: TSV (id, date, URI-M, label: 1 on-topic, 0 off-topic), or curator decisions (decisions.csv saved from the HTML report, or a reviewed XLSX)"},
 			&cli.StringFlag{Name: "report", Usage: "also write the evaluation page (evaluation.html) into `DIR`"},
 			&cli.BoolFlag{Name: "sweep", Usage: "try 21 thresholds per measure and every pair of measures; print the best by F1"},
 			&cli.StringFlag{Name: "kinds", Usage: "TSV with URI and scenario (or kind) columns: break errors down by kind"},
@@ -108,13 +109,13 @@ func runEvaluate(c *cli.Context) error {
 }
 
 func readGold(path string) (similarity.Gold, error) {
-	if strings.EqualFold(filepath.Ext(path), ".xlsx") {
+	if ext := strings.ToLower(filepath.Ext(path)); ext == ".xlsx" || ext == ".csv" {
 		d, err := report.ReadDecisions(path)
 		if err != nil {
 			return nil, err
 		}
 		if len(d) == 0 {
-			return nil, fmt.Errorf("%s: no curator decisions (fill in the \"curator decision\" column of the Captures sheet)", path)
+			return nil, fmt.Errorf("%s: no on-topic or off-topic decisions (mark captures in the HTML report and save, or fill in the %q column of the XLSX's Captures sheet)", path, report.DecisionColumn)
 		}
 		return report.DecisionsGold(d), nil
 	}
@@ -135,7 +136,9 @@ func printEvaluation(w io.Writer, ev *similarity.Evaluation, measures string) {
 	fmt.Fprintf(w, "gold captures: %d (without a verdict: %d; scored captures not in the gold standard: %d)\n",
 		len(ev.Judged), ev.Missing, ev.Extra)
 	if measures != "" {
-		fmt.Fprintf(w, "verdicts (%s):\n", measures)
+		fmt.Fprintf(w, "verdicts (%s), off-topic is the positive class:\n", measures)
+	} else {
+		fmt.Fprintln(w, "verdicts, off-topic is the positive class:")
 	}
 	fmt.Fprintf(w, "  %s\n", formatConfusion(ev.Confusion))
 	fmt.Fprintln(w, "ROC AUC of each measure's raw score:")
@@ -186,7 +189,21 @@ func printKinds(w io.Writer, ev *similarity.Evaluation, kinds map[similarity.Gol
 }
 
 func printMisses(w io.Writer, ev *similarity.Evaluation, n int) {
-	fmt.Fprintln(w, "wrong verdicts:")
+	wrong := 0
+	for _, j := range ev.Judged {
+		if o := j.Outcome(); o != "TP" && o != "TN" {
+			wrong++
+		}
+	}
+	if wrong == 0 {
+		fmt.Fprintln(w, "wrong verdicts: none")
+		return
+	}
+	if wrong > n {
+		fmt.Fprintf(w, "wrong verdicts: %d (the first %d; FP = detected off-topic but on-topic, FN = missed off-topic):\n", wrong, n)
+	} else {
+		fmt.Fprintf(w, "wrong verdicts: %d (FP = detected off-topic but on-topic, FN = missed off-topic):\n", wrong)
+	}
 	for _, j := range ev.Judged {
 		o := j.Outcome()
 		if o == "TP" || o == "TN" {

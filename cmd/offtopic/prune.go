@@ -41,8 +41,8 @@ Examples:
    offtopic prune --results out --mode acl --out-dir acl`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "results", Value: "offtopic-out", Usage: "results file (or the directory holding results.jsonl) written by detect"},
-			&cli.StringFlag{Name: "decisions", Usage: "reviewed `XLSX` whose curator decisions override the verdicts"},
-			&cli.StringFlag{Name: "mode", Value: "copy", Usage: "`copy` the collection without off-topic captures, or write pywb `acl` rules"},
+			&cli.StringFlag{Name: "decisions", Usage: "curator decisions that override the verdicts: decisions.csv saved from the HTML report, or a reviewed XLSX (`FILE`)"},
+			&cli.StringFlag{Name: "mode", Value: "copy", Usage: "`MODE`: copy (the collection without off-topic captures) or acl (pywb access rules)"},
 			&cli.StringFlag{Name: "out-dir", Aliases: []string{"d"}, Required: true, Usage: "write into `DIR` (must not exist or be empty for copy)"},
 			&cli.BoolFlag{Name: "keep-damaged", Usage: "copy damaged stretches of the inputs (cut or corrupt records, junk) as they are instead of leaving them out"},
 			&cli.BoolFlag{Name: "strict", Usage: "exit non-zero when any input is damaged"},

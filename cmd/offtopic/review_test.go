@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -44,6 +45,8 @@ func TestReviewRoundTrip(t *testing.T) {
 	head := report.XLSXCapturesHeader()
 	ucol, vcol, dcol := slices.Index(head, "uri_r"), slices.Index(head, "verdict"), slices.Index(head, report.DecisionColumn)
 	decided := 0
+	csv := "key,timestamp,uri_m,uri_r,curator decision\n" // the same decisions as the HTML report saves them
+	kcol, tcol := slices.Index(head, "key"), slices.Index(head, "timestamp")
 	for i, r := range rows[1:] {
 		var d string
 		switch {
@@ -57,6 +60,7 @@ func TestReviewRoundTrip(t *testing.T) {
 		if d != "" {
 			cell, _ := excelize.CoordinatesToCellName(dcol+1, i+2)
 			f.SetCellStr(report.SheetCaptures, cell, d)
+			csv += fmt.Sprintf("%q,%s,,,%s\n", r[kcol], r[tcol], d)
 			decided++
 		}
 	}
@@ -69,13 +73,21 @@ func TestReviewRoundTrip(t *testing.T) {
 		t.Fatalf("made %d decisions, want 2", decided)
 	}
 
+	decisionsCSV := filepath.Join(dir, "decisions.csv")
+	if err := os.WriteFile(decisionsCSV, []byte(csv), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
 	// Evaluated against the decisions, detection disagrees on both.
 	code, res, stderr := runCLI(t, "evaluate", "--gold", reviewed, "--report", reports, out)
 	if code != 0 {
 		t.Fatalf("evaluate --gold xlsx: %s", stderr)
 	}
-	if !strings.Contains(res, "TP=0 FP=1 TN=0 FN=1") {
+	if !strings.Contains(res, "TP=0 FP=1 TN=0 FN=1") || !strings.Contains(res, "off-topic is the positive class") {
 		t.Errorf("against the decisions: %s", res)
+	}
+	if code, res, stderr := runCLI(t, "evaluate", "--gold", decisionsCSV, "--misses", "5", out); code != 0 || !strings.Contains(res, "TP=0 FP=1 TN=0 FN=1") || !strings.Contains(res, "wrong verdicts: 2") {
+		t.Errorf("evaluate --gold decisions.csv: exit %d: %s%s", code, res, stderr)
 	}
 	if _, err := os.Stat(filepath.Join(reports, "evaluation.html")); err != nil {
 		t.Errorf("evaluate --report wrote no page: %v", err)
@@ -89,6 +101,10 @@ func TestReviewRoundTrip(t *testing.T) {
 	}
 	if !strings.Contains(stderr, "(4 off-topic captures, 2 by curator decision); 10 captures in") {
 		t.Errorf("prune summary: %s", stderr)
+	}
+	if code, _, stderr := runCLI(t, "prune", "--results", out, "--decisions", decisionsCSV, "--out-dir", filepath.Join(dir, "clean-csv")); code != 0 ||
+		!strings.Contains(stderr, "(4 off-topic captures, 2 by curator decision); 10 captures in") {
+		t.Errorf("prune --decisions decisions.csv: exit %d: %s", code, stderr)
 	}
 	matches, _ := filepath.Glob(filepath.Join(clean, "*.warc.gz"))
 	code, _, stderr = runCLI(t, append([]string{"timemap", "--out-dir", filepath.Join(dir, "tm")}, matches...)...)
@@ -109,5 +125,31 @@ func TestReviewRoundTrip(t *testing.T) {
 	kept, _ := os.ReadFile(filepath.Join(acl, "kept.cdxj"))
 	if n := strings.Count(string(kept), "\n"); n != 10 {
 		t.Errorf("kept.cdxj has %d captures, want 10", n)
+	}
+}
+
+// TestReportDirAlone: --report-dir alone writes everything there and nothing
+// into ./offtopic-out.
+func TestReportDirAlone(t *testing.T) {
+	var files []string
+	for _, f := range sampleFiles(t) {
+		abs, err := filepath.Abs(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, abs)
+	}
+	dir := t.TempDir()
+	t.Chdir(dir)
+	if code, _, stderr := runCLI(t, append([]string{"detect", "-q", "--report-dir", "reports"}, files...)...); code != 0 {
+		t.Fatalf("detect: %s", stderr)
+	}
+	for _, f := range report.ReportFormats {
+		if _, err := os.Stat(filepath.Join(dir, "reports", report.FileName(f))); err != nil {
+			t.Errorf("--report-dir lacks %s: %v", report.FileName(f), err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "offtopic-out")); err == nil {
+		t.Error("--report-dir alone also wrote ./offtopic-out")
 	}
 }

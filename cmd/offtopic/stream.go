@@ -4,13 +4,16 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"maps"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/offtopic/offtopic/report"
+	"github.com/offtopic/offtopic/similarity"
 	"github.com/offtopic/offtopic/timemap"
 )
 
@@ -116,7 +119,8 @@ func runReduce(c *cli.Context) error {
 		warn := &warnings{w: c.App.ErrWriter}
 		return writeStats(c, st.shard.Select(timemap.NewLineSource(stdin(c), "stdin", warn.add)), st, warn)
 	}
-	rw, err := report.NewResultsWriter(c.App.Writer, nil)
+	// The run line carries the options and the archive URL on to merge.
+	rw, err := report.NewResultsWriter(c.App.Writer, st.run)
 	if err != nil {
 		return cli.Exit("reduce: "+err.Error(), 1)
 	}
@@ -141,13 +145,14 @@ the reducers so that reports mark the same thresholds. Parts in key order give
 the same files as a single-process run: sort them first (LC_ALL=C sort) when
 they come from several reducers.`,
 		Flags: append(outputFlags(),
-			&cli.StringFlag{Name: "measures", Aliases: []string{"tm"}, Value: "cosine=0.10,wordcount=-0.85", Usage: "the rule the reducers used"}),
+			&cli.StringFlag{Name: "measures", Aliases: []string{"tm"}, Value: similarity.DefaultMeasures, Usage: "the rule the reducers used, where their run lines do not say"},
+			&cli.StringFlag{Name: "temp-dir", Usage: "where the results are spooled before the outputs are written (default: the system's)"}),
 		Action: runMerge,
 	}
 }
 
 func runMerge(c *cli.Context) error {
-	var in io.Reader = stdin(c)
+	var in0 io.Reader = stdin(c)
 	names := c.Args().Slice()
 	if len(names) > 0 {
 		var rs []io.Reader
@@ -159,9 +164,42 @@ func runMerge(c *cli.Context) error {
 			defer f.Close()
 			rs = append(rs, f)
 		}
-		in = io.MultiReader(rs...)
+		in0 = io.MultiReader(rs...)
 	}
-	run := &report.Run{Tool: "offtopic", Version: version, Started: time.Now().UTC(), Inputs: names, Measures: c.String("measures")}
+	// Outputs start with the run, which the reducers' run lines (anywhere in
+	// the input once it is sorted) and the captures' files make: spool the
+	// results first.
+	spool, err := os.CreateTemp(c.String("temp-dir"), "offtopic-merge-*.jsonl")
+	if err != nil {
+		return cli.Exit("merge: "+err.Error(), 1)
+	}
+	defer os.Remove(spool.Name())
+	defer spool.Close()
+	sw := bufio.NewWriterSize(spool, 1<<20)
+	rw, _ := report.NewResultsWriter(sw, nil)
+	var in report.Run
+	files := map[string]bool{}
+	for r, err := range report.ReadResults(in0, "input", &in) {
+		if err != nil {
+			return cli.Exit("merge: "+err.Error(), 1)
+		}
+		for i := range r.Captures {
+			files[r.Captures[i].Loc.File] = true
+		}
+		if err := rw.Write(r); err != nil {
+			return cli.Exit("merge: spool: "+err.Error(), 1)
+		}
+	}
+	if err := sw.Flush(); err != nil {
+		return cli.Exit("merge: spool: "+err.Error(), 1)
+	}
+	run := &report.Run{Tool: "offtopic", Version: version, Started: time.Now().UTC(), Measures: c.String("measures"),
+		ArchiveURL: in.ArchiveURL, Options: in.Options}
+	if in.Measures != "" && !c.IsSet("measures") {
+		run.Measures = in.Measures
+	}
+	delete(files, "")
+	run.Inputs = slices.Sorted(maps.Keys(files)) // the WARCs, for prune --results
 	if _, err := run.Rule(); err != nil {
 		return cli.Exit("merge: "+err.Error(), 2)
 	}
@@ -170,8 +208,11 @@ func runMerge(c *cli.Context) error {
 		return cli.Exit("merge: "+err.Error(), 2)
 	}
 	defer out.abort()
+	if _, err := spool.Seek(0, io.SeekStart); err != nil {
+		return cli.Exit("merge: spool: "+err.Error(), 1)
+	}
 	n := 0
-	for r, err := range report.ReadResults(in, "input", nil) {
+	for r, err := range report.ReadResults(spool, spool.Name(), nil) {
 		if err != nil {
 			return cli.Exit("merge: "+err.Error(), 1)
 		}

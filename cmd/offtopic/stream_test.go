@@ -2,11 +2,15 @@ package main
 
 import (
 	"hash/fnv"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/offtopic/offtopic/report"
 )
 
 // mapSortReduceMerge runs the line-oriented pipeline in-process, sorting the
@@ -64,6 +68,32 @@ func TestMapReduceEqualsDetect(t *testing.T) {
 				if a[i] != b[i] {
 					t.Fatalf("TimeMap %d differs:\nsingle: %.300s\npiped:  %.300s", i, a[i], b[i])
 				}
+			}
+			// The run line keeps what prune and the reports need.
+			var runs [2]report.Run
+			for i, dir := range []string{single, piped} {
+				f, err := os.Open(filepath.Join(dir, "results.jsonl"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, err := range report.ReadResults(f, dir, &runs[i]) {
+					if err != nil {
+						t.Fatal(err)
+					}
+					break
+				}
+				f.Close()
+			}
+			abs := func(in []string) []string {
+				out := make([]string, len(in))
+				for i, p := range in {
+					out[i], _ = filepath.Abs(p)
+				}
+				slices.Sort(out)
+				return out
+			}
+			if s, p := runs[0], runs[1]; !slices.Equal(abs(s.Inputs), abs(p.Inputs)) || p.ArchiveURL != s.ArchiveURL || p.Measures != s.Measures || !maps.Equal(p.Options, s.Options) {
+				t.Errorf("run line through map/reduce %+v, single-process %+v", p, s)
 			}
 			ca, _ := os.ReadFile(filepath.Join(single, "offtopic.csv"))
 			cb, _ := os.ReadFile(filepath.Join(piped, "offtopic.csv"))

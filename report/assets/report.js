@@ -1,85 +1,638 @@
 (function () {
   'use strict';
-  var table = document.getElementById('tms');
-  if (!table) { return; }
-  var tbody = table.tBodies[0];
-  var rows = Array.prototype.slice.call(tbody.rows);
-  var heads = table.tHead.rows[0].cells;
-  var filter = document.getElementById('filter');
-  var onlyOff = document.getElementById('only-off');
-  var shown = document.getElementById('shown');
-  var sortCol = -1;
-  var sortDir = 1;
-  Array.prototype.forEach.call(heads, function (th, i) {
-    var s = th.getAttribute('aria-sort');
-    if (s === 'ascending' || s === 'descending') {
-      sortCol = i;
-      sortDir = s === 'ascending' ? 1 : -1;
-    }
-  });
+  // The report's data is inert JSON in <script type="application/json">
+  // blocks; everything from it is rendered with textContent, never as markup.
+  var metaEl = document.getElementById('meta');
+  if (!metaEl) { return; }
+  var meta = JSON.parse(metaEl.textContent);
+  var rows = meta.rows;
+  // Columns of a row (see writeData in html.go).
+  var URI = 0, KIND = 1, CAPS = 2, OFF = 3, ON = 4, NS = 5, GUARD = 6, MIN = 7, FIRST = 8, LAST = 9, T0 = 10, KEY = 11;
+  // Fields of a capture (see htmlDetail in html.go).
+  var TS = 0, V = 1, STATUS = 2, WORDS = 3, SCORES = 4, MASK = 5, REASON = 6, TITLE = 7, EXCERPT = 8, URIM = 9, NOLINK = 10, CKEY = 11;
+  var VON = 0, VOFF = 1, VNS = 2, VGUARD = 3;
+  var VERDICT = ['on-topic', 'off-topic', 'not scored', 'on-topic'];
+  var VCLASS = ['on', 'off', 'ns', 'guard'];
+  var DECISIONS = ['on-topic', 'off-topic', 'unsure'];
+  var PAGE = 50;
+  var SVG = 'http://www.w3.org/2000/svg';
 
-  function key(row, col) {
-    var cell = row.cells[col];
-    var v = cell.getAttribute('data-v');
-    if (v !== null) { return parseFloat(v); }
-    return cell.textContent.toLowerCase();
+  var table = document.getElementById('tms');
+  var tbody = table.tBodies[0];
+  var heads = table.tHead.rows[0].cells;
+  var show = document.getElementById('show');
+  var filter = document.getElementById('filter');
+  var shown = document.getElementById('shown');
+  var range = document.getElementById('range');
+  var prev = document.getElementById('prev');
+  var next = document.getElementById('next');
+  var ndec = document.getElementById('ndec');
+  var msg = document.getElementById('review-msg');
+
+  var state = { sort: 'share', dir: -1, page: 0, open: -1 };
+  var list = null; // ids shown, in order; null when it must be recomputed
+  var byKey = null; // TimeMap key -> id
+
+  function el(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) { e.className = cls; }
+    if (text !== undefined && text !== null) { e.textContent = String(text); }
+    return e;
+  }
+  function svg(tag, attrs, title) {
+    var e = document.createElementNS(SVG, tag);
+    for (var k in attrs) { if (Object.prototype.hasOwnProperty.call(attrs, k)) { e.setAttribute(k, attrs[k]); } }
+    if (title) { var t = document.createElementNS(SVG, 'title'); t.textContent = title; e.appendChild(t); }
+    return e;
+  }
+  function httpLink(u) { return typeof u === 'string' && /^https?:\/\/[^\s\/]/i.test(u) && !/[\s\x00]/.test(u) ? u : ''; }
+  function link(href, text) {
+    var a = el('a', null, text);
+    a.href = href;
+    a.rel = 'noopener noreferrer';
+    a.target = '_blank';
+    return a;
+  }
+  function day(n) { var s = String(n); return s.length === 8 ? s.slice(0, 4) + '-' + s.slice(4, 6) + '-' + s.slice(6) : ''; }
+  function when(ts) { return ts.slice(0, 4) + '-' + ts.slice(4, 6) + '-' + ts.slice(6, 8) + ' ' + ts.slice(8, 10) + ':' + ts.slice(10, 12); }
+  function tsTime(ts) { return Date.UTC(+ts.slice(0, 4), +ts.slice(4, 6) - 1, +ts.slice(6, 8), +ts.slice(8, 10), +ts.slice(10, 12), +ts.slice(12, 14)); }
+  function has(o, k) { return Object.prototype.hasOwnProperty.call(o, k); }
+  function share(r) { return r[OFF] + r[ON] > 0 ? r[OFF] / (r[OFF] + r[ON]) : 0; }
+  function isPage(r) { return r[KIND] === 0; }
+
+  // Decisions: capture key ("SURT-key timestamp") -> {d, m (URI-M), r (URI-R), id}.
+  var decisions = {};
+  var decCount = {};
+  var storeKey = 'offtopic-decisions:' + meta.id;
+  function keyIndex() {
+    if (!byKey) {
+      byKey = {};
+      for (var i = 0; i < rows.length; i++) { byKey['k ' + rows[i][KEY]] = i; byKey['u ' + rows[i][URI]] = i; }
+    }
+    return byKey;
+  }
+  function recount() {
+    decCount = {};
+    var n = 0;
+    for (var k in decisions) {
+      if (!Object.prototype.hasOwnProperty.call(decisions, k)) { continue; }
+      n++;
+      var id = decisions[k].id;
+      if (id >= 0) { decCount[id] = (decCount[id] || 0) + 1; }
+    }
+    ndec.textContent = String(n);
+    return n;
+  }
+  function persist() {
+    recount();
+    try { window.localStorage.setItem(storeKey, JSON.stringify(decisions)); } catch (e) { /* storage off: decisions live until the page closes */ }
+  }
+  function restore() {
+    try {
+      var s = window.localStorage.getItem(storeKey);
+      if (s) {
+        var d = JSON.parse(s);
+        if (d && typeof d === 'object') { decisions = d; }
+      }
+    } catch (e) { decisions = {}; }
+    recount();
+  }
+  function decide(ck, d, urim, urir, id) {
+    if (d) { decisions[ck] = { d: d, m: urim, r: urir, id: id }; } else { delete decisions[ck]; }
   }
 
-  function sortBy(col) {
-    var first = heads[col].getAttribute('data-first');
-    var dir = sortCol === col ? -sortDir : (first === 'asc' ? 1 : -1);
-    sortCol = col;
-    sortDir = dir;
-    var keyed = rows.map(function (r, i) { return [key(r, col), i, r]; });
+  // The worklist.
+  function matches(i, what, q) {
+    var r = rows[i];
+    if (q && r[URI].toLowerCase().indexOf(q) < 0) { return false; }
+    switch (what) {
+      case 'pages': return isPage(r);
+      case 'off': return r[OFF] > 0;
+      case 'guard': return r[GUARD] > 0;
+      case 'not': return isPage(r) && !r[T0];
+      case 'reviewed': return (decCount[i] || 0) > 0;
+      case 'other': return !isPage(r);
+    }
+    return true;
+  }
+  function sortKey(col) {
+    switch (col) {
+      case 'uri': return function (i) { return rows[i][URI].toLowerCase(); };
+      case 'captures': return function (i) { return rows[i][CAPS]; };
+      case 'off': return function (i) { return rows[i][OFF]; };
+      case 'share': return function (i) { return share(rows[i]) * 1e7 + Math.min(rows[i][OFF], 9999999) / 1e3; };
+      case 'guard': return function (i) { return rows[i][GUARD]; };
+      case 'ns': return function (i) { return rows[i][NS]; };
+      case 'min': return function (i) { return rows[i][MIN] === null ? Infinity : rows[i][MIN]; };
+      case 'first': return function (i) { return rows[i][FIRST]; };
+      case 'last': return function (i) { return rows[i][LAST]; };
+      case 'dec': return function (i) { return decCount[i] || 0; };
+    }
+    return function (i) { return i; };
+  }
+  function compute() {
+    var what = show.value, q = filter.value.trim().toLowerCase();
+    var ids = [];
+    for (var i = 0; i < rows.length; i++) { if (matches(i, what, q)) { ids.push(i); } }
+    var k = sortKey(state.sort), dir = state.dir;
+    var keyed = ids.map(function (i) { return [k(i), i]; });
     keyed.sort(function (a, b) {
       if (a[0] < b[0]) { return -dir; }
       if (a[0] > b[0]) { return dir; }
       return a[1] - b[1];
     });
+    list = keyed.map(function (x) { return x[1]; });
+  }
+  function render() {
+    if (!list) { compute(); }
+    var pages = Math.max(1, Math.ceil(list.length / PAGE));
+    state.page = Math.min(Math.max(0, state.page), pages - 1);
+    var from = state.page * PAGE, to = Math.min(list.length, from + PAGE);
     var frag = document.createDocumentFragment();
-    keyed.forEach(function (k) { frag.appendChild(k[2]); });
+    for (var j = from; j < to; j++) {
+      var id = list[j];
+      frag.appendChild(rowElement(id));
+      if (id === state.open) { frag.appendChild(detailRow(id)); }
+    }
+    tbody.textContent = '';
     tbody.appendChild(frag);
+    shown.textContent = String(list.length);
+    range.textContent = list.length ? (from + 1) + '–' + to + ' of ' + list.length : 'none';
+    prev.disabled = state.page === 0;
+    next.disabled = state.page >= pages - 1;
     for (var i = 0; i < heads.length; i++) {
-      heads[i].setAttribute('aria-sort', i === col ? (dir > 0 ? 'ascending' : 'descending') : 'none');
+      var c = heads[i].getAttribute('data-col');
+      heads[i].setAttribute('aria-sort', c === state.sort ? (state.dir > 0 ? 'ascending' : 'descending') : 'none');
     }
   }
+  function num(cls, v, text) {
+    var td = el('td', 'num' + (cls ? ' ' + cls : ''), text === undefined ? v : text);
+    td.setAttribute('data-v', String(v));
+    return td;
+  }
+  function rowElement(id) {
+    var r = rows[id];
+    var tr = el('tr');
+    tr.id = 'row-' + id;
+    tr.setAttribute('data-id', String(id));
+    tr.setAttribute('data-u', r[URI].toLowerCase());
+    tr.setAttribute('data-off', String(r[OFF]));
+    if (r[OFF] > 0) { tr.className = 'hasoff'; }
+    if (id === state.open) { tr.className += ' isopen'; }
+    var td = el('td', 'uri');
+    var a = el('a', null, r[URI]);
+    a.href = '#tm-' + id;
+    td.appendChild(a);
+    if (!isPage(r)) { td.appendChild(el('span', 'v ns', meta.kinds[r[KIND]])); } else if (!r[T0]) { td.appendChild(el('span', 'v ns', 'no t0')); }
+    tr.appendChild(td);
+    tr.appendChild(num('', r[CAPS]));
+    tr.appendChild(num('offn', r[OFF]));
+    var sh = share(r);
+    var sc = num('', sh.toFixed(4), '');
+    var m = el('meter');
+    m.min = 0; m.max = 1; m.low = 0.2; m.high = 0.5; m.optimum = 0; m.value = sh;
+    sc.appendChild(m);
+    sc.appendChild(document.createTextNode(' ' + (100 * sh).toFixed(1) + '%'));
+    tr.appendChild(sc);
+    tr.appendChild(num(r[GUARD] ? 'guardn' : '', r[GUARD]));
+    tr.appendChild(num('', r[NS]));
+    tr.appendChild(r[MIN] === null ? num('', '', '–') : num('', r[MIN], r[MIN].toFixed(3)));
+    tr.appendChild(num('', r[FIRST], day(r[FIRST])));
+    tr.appendChild(num('', r[LAST], day(r[LAST])));
+    tr.appendChild(num('', decCount[id] || 0, decCount[id] ? String(decCount[id]) : ''));
+    return tr;
+  }
 
-  function applyFilter() {
-    var q = filter.value.trim().toLowerCase();
-    var only = onlyOff.checked;
-    var n = 0;
-    rows.forEach(function (r) {
-      var ok = (q === '' || r.getAttribute('data-u').indexOf(q) >= 0) &&
-        (!only || r.getAttribute('data-off') !== '0');
-      r.hidden = !ok;
-      if (ok) { n++; }
+  // One TimeMap's captures, drawn when it is opened.
+  var cache = {};
+  function detailData(id) {
+    if (!cache[id]) {
+      var node = document.getElementById('d-' + id);
+      if (!node) { return null; }
+      cache = {}; // keep one: a collection can be far larger than memory wants
+      cache[id] = JSON.parse(node.textContent);
+    }
+    return cache[id];
+  }
+  function captureURIM(d, r, c) { return c[URIM] || (meta.prefix + c[TS] + '/' + r[URI]); }
+  function captureKey(d, c) { return (c[CKEY] || d.k) + ' ' + c[TS]; }
+
+  function detailRow(id) {
+    var tr = el('tr', 'detail');
+    tr.id = 'open-' + id; // not tm-N: the script, not the browser, decides where to scroll
+    var td = el('td');
+    td.colSpan = heads.length;
+    td.appendChild(detailBody(id));
+    tr.appendChild(td);
+    return tr;
+  }
+  function detailBody(id) {
+    var r = rows[id], d = detailData(id);
+    var box = el('div', 'tmbody');
+    if (!d) {
+      if (document.readyState === 'loading') {
+        // Its data is further down the file than the browser has read yet.
+        box.appendChild(el('p', 'warn', 'Still reading the report\u2019s data: this page\u2019s captures appear as soon as it is in.'));
+        waiting = id;
+      } else {
+        box.appendChild(el('p', 'warn', 'This TimeMap has no data in the report.'));
+      }
+      return box;
+    }
+    var caps = d.c;
+    var p = el('p', 'meta');
+    var u = httpLink(r[URI]);
+    p.appendChild(document.createTextNode('URI-R '));
+    p.appendChild(u ? link(u, r[URI]) : el('span', 'nolink', r[URI]));
+    var urit = d.t === '-' ? httpLink(meta.prefix + 'timemap/link/' + r[URI]) : d.t;
+    if (urit) { p.appendChild(document.createTextNode(' · ')); p.appendChild(link(urit, 'TimeMap')); }
+    var t0 = d.t0 >= 0 ? caps[d.t0] : null;
+    p.appendChild(document.createTextNode(' · t0: ' + (t0 ? when(t0[TS]) : 'none') + (d.t0r ? ' (' + d.t0r + ')' : '') + ' · '));
+    var back = el('a', 'back', 'back to the list');
+    back.href = '#row-' + id;
+    p.appendChild(back);
+    box.appendChild(p);
+    if (t0) {
+      var tt = el('p', 't0text');
+      tt.appendChild(el('b', null, 't0 text: '));
+      if (t0[TITLE]) { tt.appendChild(el('span', 'ttl', t0[TITLE])); }
+      tt.appendChild(document.createTextNode(t0[EXCERPT] || '(no text)'));
+      box.appendChild(tt);
+    }
+    if (d.m && d.m.length) { box.appendChild(timeline(d)); box.appendChild(legend(d)); }
+    box.appendChild(bulkBar(id, r, d));
+    box.appendChild(captureTable(id, r, d));
+    return box;
+  }
+
+  function ruleValue(m) {
+    for (var i = 0; i < meta.rule.length; i++) { if (meta.rule[i][0] === m) { return meta.rule[i][1]; } }
+    return null;
+  }
+  function timeline(d) {
+    var W = 1000, H = 170, L = 44, Rt = 990, T = 8, B = 146;
+    var caps = d.c, lo = 0, hi = 1;
+    d.m.forEach(function (m) { if (m === 'wordcount' || m === 'bytecount') { lo = -1; } });
+    var tmin = Infinity, tmax = -Infinity;
+    caps.forEach(function (c) {
+      var t = tsTime(c[TS]);
+      tmin = Math.min(tmin, t); tmax = Math.max(tmax, t);
+      if (c[V] !== VNS && c[SCORES]) { c[SCORES].forEach(function (s) { if (s !== null && s > hi) { hi = Math.min(Math.ceil(s * 4) / 4, 1.5); } }); }
     });
-    shown.textContent = String(n);
-  }
-
-  Array.prototype.forEach.call(heads, function (th, i) {
-    var b = th.querySelector('button');
-    if (b) { b.addEventListener('click', function () { sortBy(i); }); }
-  });
-  filter.addEventListener('input', applyFilter);
-  onlyOff.addEventListener('change', applyFilter);
-
-  function openTarget() {
-    var id = decodeURIComponent(location.hash.slice(1));
-    if (!id) { return; }
-    var el = document.getElementById(id);
-    if (el && el.tagName === 'DETAILS') {
-      el.open = true;
-      el.scrollIntoView();
+    var span = tmax - tmin;
+    function x(t) { return span <= 0 ? (L + Rt) / 2 : L + 6 + (t - tmin) / span * (Rt - L - 12); }
+    function y(v) { v = Math.min(Math.max(v, lo), hi); return B - (v - lo) / (hi - lo) * (B - T); }
+    function f(v) { return String(Math.round(v * 10) / 10); }
+    var s = svg('svg', { 'class': 'tl', viewBox: '0 0 ' + W + ' ' + H, width: W, height: H, role: 'img', 'aria-label': 'scores over time' });
+    caps.forEach(function (c) {
+      if (c[V] === VOFF) { s.appendChild(svg('rect', { 'class': 'offband', x: f(x(tsTime(c[TS])) - 4), y: T, width: 8, height: B - T }, when(c[TS]) + ' off-topic: ' + (c[REASON] || ''))); }
+    });
+    var step = hi - lo > 1.25 ? 0.5 : 0.25;
+    for (var v = lo; v <= hi + 1e-9; v += step) {
+      s.appendChild(svg('line', { 'class': 'grid', x1: L, y1: f(y(v)), x2: Rt, y2: f(y(v)) }));
+      var tx = svg('text', { x: L - 5, y: f(y(v) + 3), 'text-anchor': 'end' });
+      tx.textContent = String(Math.round(v * 100) / 100);
+      s.appendChild(tx);
     }
+    s.appendChild(svg('line', { 'class': 'axis', x1: L, y1: B, x2: Rt, y2: B }));
+    // Date axis: years when the TimeMap spans two or more, else months or the ends.
+    var a = new Date(tmin), b = new Date(tmax), ticks = [];
+    var years = b.getUTCFullYear() - a.getUTCFullYear();
+    if (years >= 2) {
+      var st = Math.ceil(years / 10);
+      for (var yr = a.getUTCFullYear() + 1; yr <= b.getUTCFullYear(); yr += st) { ticks.push([Date.UTC(yr, 0, 1), String(yr)]); }
+    } else if (span > 0) {
+      var months = (b.getUTCFullYear() - a.getUTCFullYear()) * 12 + b.getUTCMonth() - a.getUTCMonth();
+      var ms = Math.max(1, Math.ceil(months / 8));
+      for (var k = 1; k <= months; k += ms) {
+        var dt = Date.UTC(a.getUTCFullYear(), a.getUTCMonth() + k, 1);
+        var dd = new Date(dt);
+        ticks.push([dt, dd.getUTCFullYear() + '-' + String(dd.getUTCMonth() + 1).padStart(2, '0')]);
+      }
+      if (!ticks.length) { ticks.push([tmin, when(caps[0][TS]).slice(0, 10)]); }
+    } else {
+      ticks.push([tmin, new Date(tmin).toISOString().slice(0, 10)]);
+    }
+    ticks.forEach(function (tk) {
+      var t = svg('text', { x: f(x(tk[0])), y: B + 15, 'text-anchor': 'middle' });
+      t.textContent = tk[1];
+      s.appendChild(t);
+    });
+    d.m.forEach(function (m) {
+      var val = ruleValue(m), label = m + ' < ' + val;
+      if (val === null && m === 'topic' && meta.guard > 0) { val = meta.guard; label = 'topic guard ' + val; }
+      if (val === null) { return; }
+      s.appendChild(svg('line', { 'class': m === 'topic' && ruleValue(m) === null ? 'thr guardline' : 'thr', x1: L, y1: f(y(val)), x2: Rt, y2: f(y(val)) }));
+      var t = svg('text', { 'class': 'thrlab', x: Rt, y: f(y(val) - 3), 'text-anchor': 'end' });
+      t.textContent = label;
+      s.appendChild(t);
+    });
+    var order = caps.map(function (c, i) { return i; }).sort(function (i, j) { return caps[i][TS] < caps[j][TS] ? -1 : caps[i][TS] > caps[j][TS] ? 1 : i - j; });
+    d.m.forEach(function (m, j) {
+      var pts = [];
+      order.forEach(function (i) {
+        var c = caps[i];
+        if (c[V] === VNS || !c[SCORES] || c[SCORES][j] === null || c[SCORES][j] === undefined) { return; }
+        pts.push(f(x(tsTime(c[TS]))) + ',' + f(y(c[SCORES][j])));
+      });
+      if (pts.length) { s.appendChild(svg('polyline', { 'class': 'ln m-' + m, points: pts.join(' ') })); }
+      if (ruleValue(m) !== null) {
+        pts.forEach(function (pt) { var xy = pt.split(','); s.appendChild(svg('circle', { 'class': 'pt m-' + m, cx: xy[0], cy: xy[1], r: 3 })); });
+      }
+    });
+    caps.forEach(function (c) {
+      var cx = f(x(tsTime(c[TS])));
+      if (c[V] === VOFF) { s.appendChild(svg('path', { 'class': 'offmark', d: 'M' + cx + ' ' + (B + 1) + 'l-5 8h10z' }, when(c[TS]) + ' off-topic')); }
+      if (c[V] === VGUARD) { s.appendChild(svg('path', { 'class': 'guardmark', d: 'M' + cx + ' ' + (B + 1) + 'l-4 7h8z' }, when(c[TS]) + ' kept on-topic by the topic guard')); }
+      if (c[V] === VNS) { s.appendChild(svg('path', { 'class': 'nsmark', d: 'M' + cx + ' ' + (B + 1) + 'l-3 6h6z' }, when(c[TS]) + ' not scored: ' + (c[REASON] || ''))); }
+    });
+    return s;
   }
-  window.addEventListener('hashchange', openTarget);
-  openTarget();
-  document.getElementById('expand-off').addEventListener('click', function () {
-    Array.prototype.forEach.call(document.querySelectorAll('details.tm.hasoff'), function (d) { d.open = true; });
+  function legend(d) {
+    var lg = el('div', 'legend');
+    d.m.forEach(function (m) { var sp = el('span'); sp.appendChild(el('i', 'm-' + m)); sp.appendChild(document.createTextNode(m)); lg.appendChild(sp); });
+    [['thr', 'threshold of the rule'], ['offk', 'off-topic capture'], ['guardk', 'kept by the topic guard']].forEach(function (k) {
+      var sp = el('span'); sp.appendChild(el('i', k[0])); sp.appendChild(document.createTextNode(k[1])); lg.appendChild(sp);
+    });
+    return lg;
+  }
+
+  // Marking: one capture with its buttons, many with the bulk bar.
+  function bulkBar(id, r, d) {
+    var bar = el('div', 'bulk');
+    var order = d.c.map(function (c, i) { return i; }).sort(function (i, j) { return d.c[i][TS] < d.c[j][TS] ? -1 : 1; });
+    function dateSelect(cls, last) {
+      var s = el('select', cls);
+      order.forEach(function (i, n) {
+        var o = el('option', null, when(d.c[i][TS]));
+        o.value = d.c[i][TS];
+        if (last ? n === order.length - 1 : n === 0) { o.selected = true; }
+        s.appendChild(o);
+      });
+      return s;
+    }
+    var which = el('select', 'b-which');
+    [['all', 'all captures'], ['off', 'off-topic verdicts'], ['guard', 'captures kept by the guard'], ['on', 'on-topic verdicts'], ['undecided', 'captures without a decision']].forEach(function (w) {
+      var o = el('option', null, w[1]); o.value = w[0]; which.appendChild(o);
+    });
+    var as = el('select', 'b-as');
+    DECISIONS.concat(['']).forEach(function (v) { var o = el('option', null, v || 'no decision'); o.value = v; as.appendChild(o); });
+    as.value = 'off-topic';
+    var from = dateSelect('b-from', false), to = dateSelect('b-to', true);
+    var apply = el('button', 'b-apply', 'Mark');
+    apply.type = 'button';
+    apply.addEventListener('click', function () {
+      var n = markRange(id, r, d, from.value, to.value, which.value, as.value);
+      msg.textContent = 'Marked ' + n + ' captures of ' + r[URI] + ' ' + (as.value || 'without a decision') + '.';
+    });
+    var accept = el('button', 'b-accept', 'Accept the verdicts');
+    accept.type = 'button';
+    accept.title = 'mark every scored capture of this page as the tool decided';
+    accept.addEventListener('click', function () {
+      var n = 0;
+      d.c.forEach(function (c) {
+        if (c[V] === VNS) { return; }
+        decide(captureKey(d, c), c[V] === VOFF ? 'off-topic' : 'on-topic', captureURIM(d, r, c), r[URI], id); n++;
+      });
+      persist(); redraw(id);
+      msg.textContent = 'Accepted ' + n + ' verdicts of ' + r[URI] + '.';
+    });
+    bar.appendChild(document.createTextNode('Mark '));
+    bar.appendChild(which);
+    bar.appendChild(document.createTextNode(' from '));
+    bar.appendChild(from);
+    bar.appendChild(document.createTextNode(' to '));
+    bar.appendChild(to);
+    bar.appendChild(document.createTextNode(' as '));
+    bar.appendChild(as);
+    bar.appendChild(apply);
+    bar.appendChild(accept);
+    return bar;
+  }
+  function markRange(id, r, d, from, to, which, as) {
+    if (from > to) { var x = from; from = to; to = x; }
+    var n = 0;
+    d.c.forEach(function (c) {
+      if (c[TS] < from || c[TS] > to) { return; }
+      var ck = captureKey(d, c);
+      var ok = which === 'all' || (which === 'off' && c[V] === VOFF) || (which === 'guard' && c[V] === VGUARD) ||
+        (which === 'on' && (c[V] === VON || c[V] === VGUARD)) || (which === 'undecided' && !decisions[ck]);
+      if (!ok) { return; }
+      decide(ck, as, captureURIM(d, r, c), r[URI], id);
+      n++;
+    });
+    persist();
+    redraw(id);
+    return n;
+  }
+  function redraw(id) {
+    list = state.sort === 'dec' || show.value === 'reviewed' ? null : list;
+    var y = window.scrollY;
+    render();
+    window.scrollTo(0, y);
+  }
+
+  function captureTable(id, r, d) {
+    var wrap = el('div', 'tablewrap caps-wrap');
+    var t = el('table', 'caps');
+    var hr = el('tr');
+    ['Capture', 'Verdict', 'Decision'].concat(d.m || []).concat(['Reason', 'Capture text']).forEach(function (h, i) {
+      hr.appendChild(el('th', i > 2 && i < 3 + (d.m || []).length ? 'num' : '', h));
+    });
+    var th = el('thead'); th.appendChild(hr); t.appendChild(th);
+    var tb = el('tbody');
+    d.c.forEach(function (c, i) {
+      var tr = el('tr', 'v-' + VCLASS[c[V]] + (i === d.t0 ? ' t0' : ''));
+      var urim = captureURIM(d, r, c), ck = captureKey(d, c);
+      tr.setAttribute('data-ts', c[TS]);
+      var w = el('td', 'when');
+      var href = c[NOLINK] ? '' : httpLink(urim);
+      if (href) { w.appendChild(link(href, when(c[TS]))); } else {
+        w.appendChild(el('span', 'nolink d', when(c[TS])));
+        w.appendChild(el('br'));
+        w.appendChild(el('span', 'note', 'not linked: ' + urim));
+      }
+      w.appendChild(el('br'));
+      w.appendChild(el('span', 'note', (c[STATUS] || 0) + ' · ' + (c[WORDS] || 0) + ' words'));
+      tr.appendChild(w);
+      var vt = el('td');
+      vt.appendChild(el('span', 'v ' + VCLASS[c[V]], c[V] === VGUARD ? 'on-topic (guard)' : VERDICT[c[V]]));
+      tr.appendChild(vt);
+      var dt = el('td', 'dec');
+      var cur = decisions[ck] ? decisions[ck].d : '';
+      DECISIONS.forEach(function (v) {
+        var b = el('button', 'mark m' + v.slice(0, 2), v === 'unsure' ? '?' : v === 'on-topic' ? 'on' : 'off');
+        b.type = 'button';
+        b.title = v;
+        b.setAttribute('data-d', v);
+        b.setAttribute('aria-pressed', String(cur === v));
+        b.addEventListener('click', function () {
+          decide(ck, decisions[ck] && decisions[ck].d === v ? '' : v, urim, r[URI], id);
+          persist();
+          var now = decisions[ck] ? decisions[ck].d : '';
+          Array.prototype.forEach.call(dt.querySelectorAll('button'), function (x) { x.setAttribute('aria-pressed', String(x.getAttribute('data-d') === now)); });
+          var row = document.getElementById('row-' + id);
+          if (row) { row.cells[row.cells.length - 1].textContent = decCount[id] ? String(decCount[id]) : ''; }
+        });
+        dt.appendChild(b);
+      });
+      tr.appendChild(dt);
+      (d.m || []).forEach(function (m, j) {
+        var s = c[SCORES] ? c[SCORES][j] : null;
+        var cls = 'sc';
+        if (s !== null && s !== undefined && c[MASK] && (c[MASK] & (1 << j))) { cls += c[V] === VOFF ? ' cross' : ' over'; }
+        if (c[V] === VGUARD && m === 'topic') { cls += ' keep'; }
+        var cell = el('td', cls, s === null || s === undefined ? '' : s.toFixed(3));
+        if (cls.indexOf('over') >= 0) { cell.title = 'below the threshold, overruled by the topic guard'; }
+        tr.appendChild(cell);
+      });
+      tr.appendChild(el('td', 'reason', i === d.t0 ? 't0' : c[REASON] || ''));
+      var tx = el('td', 'txt');
+      if (c[TITLE]) { tx.appendChild(el('span', 'ttl', c[TITLE])); }
+      if (i !== d.t0 && c[EXCERPT]) { tx.appendChild(document.createTextNode(c[EXCERPT])); }
+      if (i === d.t0) { tx.appendChild(el('span', 'note', 'shown above')); }
+      tr.appendChild(tx);
+      tb.appendChild(tr);
+    });
+    t.appendChild(tb);
+    wrap.appendChild(t);
+    return wrap;
+  }
+
+  // Saving and loading decisions: a CSV that evaluate --gold and prune --decisions read.
+  function csvField(s) {
+    s = String(s === undefined || s === null ? '' : s);
+    if (/^[=+\-@\t\r]/.test(s)) { s = "'" + s; } // never a formula in a spreadsheet
+    return /[",\r\n]/.test(s) ? '"' + s.replace(/"/g, '""') + '"' : s;
+  }
+  function decisionsCSV() {
+    var out = ['key,timestamp,uri_m,uri_r,curator decision'];
+    Object.keys(decisions).sort().forEach(function (ck) {
+      var sp = ck.lastIndexOf(' '), e = decisions[ck];
+      out.push([ck.slice(0, sp), ck.slice(sp + 1), e.m, e.r, e.d].map(csvField).join(','));
+    });
+    return out.join('\r\n') + '\r\n';
+  }
+  function parseCSV(text) {
+    var out = [], row = [], f = '', q = false;
+    for (var i = 0; i < text.length; i++) {
+      var ch = text[i];
+      if (q) {
+        if (ch === '"') { if (text[i + 1] === '"') { f += '"'; i++; } else { q = false; } } else { f += ch; }
+      } else if (ch === '"') { q = true; } else if (ch === ',') { row.push(f); f = ''; } else if (ch === '\n' || ch === '\r') {
+        if (ch === '\r' && text[i + 1] === '\n') { i++; }
+        row.push(f); out.push(row); row = []; f = '';
+      } else { f += ch; }
+    }
+    if (f !== '' || row.length) { row.push(f); out.push(row); }
+    return out;
+  }
+  function unneutralise(s) { return s.length > 1 && s[0] === "'" && /[=+\-@\t\r]/.test(s[1]) ? s.slice(1) : s; }
+  function loadCSV(text) {
+    var recs = parseCSV(text);
+    if (!recs.length) { throw new Error('empty file'); }
+    var h = recs[0].map(function (x) { return x.trim().toLowerCase(); });
+    var ki = h.indexOf('key'), ti = h.indexOf('timestamp'), mi = h.indexOf('uri_m'), ri = h.indexOf('uri_r'), di = h.indexOf('curator decision');
+    if (ki < 0 || ti < 0 || di < 0) { throw new Error('no key, timestamp and curator decision columns'); }
+    var idx = keyIndex(), n = 0;
+    for (var i = 1; i < recs.length; i++) {
+      var rec = recs[i];
+      if (rec.length <= Math.max(ki, ti, di)) { continue; }
+      var dv = unneutralise(rec[di].trim().toLowerCase());
+      if (DECISIONS.indexOf(dv) < 0) { continue; }
+      var key = unneutralise(rec[ki]), urir = ri >= 0 ? unneutralise(rec[ri] || '') : '';
+      var id = has(idx, 'k ' + key) ? idx['k ' + key] : has(idx, 'u ' + urir) ? idx['u ' + urir] : -1;
+      decide(key + ' ' + rec[ti].trim(), dv, mi >= 0 ? unneutralise(rec[mi] || '') : '', urir, id);
+      n++;
+    }
+    return n;
+  }
+  document.getElementById('save').addEventListener('click', function () {
+    var n = recount();
+    var a = document.createElement('a');
+    a.href = URL.createObjectURL(new Blob([decisionsCSV()], { type: 'text/csv' }));
+    a.download = 'decisions.csv';
+    a.click();
+    setTimeout(function () { URL.revokeObjectURL(a.href); }, 10000);
+    msg.textContent = 'Saved ' + n + ' decisions as decisions.csv (in your downloads): offtopic evaluate --gold decisions.csv, offtopic prune --decisions decisions.csv.';
   });
-  document.getElementById('collapse-all').addEventListener('click', function () {
-    Array.prototype.forEach.call(document.querySelectorAll('details.tm'), function (d) { d.open = false; });
+  document.getElementById('load').addEventListener('change', function (e) {
+    var f = e.target.files && e.target.files[0];
+    if (!f) { return; }
+    var rd = new FileReader();
+    rd.onload = function () {
+      try {
+        var n = loadCSV(String(rd.result));
+        persist(); list = null; render();
+        msg.textContent = 'Loaded ' + n + ' decisions from ' + f.name + '.';
+      } catch (err) { msg.textContent = 'Could not load ' + f.name + ': ' + err.message; }
+    };
+    rd.readAsText(f);
   });
-  applyFilter();
+  document.getElementById('clear-dec').addEventListener('click', function () {
+    if (!window.confirm('Forget all ' + recount() + ' decisions of this report?')) { return; }
+    decisions = {}; persist(); list = null; render();
+  });
+
+  // Controls.
+  Array.prototype.forEach.call(heads, function (th) {
+    var b = th.querySelector('button');
+    if (!b) { return; }
+    b.addEventListener('click', function () {
+      var col = th.getAttribute('data-col');
+      state.dir = state.sort === col ? -state.dir : (th.getAttribute('data-first') === 'asc' ? 1 : -1);
+      state.sort = col;
+      state.page = 0;
+      list = null;
+      render();
+    });
+  });
+  function refilter() { state.page = 0; list = null; render(); }
+  filter.addEventListener('input', refilter);
+  show.addEventListener('change', refilter);
+  prev.addEventListener('click', function () { state.page--; render(); });
+  next.addEventListener('click', function () { state.page++; render(); });
+  Array.prototype.forEach.call(document.querySelectorAll('[data-show]'), function (b) {
+    b.addEventListener('click', function () {
+      show.value = b.getAttribute('data-show');
+      refilter();
+      document.getElementById('worklist').scrollIntoView();
+    });
+  });
+
+  // Following #tm-N opens that TimeMap in the list; #row-N closes it.
+  function onHash() {
+    var h = decodeURIComponent(location.hash.slice(1));
+    var m = /^(tm|row)-(\d+)$/.exec(h);
+    if (!m) { return; }
+    var id = +m[2];
+    if (id >= rows.length) { return; }
+    state.open = m[1] === 'tm' ? id : -1;
+    if (!list) { compute(); }
+    var at = list.indexOf(id);
+    if (at < 0) {
+      show.value = 'all';
+      filter.value = '';
+      compute();
+      at = list.indexOf(id);
+    }
+    state.page = Math.floor(at / PAGE);
+    render();
+    var target = document.getElementById(m[1] === 'tm' ? 'open-' + id : 'row-' + id);
+    var row = document.getElementById('row-' + id);
+    if (row) {
+      var rc = row.getBoundingClientRect();
+      if (rc.top < 0 || rc.bottom > window.innerHeight) { row.scrollIntoView(); }
+    }
+    if (target && m[1] === 'row') { target.focus && target.focus(); }
+  }
+  window.addEventListener('hashchange', onHash);
+  var waiting = -1;
+  document.addEventListener('DOMContentLoaded', function () {
+    if (waiting >= 0 && waiting === state.open) { redraw(waiting); }
+    waiting = -1;
+  });
+  restore();
+  if (/^#(tm|row)-\d+$/.test(location.hash)) { onHash(); } else { render(); }
+  if (window.performance && performance.mark) { performance.mark('offtopic-worklist'); }
 }());
