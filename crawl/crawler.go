@@ -27,12 +27,17 @@ const (
 	CF        Strategy = "c-f"
 	TF        Strategy = "t-f"
 	CTF       Strategy = "ct-f"
+	// Gated is the default: content-and-time focused with time gated by
+	// topic (see Gated relevance in the package comment).
+	Gated Strategy = "ctg"
 )
 
 // ParseStrategy accepts "ct-f", "c-f", "t-f", "unfocused" (also "bfs").
 func ParseStrategy(s string) (Strategy, error) {
 	switch strings.ToLower(strings.TrimSpace(s)) {
-	case "", "ct-f", "ctf":
+	case "", "ctg", "ct-g", "gated":
+		return Gated, nil
+	case "ct-f", "ctf":
 		return CTF, nil
 	case "c-f", "cf":
 		return CF, nil
@@ -149,10 +154,16 @@ type crawler struct {
 	df    *DocFreq
 	ownDF bool
 	ref   *Reference
-	st    state
-	front frontier
-	seen  map[string]bool
-	sum   float64
+	// topicScale and anchorScale bring a document's and an anchor text's
+	// TopicR to a common scale: the mean TopicR of the reference documents'
+	// texts and of their titles.
+	topicScale, anchorScale float64
+	// seedAnchor is the anchor text of each seed that a reference document links.
+	seedAnchor map[string]string
+	st         state
+	front      frontier
+	seen       map[string]bool
+	sum        float64
 }
 
 // Crawl runs (or with Options.Resume continues) a focused crawl and writes
@@ -167,7 +178,7 @@ func Crawl(ctx context.Context, opts Options) (*Result, error) {
 		return nil, fmt.Errorf("crawl: spec: %w", err)
 	}
 	if opts.Strategy == "" {
-		opts.Strategy = CTF
+		opts.Strategy = Gated
 	}
 	if opts.SaveEvery <= 0 {
 		opts.SaveEvery = 25
@@ -209,7 +220,12 @@ func Crawl(ctx context.Context, opts Options) (*Result, error) {
 			}
 		}
 		for _, s := range seeds {
-			c.enqueue(Item{URL: timemap.CleanURI(s), Priority: 1, Depth: 0})
+			s = timemap.CleanURI(s)
+			p := 1.0
+			if c.opts.Strategy == Gated {
+				p = c.estimate(-1, 1, Link{URL: s, Anchor: c.seedAnchor[canon(s)]})
+			}
+			c.enqueue(Item{URL: s, Priority: p, Depth: 0})
 		}
 		if opts.Thresholds {
 			t, err := c.learnThreshold(ctx, refs)
@@ -223,8 +239,8 @@ func Crawl(ctx context.Context, opts Options) (*Result, error) {
 }
 
 type refDoc struct {
-	terms []string
-	links []Link
+	terms, title []string
+	links        []Link
 }
 
 // loadReferences reads the reference documents and builds the reference vector.
@@ -265,13 +281,31 @@ func (c *crawler) loadReferences(ctx context.Context) ([]refDoc, error) {
 			dec = body
 		}
 		info := parsePage(dec, base)
-		refs = append(refs, refDoc{terms: doc.Terms, links: info.Links})
+		refs = append(refs, refDoc{terms: doc.Terms, title: extract.Terms(doc.Title, "en"), links: info.Links})
 		terms = append(terms, doc.Terms)
 		if c.ownDF {
 			c.df.Add(Features(doc.Terms))
 		}
 	}
 	c.ref = NewReference(terms, StemKeywords(c.opts.Spec.Keywords, "en"), c.df)
+	c.seedAnchor = map[string]string{}
+	var ts, as float64
+	for _, r := range refs {
+		ts += c.ref.TopicR(r.terms, c.df)
+		as += c.ref.TopicR(r.title, c.df)
+		for _, l := range r.links {
+			if k := canon(l.URL); c.seedAnchor[k] == "" {
+				c.seedAnchor[k] = l.Anchor
+			}
+		}
+	}
+	c.topicScale, c.anchorScale = 1, 1
+	if len(refs) > 0 && ts > 0 {
+		c.topicScale = ts / float64(len(refs))
+	}
+	if len(refs) > 0 && as > 0 {
+		c.anchorScale = as / float64(len(refs))
+	}
 	return refs, nil
 }
 
@@ -349,7 +383,7 @@ func (c *crawler) fetch(ctx context.Context, u string) (*scored, string, error) 
 	info := parsePage(dec, snap.URIR)
 	s := &scored{snap: snap, title: doc.Title, terms: doc.Terms, links: info.Links, docTime: info.Published, docTimeFrom: info.PublishedFrom}
 	if s.docTime.IsZero() {
-		s.docTime, s.docTimeFrom = snap.Time, "capture"
+		s.docTime, s.docTimeFrom = undatedTime(h, caps)
 	}
 	if c.ownDF {
 		c.df.Add(Features(doc.Terms))
@@ -357,6 +391,27 @@ func (c *crawler) fetch(ctx context.Context, u string) (*scored, string, error) 
 	s.topic = c.ref.TopicR(doc.Terms, c.df)
 	s.temp = c.ev.TempR(s.docTime)
 	return s, "", nil
+}
+
+// undatedTime dates a page that states no publication date: by the HTTP
+// Last-Modified of its archived response when plausible, else by its first
+// successful capture (the page existed then: an upper bound of its
+// publication, and close to it where the archive captured the site often).
+// The capture chosen for the collection is no date at all: it is picked
+// inside the event span, so dating by it calls every undated page timely.
+func undatedTime(h http.Header, caps []timemap.Capture) (time.Time, string) {
+	var first time.Time
+	for _, cp := range caps {
+		if cp.Status/100 == 2 || cp.Status == 0 {
+			if first.IsZero() || cp.Time.Before(first) {
+				first = cp.Time
+			}
+		}
+	}
+	if lm, err := http.ParseTime(h.Get("Last-Modified")); err == nil && lm.Year() > 1990 && (first.IsZero() || !lm.After(first)) {
+		return lm.UTC(), "last-modified"
+	}
+	return first, "first-capture"
 }
 
 func (c *crawler) target() int {
@@ -406,7 +461,7 @@ func (c *crawler) run(ctx context.Context) (*Result, error) {
 		if s == nil {
 			c.st.Missing = append(c.st.Missing, Missing{URL: it.URL, Depth: it.Depth, Parent: it.Parent, Reason: reason})
 		} else {
-			ttr := TTR(c.alpha, s.topic, s.temp)
+			ttr := c.relevance(s.topic, s.temp)
 			keep := true
 			if c.st.Threshold != nil {
 				grace := c.ev.End.Add(c.opts.Spec.Grace())
@@ -460,6 +515,9 @@ func (c *crawler) run(ctx context.Context) (*Result, error) {
 // vector, and the temporal relevance of a date in its URL (else the
 // parent's).
 func (c *crawler) priority(ttr float64, s *scored, l Link) float64 {
+	if c.opts.Strategy == Gated {
+		return c.estimate(c.norm(s.topic), s.temp, l)
+	}
 	topic := 0.0
 	if l.Anchor != "" {
 		topic = c.ref.TopicR(extract.Terms(l.Anchor, "en"), c.df)
@@ -469,6 +527,57 @@ func (c *crawler) priority(ttr float64, s *scored, l Link) float64 {
 		temp = c.ev.TempR(t)
 	}
 	return (ttr + TTR(c.alpha, topic, temp)) / 2
+}
+
+// norm brings a document's TopicR to the scale of the reference documents'
+// own (1 = as topical as they are on average), capped at 1.
+func (c *crawler) norm(topic float64) float64 { return min(1, topic/c.topicScale) }
+
+// relevance is a document's relevance under the crawl's strategy: TTR for
+// the strategies of Gossen et al., and for the gated default the product of
+// the normalised topical relevance and TempR (a page is relevant when it is
+// about the event AND of its time: time alone earns nothing).
+func (c *crawler) relevance(topic, temp float64) float64 {
+	if c.opts.Strategy != Gated {
+		return TTR(c.alpha, topic, temp)
+	}
+	return c.norm(topic) * temp
+}
+
+// Weights of the gated strategy's estimate of an unread page (see estimate).
+const (
+	// parentWeight weighs the linking page's topicality against the anchor
+	// text's in the estimated topicality of the target.
+	parentWeight = 0.5
+	// undatedFloor is what an estimated TempR of 0 still counts: time
+	// scales the estimate, from undatedFloor to 1, and never zeroes it.
+	undatedFloor = 0.25
+)
+
+// estimate is the gated strategy's guess, before fetching, of the relevance
+// of the page a link leads to. Its topicality is the mean of the linking
+// page's (parentTopic, normalised; related stories are mostly about the
+// same subject) and of the link's anchor text (its TopicR normalised by
+// that of the reference documents' titles; anchors are mostly titles). Its
+// time is the date in its URL when there is one, else the linking page's
+// (related stories are mostly of the same weeks). The estimate is the
+// topicality scaled by time: topic*(undatedFloor + (1-undatedFloor)*temp).
+// parentTopic < 0 means no linking page tells anything (the seeds, which
+// share the reference documents as parent): the anchor alone then counts.
+func (c *crawler) estimate(parentTopic, parentTemp float64, l Link) float64 {
+	anchor := 0.0
+	if l.Anchor != "" {
+		anchor = min(1, c.ref.TopicR(extract.Terms(l.Anchor, "en"), c.df)/c.anchorScale)
+	}
+	if parentTopic < 0 {
+		parentTopic = anchor
+	}
+	topic := parentWeight*parentTopic + (1-parentWeight)*anchor
+	temp := parentTemp
+	if t, ok := dateFromURL(l.URL); ok {
+		temp = c.ev.TempR(t)
+	}
+	return topic * (undatedFloor + (1-undatedFloor)*temp)
 }
 
 func (c *crawler) stats(elapsed time.Duration, done int, run time.Duration) Stats {

@@ -72,7 +72,7 @@ func (c *crawler) learnThreshold(ctx context.Context, refs []refDoc) (float64, e
 				return 0, fmt.Errorf("crawl: thresholds: %w", err)
 			}
 			if s != nil {
-				scores = append(scores, TTR(c.alpha, s.topic, s.temp))
+				scores = append(scores, c.relevance(s.topic, s.temp))
 			}
 		}
 	}
