@@ -223,7 +223,10 @@ func Crawl(ctx context.Context, opts Options) (*Result, error) {
 			s = timemap.CleanURI(s)
 			p := 1.0
 			if c.opts.Strategy == Gated {
-				p = c.estimate(-1, 1, Link{URL: s, Anchor: c.seedAnchor[canon(s)]})
+				it := c.estimate(-1, 1, Link{URL: s, Anchor: c.seedAnchor[canon(s)]})
+				it.Depth = 0
+				c.enqueue(it)
+				continue
 			}
 			c.enqueue(Item{URL: s, Priority: p, Depth: 0})
 		}
@@ -448,6 +451,20 @@ func (c *crawler) run(ctx context.Context) (*Result, error) {
 			break
 		}
 		it := c.front.pop()
+		if c.opts.Strategy == Gated && !it.Dated {
+			later, err := c.date(ctx, &it)
+			if err != nil {
+				c.front.push(it)
+				if ctx.Err() != nil {
+					stopped = "interrupted"
+					break
+				}
+				return nil, fmt.Errorf("crawl: %w", err)
+			}
+			if later {
+				continue
+			}
+		}
 		s, reason, err := c.fetch(ctx, it.URL)
 		if err != nil {
 			c.front.push(it)
@@ -478,7 +495,12 @@ func (c *crawler) run(ctx context.Context) (*Result, error) {
 				c.sum += ttr
 				if c.opts.Spec.MaxDepth == 0 || it.Depth < c.opts.Spec.MaxDepth {
 					for _, l := range s.links {
-						c.enqueue(Item{URL: l.URL, Priority: c.priority(ttr, s, l), Depth: it.Depth + 1, Parent: it.URL})
+						next := Item{URL: l.URL, Priority: c.priority(ttr, s, l)}
+						if c.opts.Strategy == Gated {
+							next = c.estimate(c.norm(s.topic), s.temp, l)
+						}
+						next.Depth, next.Parent = it.Depth+1, it.URL
+						c.enqueue(next)
 					}
 				}
 			}
@@ -515,9 +537,6 @@ func (c *crawler) run(ctx context.Context) (*Result, error) {
 // vector, and the temporal relevance of a date in its URL (else the
 // parent's).
 func (c *crawler) priority(ttr float64, s *scored, l Link) float64 {
-	if c.opts.Strategy == Gated {
-		return c.estimate(c.norm(s.topic), s.temp, l)
-	}
 	topic := 0.0
 	if l.Anchor != "" {
 		topic = c.ref.TopicR(extract.Terms(l.Anchor, "en"), c.df)
@@ -547,24 +566,27 @@ func (c *crawler) relevance(topic, temp float64) float64 {
 // Weights of the gated strategy's estimate of an unread page (see estimate).
 const (
 	// parentWeight weighs the linking page's topicality against the anchor
-	// text's in the estimated topicality of the target.
-	parentWeight = 0.5
+	// text's in the estimated topicality of the target (the parent's is the
+	// better predictor: ROC AUC 0.79-0.90 for the target's relevance over
+	// the links of the dev events, the anchor's 0.75-0.84).
+	parentWeight = 0.6
 	// undatedFloor is what an estimated TempR of 0 still counts: time
 	// scales the estimate, from undatedFloor to 1, and never zeroes it.
 	undatedFloor = 0.25
 )
 
 // estimate is the gated strategy's guess, before fetching, of the relevance
-// of the page a link leads to. Its topicality is the mean of the linking
-// page's (parentTopic, normalised; related stories are mostly about the
-// same subject) and of the link's anchor text (its TopicR normalised by
-// that of the reference documents' titles; anchors are mostly titles). Its
-// time is the date in its URL when there is one, else the linking page's
-// (related stories are mostly of the same weeks). The estimate is the
-// topicality scaled by time: topic*(undatedFloor + (1-undatedFloor)*temp).
-// parentTopic < 0 means no linking page tells anything (the seeds, which
-// share the reference documents as parent): the anchor alone then counts.
-func (c *crawler) estimate(parentTopic, parentTemp float64, l Link) float64 {
+// of the page a link leads to, as a frontier Item. Its topicality is the
+// mean of the linking page's (parentTopic, normalised; related stories are
+// mostly about the same subject) and of the link's anchor text (its TopicR
+// normalised by that of the reference documents' titles; anchors are mostly
+// titles). Its time is the date in its URL when there is one (Item.Dated),
+// else the linking page's (related stories are mostly of the same weeks)
+// until the archive tells the first capture (see date). The priority is the
+// topicality scaled by time (see gatedPriority). parentTopic < 0 means no
+// linking page tells anything (the seeds, which share the reference
+// documents as parent): the anchor alone then counts.
+func (c *crawler) estimate(parentTopic, parentTemp float64, l Link) Item {
 	anchor := 0.0
 	if l.Anchor != "" {
 		anchor = min(1, c.ref.TopicR(extract.Terms(l.Anchor, "en"), c.df)/c.anchorScale)
@@ -572,12 +594,43 @@ func (c *crawler) estimate(parentTopic, parentTemp float64, l Link) float64 {
 	if parentTopic < 0 {
 		parentTopic = anchor
 	}
-	topic := parentWeight*parentTopic + (1-parentWeight)*anchor
+	it := Item{URL: l.URL, Topic: parentWeight*parentTopic + (1-parentWeight)*anchor}
 	temp := parentTemp
 	if t, ok := dateFromURL(l.URL); ok {
-		temp = c.ev.TempR(t)
+		temp, it.Dated = c.ev.TempR(t), true
 	}
+	it.Priority = gatedPriority(it.Topic, temp)
+	return it
+}
+
+// gatedPriority scales an estimated topicality by an estimated TempR: from
+// undatedFloor (TempR 0) to 1, so that time orders pages of a topic but
+// never zeroes one (a misdated page is still reachable).
+func gatedPriority(topic, temp float64) float64 {
 	return topic * (undatedFloor + (1-undatedFloor)*temp)
+}
+
+// date refines the time of an undated frontier item from the archive's
+// index before the page is read: its first successful capture, an upper
+// bound of its publication (in archives that visit a site often, close to
+// it). It costs a lookup, not a fetch. later reports that the item, now
+// less promising than the frontier's best, went back into the frontier.
+func (c *crawler) date(ctx context.Context, it *Item) (later bool, err error) {
+	caps, err := c.opts.Archive.Resolve(ctx, it.URL)
+	if err != nil {
+		return false, fmt.Errorf("resolve %s: %w", it.URL, err)
+	}
+	it.Dated = true
+	first, _ := undatedTime(nil, caps)
+	if first.IsZero() {
+		return false, nil // not archived: the fetch puts it on the missing list
+	}
+	it.Priority = gatedPriority(it.Topic, c.ev.TempR(first))
+	if c.front.Len() > 0 && it.Priority < c.front[0].Priority {
+		c.front.push(*it)
+		return true, nil
+	}
+	return false, nil
 }
 
 func (c *crawler) stats(elapsed time.Duration, done int, run time.Duration) Stats {

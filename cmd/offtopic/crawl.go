@@ -22,7 +22,7 @@ func crawlCommand() *cli.Command {
 		ArgsUsage: " ",
 		Description: `Crawls a local web archive (WARC files and their CDXJ index) from the seeds of a
 collection specification, following the links of the documents most relevant
-to the event first (TTR = alpha*TopicR + (1-alpha)*TempR), and writes into --out:
+to the event first, and writes into --out:
    <name>.warc.gz     the collected records, copied byte for byte
    index.cdxj         their CDXJ index;  timemaps.link  their TimeMaps
    crawl.jsonl        the crawl log, one document per line in the order collected
@@ -30,20 +30,27 @@ to the event first (TTR = alpha*TopicR + (1-alpha)*TempR), and writes into --out
    relevance.csv      accumulated relevance by documents crawled
    crawl-state.json   frontier and seen set, for --resume
 
+Strategies: ctg (default: topical relevance gating temporal relevance, links
+estimated from the linking page, anchor text and date), and those of Gossen et
+al. over TTR = alpha*TopicR + (1-alpha)*TempR: ct-f (the spec's alpha), c-f
+(alpha 1), t-f (alpha 0), unfocused (breadth-first). IDF comes from the
+reference documents and the documents the crawl reads, so the cost follows
+the crawl; --archive-idf first reads every capture of a local archive.
+
 With --evaluate a relevance list (URL and relevant columns), prints how many
 relevant pages the crawl collected at each budget; with several --strategy
 values each strategy crawls into --out/<strategy>.
 
 Examples:
    offtopic crawl --spec election/spec.json --archive archive --out coll
-   offtopic crawl --spec spec.json --archive archive --out cmp --strategy ct-f,c-f,t-f,unfocused --evaluate relevant.tsv
+   offtopic crawl --spec spec.json --archive archive --out cmp --strategy ctg,ct-f,c-f,t-f,unfocused --evaluate relevant.tsv
    offtopic detect coll/*.warc.gz`,
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "spec", Usage: "collection specification `FILE` (JSON)"},
 			&cli.StringFlag{Name: "archive", Usage: "archive `DIR` of WARC files (with index.cdxj, else indexed once)"},
 			&cli.StringFlag{Name: "index", Usage: "CDXJ/CDX index `FILE` of the archive (default DIR/index.cdxj)"},
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Value: "offtopic-crawl", Usage: "output `DIR`"},
-			&cli.StringFlag{Name: "strategy", Value: "ct-f", Usage: "`ct-f`, c-f, t-f or unfocused (comma-separated to compare)"},
+			&cli.StringFlag{Name: "strategy", Value: "ctg", Usage: "`ctg`, ct-f, c-f, t-f or unfocused (comma-separated to compare)"},
 			&cli.BoolFlag{Name: "resume", Usage: "continue the interrupted crawl in --out"},
 			&cli.BoolFlag{Name: "thresholds", Usage: "Klein mode: keep and follow only documents above a threshold learnt from the reference documents' outlinks"},
 			&cli.Int64Flag{Name: "seed", Value: 1, Usage: "random seed of --thresholds' splits"},
@@ -52,7 +59,8 @@ Examples:
 			&cli.DurationFlag{Name: "max-runtime", Usage: "stop after `DURATION` (overrides the spec)"},
 			&cli.StringFlag{Name: "evaluate", Usage: "relevance list `TSV`: report relevant pages collected at each budget"},
 			&cli.StringFlag{Name: "budgets", Value: "50,100,200", Usage: "budgets of --evaluate"},
-			&cli.BoolFlag{Name: "local-idf", Usage: "build IDF from the reference and crawled documents instead of the whole archive"},
+			&cli.BoolFlag{Name: "archive-idf", Usage: "build IDF from every capture of the local archive first (cost grows with the archive)"},
+			&cli.BoolFlag{Name: "local-idf", Hidden: true, Usage: "IDF from the reference and crawled documents (now the default)"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
 		}, append(cdxServerFlags(), clientFlags()...)...),
 		Action: runCrawl,
@@ -100,8 +108,6 @@ func runCrawl(c *cli.Context) error {
 	var archive crawl.Archive
 	var df *crawl.DocFreq
 	if c.String("cdx-server") != "" {
-		// A remote archive: its texts cannot all be read up front, so IDF
-		// comes from the reference and crawled documents (--local-idf).
 		client, err := newClient(c)
 		if err != nil {
 			return cli.Exit("crawl: "+err.Error(), 1)
@@ -117,7 +123,7 @@ func runCrawl(c *cli.Context) error {
 			return cli.Exit("crawl: "+err.Error(), 1)
 		}
 		archive = local
-		if !c.Bool("local-idf") {
+		if c.Bool("archive-idf") {
 			if df, err = crawl.BuildDF(c.Context, local, extract.Options{}, 0); err != nil {
 				return cli.Exit("crawl: "+err.Error(), 1)
 			}

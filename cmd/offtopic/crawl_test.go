@@ -7,29 +7,24 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/offtopic/offtopic/internal/testcorpus"
 )
 
 func TestCrawlCommandDev(t *testing.T) {
-	shared := os.Getenv("OFFTOPIC_SHARED")
-	if shared == "" {
-		shared = filepath.Join("..", "..", "..", "shared")
-	}
-	dev := filepath.Join(shared, "corpus", "event-dev")
-	if _, err := os.Stat(filepath.Join(dev, "archive", "index.cdxj")); err != nil {
-		t.Skipf("dev corpus not found under %s (set OFFTOPIC_SHARED): %v", shared, err)
-	}
+	dev := testcorpus.Path(t, "corpus/event-dev")
 	if testing.Short() {
 		t.Skip("dev corpus crawl skipped in -short mode")
 	}
 	out := t.TempDir()
 	var stdout, stderr bytes.Buffer
 	code := run(context.Background(), []string{"offtopic", "crawl", "--spec", filepath.Join(dev, "election2005", "spec.json"),
-		"--archive", filepath.Join(dev, "archive"), "--out", out, "--target", "30", "--local-idf", "-q",
+		"--archive", filepath.Join(dev, "archive"), "--out", out, "--target", "30", "-q",
 		"--evaluate", filepath.Join(dev, "election2005", "relevant.tsv"), "--budgets", "10,30"}, nil, &stdout, &stderr)
 	if code != 0 {
 		t.Fatalf("crawl exit %d: %s", code, stderr.String())
 	}
-	if !strings.Contains(stdout.String(), "ct-f") {
+	if !strings.Contains(stdout.String(), "ctg") {
 		t.Errorf("no evaluation table: %q", stdout.String())
 	}
 	log, err := os.ReadFile(filepath.Join(out, "crawl.jsonl"))
