@@ -186,22 +186,10 @@ func Crawl(ctx context.Context, opts Options) (*Result, error) {
 	if opts.ArchivePrefix == "" {
 		opts.ArchivePrefix = "http://localhost:8080/" + opts.Spec.Name
 	}
-	c := &crawler{opts: opts, ev: opts.Spec.Event(), seen: map[string]bool{}, df: opts.DF}
-	switch opts.Strategy {
-	case CF:
-		c.alpha = 1
-	case TF:
-		c.alpha = 0
-	default:
-		c.alpha = opts.Spec.AlphaOr()
-	}
-	if c.df == nil {
-		c.df, c.ownDF = NewDocFreq(), true
-	}
 	if err := os.MkdirAll(opts.Out, 0o755); err != nil {
 		return nil, fmt.Errorf("crawl: %w", err)
 	}
-	refs, err := c.loadReferences(ctx)
+	c, refs, err := newCrawler(ctx, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -233,12 +221,34 @@ func Crawl(ctx context.Context, opts Options) (*Result, error) {
 		if opts.Thresholds {
 			t, err := c.learnThreshold(ctx, refs)
 			if err != nil {
-				return nil, err
+				return nil, fmt.Errorf("crawl: %w", err)
 			}
 			c.st.Threshold = &t
 		}
 	}
 	return c.run(ctx)
+}
+
+// newCrawler sets up the scoring of a crawl or an audit: the strategy's
+// alpha, the document frequencies and the reference documents.
+func newCrawler(ctx context.Context, opts Options) (*crawler, []refDoc, error) {
+	c := &crawler{opts: opts, ev: opts.Spec.Event(), seen: map[string]bool{}, df: opts.DF}
+	switch opts.Strategy {
+	case CF:
+		c.alpha = 1
+	case TF:
+		c.alpha = 0
+	default:
+		c.alpha = opts.Spec.AlphaOr()
+	}
+	if c.df == nil {
+		c.df, c.ownDF = NewDocFreq(), true
+	}
+	refs, err := c.loadReferences(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	return c, refs, nil
 }
 
 type refDoc struct {
@@ -358,6 +368,10 @@ type scored struct {
 	docTime     time.Time
 	docTimeFrom string
 	topic, temp float64
+	// What the audit reports besides.
+	words, bytes    int
+	extractor, lang string
+	text            string
 }
 
 // fetch resolves, selects, reads and scores one URL; ok is false (with a
@@ -374,9 +388,24 @@ func (c *crawler) fetch(ctx context.Context, u string) (*scored, string, error) 
 	if !ok {
 		return nil, "no successful capture", nil
 	}
-	h, body, err := c.opts.Archive.Read(ctx, snap)
+	s, err := c.read(ctx, c.opts.Archive, snap, caps)
 	if err != nil {
 		return nil, "unreadable: " + err.Error(), nil
+	}
+	if c.ownDF {
+		c.df.Add(Features(s.terms))
+	}
+	c.rate(s)
+	return s, "", nil
+}
+
+// read reads and parses one capture (from archive a) of a URL whose
+// captures are caps: its text, links and date (see undatedTime), not yet its
+// relevance.
+func (c *crawler) read(ctx context.Context, a Archive, snap timemap.Capture, caps []timemap.Capture) (*scored, error) {
+	h, body, err := a.Read(ctx, snap)
+	if err != nil {
+		return nil, err
 	}
 	doc, _ := extract.Extract(h, body, c.opts.Extract)
 	dec, err := extract.Decode(h, body, 0)
@@ -384,16 +413,18 @@ func (c *crawler) fetch(ctx context.Context, u string) (*scored, string, error) 
 		dec = body
 	}
 	info := parsePage(dec, snap.URIR)
-	s := &scored{snap: snap, title: doc.Title, terms: doc.Terms, links: info.Links, docTime: info.Published, docTimeFrom: info.PublishedFrom}
+	s := &scored{snap: snap, title: doc.Title, terms: doc.Terms, links: info.Links, docTime: info.Published, docTimeFrom: info.PublishedFrom,
+		words: doc.WordCount, bytes: doc.ByteCount, extractor: doc.Extractor, lang: doc.Lang, text: doc.Text}
 	if s.docTime.IsZero() {
 		s.docTime, s.docTimeFrom = undatedTime(h, caps)
 	}
-	if c.ownDF {
-		c.df.Add(Features(doc.Terms))
-	}
-	s.topic = c.ref.TopicR(doc.Terms, c.df)
+	return s, nil
+}
+
+// rate sets a read document's topical and temporal relevance.
+func (c *crawler) rate(s *scored) {
+	s.topic = c.ref.TopicR(s.terms, c.df)
 	s.temp = c.ev.TempR(s.docTime)
-	return s, "", nil
 }
 
 // undatedTime dates a page that states no publication date: by the HTTP

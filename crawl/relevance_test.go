@@ -149,3 +149,31 @@ func TestParsePage(t *testing.T) {
 		t.Errorf("url: %v from %q", info.Published, info.PublishedFrom)
 	}
 }
+
+func TestOtsuCut(t *testing.T) {
+	cases := []struct {
+		name   string
+		scores []float64
+		lo, hi float64 // the cut must fall in (lo, hi)
+	}{
+		{"two groups", []float64{0.01, 0.02, 0.015, 0.2, 0.25, 0.3}, 0.02, 0.2},
+		{"groups a factor apart, upper tail", []float64{0.01, 0.012, 0.02, 0.15, 0.2, 0.9, 1}, 0.02, 0.15},
+		{"one value", []float64{0.3, 0.3, 0.3}, -1, 1e-12},
+	}
+	for _, c := range cases {
+		if got := otsuCut(c.scores); got <= c.lo || got >= c.hi {
+			t.Errorf("%s: otsuCut = %v, want in (%v, %v)", c.name, got, c.lo, c.hi)
+		}
+	}
+	// Mixed examples: Klein's mean - SD is dragged to 0 by the off-topic
+	// half; the mixed threshold separates the groups.
+	ex := []float64{0, 0, 0.01, 0.02, 0.01, 0.005, 0.2, 0.3, 0.25, 0.22, 0.9, 0.18}
+	klein, _ := LearnThreshold(ex, 1)
+	mixed, held := LearnThresholdMixed(ex, 1)
+	if !(klein < 0.05 && mixed > 0.02 && mixed < 0.18) {
+		t.Errorf("thresholds: Klein %v, mixed %v: want Klein near 0 and mixed between the groups", klein, mixed)
+	}
+	if held <= 0 || held > 1 {
+		t.Errorf("held-out share %v", held)
+	}
+}

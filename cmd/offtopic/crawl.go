@@ -63,7 +63,8 @@ Examples:
 			&cli.BoolFlag{Name: "local-idf", Hidden: true, Usage: "IDF from the reference and crawled documents (now the default)"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
 		}, append(cdxServerFlags(), clientFlags()...)...),
-		Action: runCrawl,
+		Action:      runCrawl,
+		Subcommands: []*cli.Command{crawlAuditCommand()},
 	}
 }
 
