@@ -32,7 +32,7 @@ const (
 	Gated Strategy = "ctg"
 )
 
-// ParseStrategy accepts "ct-f", "c-f", "t-f", "unfocused" (also "bfs").
+// ParseStrategy accepts "ctg" (the default), "ct-f", "c-f", "t-f", "unfocused" (also "bfs").
 func ParseStrategy(s string) (Strategy, error) {
 	switch strings.ToLower(strings.TrimSpace(s)) {
 	case "", "ctg", "ct-g", "gated":
@@ -46,7 +46,7 @@ func ParseStrategy(s string) (Strategy, error) {
 	case "unfocused", "bfs", "breadth-first":
 		return Unfocused, nil
 	}
-	return "", fmt.Errorf("unknown strategy %q (want ct-f, c-f, t-f or unfocused)", s)
+	return "", fmt.Errorf("unknown strategy %q (want ctg, ct-f, c-f, t-f or unfocused)", s)
 }
 
 // Options configure a crawl.

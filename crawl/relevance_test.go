@@ -2,6 +2,7 @@ package crawl
 
 import (
 	"math"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -175,5 +176,35 @@ func TestOtsuCut(t *testing.T) {
 	}
 	if held <= 0 || held > 1 {
 		t.Errorf("held-out share %v", held)
+	}
+}
+
+func TestUndatedTime(t *testing.T) {
+	caps := []timemap.Capture{
+		{Time: day("2005-04-20"), Status: 200},
+		{Time: day("2005-04-02"), Status: 404},
+		{Time: day("2005-04-10"), Status: 200},
+	}
+	cases := []struct {
+		name     string
+		lastMod  string
+		want     time.Time
+		wantFrom string
+	}{
+		{"no header: first successful capture", "", day("2005-04-10"), "first-capture"},
+		{"Last-Modified before the first capture", "Tue, 05 Apr 2005 08:00:00 GMT", day("2005-04-05").Add(8 * time.Hour), "last-modified"},
+		{"Last-Modified after the first capture is no publication date", "Tue, 26 Apr 2005 08:00:00 GMT", day("2005-04-10"), "first-capture"},
+		{"implausible Last-Modified", "Thu, 01 Jan 1970 00:00:00 GMT", day("2005-04-10"), "first-capture"},
+		{"unparseable Last-Modified", "yesterday", day("2005-04-10"), "first-capture"},
+	}
+	for _, c := range cases {
+		h := http.Header{}
+		if c.lastMod != "" {
+			h.Set("Last-Modified", c.lastMod)
+		}
+		got, from := undatedTime(h, caps)
+		if !got.Equal(c.want) || from != c.wantFrom {
+			t.Errorf("%s: %s (%s), want %s (%s)", c.name, got, from, c.want, c.wantFrom)
+		}
 	}
 }

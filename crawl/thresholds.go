@@ -6,6 +6,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"sort"
+
+	"github.com/offtopic/offtopic/timemap"
 )
 
 // Klein mode (Klein et al., "Focused crawl of web archives to build event
@@ -110,28 +112,37 @@ func (c *crawler) learnThreshold(ctx context.Context, refs []refDoc) (float64, e
 	return t, nil
 }
 
-// exampleScores scores the archived outlinks of the reference documents,
-// which stand for what the curator considers on topic.
+// exampleScores scores the archived outlinks of the reference documents
+// (or, when they link nothing, the spec's seeds), which stand for what the
+// curator considers on topic.
 func (c *crawler) exampleScores(ctx context.Context, refs []refDoc) ([]float64, error) {
-	var scores []float64
-	seen := map[string]bool{}
+	var urls []string
 	for _, r := range refs {
 		for _, l := range r.links {
-			if seen[l.URL] {
-				continue
-			}
-			seen[l.URL] = true
-			s, _, err := c.fetch(ctx, l.URL)
-			if err != nil {
-				return nil, fmt.Errorf("thresholds: %w", err)
-			}
-			if s != nil {
-				scores = append(scores, c.relevance(s.topic, s.temp))
-			}
+			urls = append(urls, l.URL)
+		}
+	}
+	if len(urls) == 0 {
+		urls = c.opts.Spec.Seeds
+	}
+	var scores []float64
+	seen := map[string]bool{}
+	for _, u := range urls {
+		u = timemap.CleanURI(u)
+		if seen[u] {
+			continue
+		}
+		seen[u] = true
+		s, _, err := c.fetch(ctx, u)
+		if err != nil {
+			return nil, fmt.Errorf("thresholds: %w", err)
+		}
+		if s != nil {
+			scores = append(scores, c.relevance(s.topic, s.temp))
 		}
 	}
 	if len(scores) == 0 {
-		return nil, fmt.Errorf("thresholds: none of the reference documents' outlinks is archived")
+		return nil, fmt.Errorf("thresholds: none of the reference documents' outlinks (or seeds) is archived")
 	}
 	return scores, nil
 }
