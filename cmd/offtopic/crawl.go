@@ -12,6 +12,8 @@ import (
 
 	"github.com/offtopic/offtopic/crawl"
 	"github.com/offtopic/offtopic/extract"
+	"github.com/offtopic/offtopic/internal/atomicfile"
+	"github.com/offtopic/offtopic/report"
 	"github.com/offtopic/offtopic/timemap"
 )
 
@@ -28,6 +30,8 @@ to the event first, and writes into --out:
    crawl.jsonl        the crawl log, one document per line in the order collected
    missing.tsv        linked URLs the archive lacks
    relevance.csv      accumulated relevance by documents crawled
+   harvest.html       accumulated relevance (and relevant pages with --evaluate)
+                      against documents crawled, one line per strategy
    crawl-state.json   frontier and seen set, for --resume
 
 Strategies: ctg (default: topical relevance gating temporal relevance, links
@@ -142,6 +146,7 @@ func runCrawl(c *cli.Context) error {
 		counts []int
 	}
 	var rows []row
+	harvest := &report.Harvest{Title: spec.Name, Budgets: budgets}
 	for _, s := range strategies {
 		out := c.String("out")
 		if len(strategies) > 1 {
@@ -179,6 +184,10 @@ func runCrawl(c *cli.Context) error {
 		if relevant != nil {
 			rows = append(rows, row{s, crawl.RelevantAt(res.Log, relevant, budgets)})
 		}
+		harvest.Lines = append(harvest.Lines, harvestLine(string(s), res.Log, relevant))
+	}
+	if err := writeHarvest(filepath.Join(c.String("out"), "harvest.html"), harvest); err != nil {
+		return cli.Exit("crawl: "+err.Error(), 1)
 	}
 	if relevant != nil {
 		w := c.App.Writer
@@ -196,6 +205,36 @@ func runCrawl(c *cli.Context) error {
 		}
 	}
 	return nil
+}
+
+// harvestLine is one crawl's curves: relevance accumulated over its log
+// and, with a relevance list, the relevant pages collected.
+func harvestLine(name string, log []crawl.Entry, relevant map[string]bool) report.HarvestLine {
+	l := report.HarvestLine{Name: name}
+	sum, n := 0.0, 0
+	for _, e := range log {
+		sum += e.TTR
+		l.Relevance = append(l.Relevance, sum)
+		if relevant != nil {
+			if relevant[timemap.Canonicalize(e.URL, timemap.CanonSURT)] {
+				n++
+			}
+			l.Relevant = append(l.Relevant, n)
+		}
+	}
+	return l
+}
+
+func writeHarvest(path string, h *report.Harvest) error {
+	f, err := atomicfile.Create(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if err := report.WriteHarvestHTML(f, h); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return f.Commit()
 }
 
 func printCrawlStats(w io.Writer, s crawl.Strategy, st crawl.Stats) {

@@ -30,6 +30,9 @@ func TestCrawlCommandDev(t *testing.T) {
 	if !strings.Contains(stdout.String(), "ctg") {
 		t.Errorf("no evaluation table: %q", stdout.String())
 	}
+	if h, err := os.ReadFile(filepath.Join(out, "harvest.html")); err != nil || !bytes.Contains(h, []byte("Relevant pages collected")) {
+		t.Errorf("harvest page: %v, %d bytes", err, len(h))
+	}
 	log, err := os.ReadFile(filepath.Join(out, "crawl.jsonl"))
 	if err != nil || bytes.Count(log, []byte("\n")) != 30 {
 		t.Fatalf("crawl log: %v, %d lines", err, bytes.Count(log, []byte("\n")))
