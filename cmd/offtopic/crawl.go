@@ -52,6 +52,7 @@ Examples:
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "spec", Usage: "collection specification `FILE` (JSON)"},
 			&cli.StringFlag{Name: "archive", Usage: "archive `DIR` of WARC files (with index.cdxj, else indexed once)"},
+			&cli.StringFlag{Name: "timegate", Usage: "crawl through a Memento TimeGate or aggregator: `URL` to which each URI-R is appended (e.g. http://localhost:1208/timegate/); mementos are read from whichever archive holds them"},
 			&cli.StringFlag{Name: "index", Usage: "CDXJ/CDX index `FILE` of the archive (default DIR/index.cdxj)"},
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Value: "offtopic-crawl", Usage: "output `DIR`"},
 			&cli.StringFlag{Name: "strategy", Value: "ctg", Usage: "`ctg`, ct-f, c-f, t-f or unfocused (comma-separated to compare)"},
@@ -74,8 +75,14 @@ Examples:
 
 func runCrawl(c *cli.Context) error {
 	stderr := c.App.ErrWriter
-	if c.String("spec") == "" || (c.String("archive") == "") == (c.String("cdx-server") == "") {
-		return cli.Exit("crawl: --spec and one archive (--archive DIR or --cdx-server URL) are required", 2)
+	sources := 0
+	for _, f := range []string{"archive", "cdx-server", "timegate"} {
+		if c.String(f) != "" {
+			sources++
+		}
+	}
+	if c.String("spec") == "" || sources != 1 {
+		return cli.Exit("crawl: --spec and one archive (--archive DIR, --cdx-server URL or --timegate URL) are required", 2)
 	}
 	spec, err := crawl.LoadSpec(c.String("spec"))
 	if err != nil {
@@ -112,7 +119,14 @@ func runCrawl(c *cli.Context) error {
 	t0 := time.Now()
 	var archive crawl.Archive
 	var df *crawl.DocFreq
-	if c.String("cdx-server") != "" {
+	switch {
+	case c.String("timegate") != "":
+		client, err := newClient(c)
+		if err != nil {
+			return cli.Exit("crawl: "+err.Error(), 1)
+		}
+		archive = crawl.NewTimeGateArchive(c.String("timegate"), spec.Event().Midpoint(), client, timemap.MementoOptions{NotRaw: c.Bool("not-raw")})
+	case c.String("cdx-server") != "":
 		client, err := newClient(c)
 		if err != nil {
 			return cli.Exit("crawl: "+err.Error(), 1)
@@ -122,7 +136,7 @@ func runCrawl(c *cli.Context) error {
 			return cli.Exit("crawl: "+err.Error(), 2)
 		}
 		archive = crawl.NewRemoteArchive(srv, client, timemap.MementoOptions{NotRaw: c.Bool("not-raw")})
-	} else {
+	default:
 		local, err := crawl.OpenLocal(c.Context, c.String("archive"), c.String("index"), nil)
 		if err != nil {
 			return cli.Exit("crawl: "+err.Error(), 1)
