@@ -482,21 +482,21 @@ func (c *crawler) run(ctx context.Context) (*Result, error) {
 			break
 		}
 		it := c.front.pop()
+		var (
+			s      *scored
+			reason string
+			later  bool
+			err    error
+		)
 		if c.opts.Strategy == Gated && !it.Dated {
-			later, err := c.date(ctx, &it)
-			if err != nil {
-				c.front.push(it)
-				if ctx.Err() != nil {
-					stopped = "interrupted"
-					break
-				}
-				return nil, fmt.Errorf("crawl: %w", err)
-			}
-			if later {
-				continue
-			}
+			later, err = c.date(ctx, &it)
 		}
-		s, reason, err := c.fetch(ctx, it.URL)
+		if later {
+			continue
+		}
+		if err == nil {
+			s, reason, err = c.fetch(ctx, it.URL)
+		}
 		if err != nil {
 			c.front.push(it)
 			if ctx.Err() != nil {
