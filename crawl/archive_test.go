@@ -224,3 +224,102 @@ func TestCrawlResume(t *testing.T) {
 		}
 	}
 }
+
+// TestCrawlThresholds: Klein mode learns a threshold from the examples (here
+// the seeds: the reference document links nothing), keeps and follows only
+// documents at or above it and not published after the grace period,
+// counts the rest as rejected, is deterministic for a seed, and resumes
+// with the same threshold.
+func TestCrawlThresholds(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	pages := writeTestArchive(t, dir)
+	a, err := OpenLocal(ctx, dir, "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := testSpec(t, pages)
+	grace := spec.Event().End.Add(spec.Grace())
+	for _, s := range []Strategy{Gated, CTF} {
+		t.Run(string(s), func(t *testing.T) {
+			out := t.TempDir()
+			res, err := Crawl(ctx, Options{Spec: spec, Archive: a, Strategy: s, Out: out, Thresholds: true, Seed: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Threshold == nil || *res.Threshold <= 0 {
+				t.Fatalf("threshold %v, want a positive learnt threshold", res.Threshold)
+			}
+			th := *res.Threshold
+			if res.Stats.Rejected == 0 {
+				t.Errorf("no document rejected at threshold %.3f", th)
+			}
+			if len(res.Log) == 0 {
+				t.Fatalf("nothing kept at threshold %.3f", th)
+			}
+			for _, e := range res.Log {
+				if e.TTR < th || e.DocTime.After(grace) {
+					t.Errorf("kept %s: relevance %.3f (threshold %.3f), dated %s (grace ends %s)", e.URL, e.TTR, th, e.DocTime.Format("2006-01-02"), grace.Format("2006-01-02"))
+				}
+			}
+			// Kept documents are parents of the later ones: nothing below
+			// the threshold was followed.
+			kept := map[string]bool{}
+			for _, r := range spec.Seeds {
+				kept[r] = true
+			}
+			for _, e := range res.Log {
+				if e.Parent != "" && !kept[e.Parent] {
+					t.Errorf("%s was reached from %s, which was not kept", e.URL, e.Parent)
+				}
+				kept[e.URL] = true
+			}
+			again, err := Crawl(ctx, Options{Spec: spec, Archive: a, Strategy: s, Out: t.TempDir(), Thresholds: true, Seed: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if *again.Threshold != th || len(again.Log) != len(res.Log) {
+				t.Errorf("same seed: threshold %v and %d documents, then %v and %d", th, len(res.Log), *again.Threshold, len(again.Log))
+			}
+			resumed, err := Crawl(ctx, Options{Spec: spec, Archive: a, Strategy: s, Out: out, Resume: true, Thresholds: true, Seed: 99})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if resumed.Threshold == nil || *resumed.Threshold != th {
+				t.Errorf("resumed threshold %v, want the saved %v", resumed.Threshold, th)
+			}
+		})
+	}
+	// Without Klein mode nothing is rejected.
+	res, err := Crawl(ctx, Options{Spec: spec, Archive: a, Out: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Threshold != nil || res.Stats.Rejected != 0 {
+		t.Errorf("without thresholds: threshold %v, %d rejected", res.Threshold, res.Stats.Rejected)
+	}
+}
+
+func TestLearnThreshold(t *testing.T) {
+	cases := []struct {
+		name   string
+		scores []float64
+		lo, hi float64
+	}{
+		{"tight", []float64{0.5, 0.5, 0.5, 0.5}, 0.5 - 1e-9, 0.5 + 1e-9},
+		{"spread", []float64{0.2, 0.4, 0.6, 0.8, 0.5, 0.3, 0.7}, 0.15, 0.5},
+		{"empty", nil, -1e-9, 1e-9},
+	}
+	for _, c := range cases {
+		got, held := LearnThreshold(c.scores, 7)
+		if got < c.lo || got > c.hi {
+			t.Errorf("%s: threshold %v, want in [%v, %v]", c.name, got, c.lo, c.hi)
+		}
+		if len(c.scores) > 0 && (held < 0.5 || held > 1) {
+			t.Errorf("%s: held-out share %v, want most held-out examples to pass", c.name, held)
+		}
+		if again, _ := LearnThreshold(c.scores, 7); again != got {
+			t.Errorf("%s: not deterministic for a seed: %v then %v", c.name, got, again)
+		}
+	}
+}

@@ -27,12 +27,17 @@ const (
 	CF        Strategy = "c-f"
 	TF        Strategy = "t-f"
 	CTF       Strategy = "ct-f"
+	// Gated is the default: content-and-time focused with time gated by
+	// topic (see Gated relevance in the package comment).
+	Gated Strategy = "ctg"
 )
 
-// ParseStrategy accepts "ct-f", "c-f", "t-f", "unfocused" (also "bfs").
+// ParseStrategy accepts "ctg" (the default), "ct-f", "c-f", "t-f", "unfocused" (also "bfs").
 func ParseStrategy(s string) (Strategy, error) {
 	switch strings.ToLower(strings.TrimSpace(s)) {
-	case "", "ct-f", "ctf":
+	case "", "ctg", "ct-g", "gated":
+		return Gated, nil
+	case "ct-f", "ctf":
 		return CTF, nil
 	case "c-f", "cf":
 		return CF, nil
@@ -41,7 +46,7 @@ func ParseStrategy(s string) (Strategy, error) {
 	case "unfocused", "bfs", "breadth-first":
 		return Unfocused, nil
 	}
-	return "", fmt.Errorf("unknown strategy %q (want ct-f, c-f, t-f or unfocused)", s)
+	return "", fmt.Errorf("unknown strategy %q (want ctg, ct-f, c-f, t-f or unfocused)", s)
 }
 
 // Options configure a crawl.
@@ -149,10 +154,16 @@ type crawler struct {
 	df    *DocFreq
 	ownDF bool
 	ref   *Reference
-	st    state
-	front frontier
-	seen  map[string]bool
-	sum   float64
+	// topicScale and anchorScale bring a document's and an anchor text's
+	// TopicR to a common scale: the mean TopicR of the reference documents'
+	// texts and of their titles.
+	topicScale, anchorScale float64
+	// seedAnchor is the anchor text of each seed that a reference document links.
+	seedAnchor map[string]string
+	st         state
+	front      frontier
+	seen       map[string]bool
+	sum        float64
 }
 
 // Crawl runs (or with Options.Resume continues) a focused crawl and writes
@@ -167,7 +178,7 @@ func Crawl(ctx context.Context, opts Options) (*Result, error) {
 		return nil, fmt.Errorf("crawl: spec: %w", err)
 	}
 	if opts.Strategy == "" {
-		opts.Strategy = CTF
+		opts.Strategy = Gated
 	}
 	if opts.SaveEvery <= 0 {
 		opts.SaveEvery = 25
@@ -175,22 +186,10 @@ func Crawl(ctx context.Context, opts Options) (*Result, error) {
 	if opts.ArchivePrefix == "" {
 		opts.ArchivePrefix = "http://localhost:8080/" + opts.Spec.Name
 	}
-	c := &crawler{opts: opts, ev: opts.Spec.Event(), seen: map[string]bool{}, df: opts.DF}
-	switch opts.Strategy {
-	case CF:
-		c.alpha = 1
-	case TF:
-		c.alpha = 0
-	default:
-		c.alpha = opts.Spec.AlphaOr()
-	}
-	if c.df == nil {
-		c.df, c.ownDF = NewDocFreq(), true
-	}
 	if err := os.MkdirAll(opts.Out, 0o755); err != nil {
 		return nil, fmt.Errorf("crawl: %w", err)
 	}
-	refs, err := c.loadReferences(ctx)
+	c, refs, err := newCrawler(ctx, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -209,12 +208,20 @@ func Crawl(ctx context.Context, opts Options) (*Result, error) {
 			}
 		}
 		for _, s := range seeds {
-			c.enqueue(Item{URL: timemap.CleanURI(s), Priority: 1, Depth: 0})
+			s = timemap.CleanURI(s)
+			p := 1.0
+			if c.opts.Strategy == Gated {
+				it := c.estimate(-1, 1, Link{URL: s, Anchor: c.seedAnchor[canon(s)]})
+				it.Depth = 0
+				c.enqueue(it)
+				continue
+			}
+			c.enqueue(Item{URL: s, Priority: p, Depth: 0})
 		}
 		if opts.Thresholds {
 			t, err := c.learnThreshold(ctx, refs)
 			if err != nil {
-				return nil, err
+				return nil, fmt.Errorf("crawl: %w", err)
 			}
 			c.st.Threshold = &t
 		}
@@ -222,9 +229,31 @@ func Crawl(ctx context.Context, opts Options) (*Result, error) {
 	return c.run(ctx)
 }
 
+// newCrawler sets up the scoring of a crawl or an audit: the strategy's
+// alpha, the document frequencies and the reference documents.
+func newCrawler(ctx context.Context, opts Options) (*crawler, []refDoc, error) {
+	c := &crawler{opts: opts, ev: opts.Spec.Event(), seen: map[string]bool{}, df: opts.DF}
+	switch opts.Strategy {
+	case CF:
+		c.alpha = 1
+	case TF:
+		c.alpha = 0
+	default:
+		c.alpha = opts.Spec.AlphaOr()
+	}
+	if c.df == nil {
+		c.df, c.ownDF = NewDocFreq(), true
+	}
+	refs, err := c.loadReferences(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	return c, refs, nil
+}
+
 type refDoc struct {
-	terms []string
-	links []Link
+	terms, title []string
+	links        []Link
 }
 
 // loadReferences reads the reference documents and builds the reference vector.
@@ -265,13 +294,31 @@ func (c *crawler) loadReferences(ctx context.Context) ([]refDoc, error) {
 			dec = body
 		}
 		info := parsePage(dec, base)
-		refs = append(refs, refDoc{terms: doc.Terms, links: info.Links})
+		refs = append(refs, refDoc{terms: doc.Terms, title: extract.Terms(doc.Title, "en"), links: info.Links})
 		terms = append(terms, doc.Terms)
 		if c.ownDF {
 			c.df.Add(Features(doc.Terms))
 		}
 	}
 	c.ref = NewReference(terms, StemKeywords(c.opts.Spec.Keywords, "en"), c.df)
+	c.seedAnchor = map[string]string{}
+	var ts, as float64
+	for _, r := range refs {
+		ts += c.ref.TopicR(r.terms, c.df)
+		as += c.ref.TopicR(r.title, c.df)
+		for _, l := range r.links {
+			if k := canon(l.URL); c.seedAnchor[k] == "" {
+				c.seedAnchor[k] = l.Anchor
+			}
+		}
+	}
+	c.topicScale, c.anchorScale = 1, 1
+	if len(refs) > 0 && ts > 0 {
+		c.topicScale = ts / float64(len(refs))
+	}
+	if len(refs) > 0 && as > 0 {
+		c.anchorScale = as / float64(len(refs))
+	}
 	return refs, nil
 }
 
@@ -321,6 +368,10 @@ type scored struct {
 	docTime     time.Time
 	docTimeFrom string
 	topic, temp float64
+	// What the audit reports besides.
+	words, bytes    int
+	extractor, lang string
+	text            string
 }
 
 // fetch resolves, selects, reads and scores one URL; ok is false (with a
@@ -337,9 +388,24 @@ func (c *crawler) fetch(ctx context.Context, u string) (*scored, string, error) 
 	if !ok {
 		return nil, "no successful capture", nil
 	}
-	h, body, err := c.opts.Archive.Read(ctx, snap)
+	s, err := c.read(ctx, c.opts.Archive, snap, caps)
 	if err != nil {
 		return nil, "unreadable: " + err.Error(), nil
+	}
+	if c.ownDF {
+		c.df.Add(Features(s.terms))
+	}
+	c.rate(s)
+	return s, "", nil
+}
+
+// read reads and parses one capture (from archive a) of a URL whose
+// captures are caps: its text, links and date (see undatedTime), not yet its
+// relevance.
+func (c *crawler) read(ctx context.Context, a Archive, snap timemap.Capture, caps []timemap.Capture) (*scored, error) {
+	h, body, err := a.Read(ctx, snap)
+	if err != nil {
+		return nil, err
 	}
 	doc, _ := extract.Extract(h, body, c.opts.Extract)
 	dec, err := extract.Decode(h, body, 0)
@@ -347,16 +413,39 @@ func (c *crawler) fetch(ctx context.Context, u string) (*scored, string, error) 
 		dec = body
 	}
 	info := parsePage(dec, snap.URIR)
-	s := &scored{snap: snap, title: doc.Title, terms: doc.Terms, links: info.Links, docTime: info.Published, docTimeFrom: info.PublishedFrom}
+	s := &scored{snap: snap, title: doc.Title, terms: doc.Terms, links: info.Links, docTime: info.Published, docTimeFrom: info.PublishedFrom,
+		words: doc.WordCount, bytes: doc.ByteCount, extractor: doc.Extractor, lang: doc.Lang, text: doc.Text}
 	if s.docTime.IsZero() {
-		s.docTime, s.docTimeFrom = snap.Time, "capture"
+		s.docTime, s.docTimeFrom = undatedTime(h, caps)
 	}
-	if c.ownDF {
-		c.df.Add(Features(doc.Terms))
-	}
-	s.topic = c.ref.TopicR(doc.Terms, c.df)
+	return s, nil
+}
+
+// rate sets a read document's topical and temporal relevance.
+func (c *crawler) rate(s *scored) {
+	s.topic = c.ref.TopicR(s.terms, c.df)
 	s.temp = c.ev.TempR(s.docTime)
-	return s, "", nil
+}
+
+// undatedTime dates a page that states no publication date: by the HTTP
+// Last-Modified of its archived response when plausible, else by its first
+// successful capture (the page existed then: an upper bound of its
+// publication, and close to it where the archive captured the site often).
+// The capture chosen for the collection is no date at all: it is picked
+// inside the event span, so dating by it calls every undated page timely.
+func undatedTime(h http.Header, caps []timemap.Capture) (time.Time, string) {
+	var first time.Time
+	for _, cp := range caps {
+		if cp.Status/100 == 2 || cp.Status == 0 {
+			if first.IsZero() || cp.Time.Before(first) {
+				first = cp.Time
+			}
+		}
+	}
+	if lm, err := http.ParseTime(h.Get("Last-Modified")); err == nil && lm.Year() > 1990 && (first.IsZero() || !lm.After(first)) {
+		return lm.UTC(), "last-modified"
+	}
+	return first, "first-capture"
 }
 
 func (c *crawler) target() int {
@@ -393,7 +482,21 @@ func (c *crawler) run(ctx context.Context) (*Result, error) {
 			break
 		}
 		it := c.front.pop()
-		s, reason, err := c.fetch(ctx, it.URL)
+		var (
+			s      *scored
+			reason string
+			later  bool
+			err    error
+		)
+		if c.opts.Strategy == Gated && !it.Dated {
+			later, err = c.date(ctx, &it)
+		}
+		if later {
+			continue
+		}
+		if err == nil {
+			s, reason, err = c.fetch(ctx, it.URL)
+		}
 		if err != nil {
 			c.front.push(it)
 			if ctx.Err() != nil {
@@ -406,7 +509,7 @@ func (c *crawler) run(ctx context.Context) (*Result, error) {
 		if s == nil {
 			c.st.Missing = append(c.st.Missing, Missing{URL: it.URL, Depth: it.Depth, Parent: it.Parent, Reason: reason})
 		} else {
-			ttr := TTR(c.alpha, s.topic, s.temp)
+			ttr := c.relevance(s.topic, s.temp)
 			keep := true
 			if c.st.Threshold != nil {
 				grace := c.ev.End.Add(c.opts.Spec.Grace())
@@ -423,7 +526,12 @@ func (c *crawler) run(ctx context.Context) (*Result, error) {
 				c.sum += ttr
 				if c.opts.Spec.MaxDepth == 0 || it.Depth < c.opts.Spec.MaxDepth {
 					for _, l := range s.links {
-						c.enqueue(Item{URL: l.URL, Priority: c.priority(ttr, s, l), Depth: it.Depth + 1, Parent: it.URL})
+						next := Item{URL: l.URL, Priority: c.priority(ttr, s, l)}
+						if c.opts.Strategy == Gated {
+							next = c.estimate(c.norm(s.topic), s.temp, l)
+						}
+						next.Depth, next.Parent = it.Depth+1, it.URL
+						c.enqueue(next)
 					}
 				}
 			}
@@ -469,6 +577,91 @@ func (c *crawler) priority(ttr float64, s *scored, l Link) float64 {
 		temp = c.ev.TempR(t)
 	}
 	return (ttr + TTR(c.alpha, topic, temp)) / 2
+}
+
+// norm brings a document's TopicR to the scale of the reference documents'
+// own (1 = as topical as they are on average), capped at 1.
+func (c *crawler) norm(topic float64) float64 { return min(1, topic/c.topicScale) }
+
+// relevance is a document's relevance under the crawl's strategy: TTR for
+// the strategies of Gossen et al., and for the gated default the product of
+// the normalised topical relevance and TempR (a page is relevant when it is
+// about the event AND of its time: time alone earns nothing).
+func (c *crawler) relevance(topic, temp float64) float64 {
+	if c.opts.Strategy != Gated {
+		return TTR(c.alpha, topic, temp)
+	}
+	return c.norm(topic) * temp
+}
+
+// Weights of the gated strategy's estimate of an unread page (see estimate).
+const (
+	// parentWeight weighs the linking page's topicality against the anchor
+	// text's in the estimated topicality of the target (the parent's is the
+	// better predictor: ROC AUC 0.79-0.90 for the target's relevance over
+	// the links of the dev events, the anchor's 0.75-0.84).
+	parentWeight = 0.6
+	// undatedFloor is what an estimated TempR of 0 still counts: time
+	// scales the estimate, from undatedFloor to 1, and never zeroes it.
+	undatedFloor = 0.25
+)
+
+// estimate is the gated strategy's guess, before fetching, of the relevance
+// of the page a link leads to, as a frontier Item. Its topicality is the
+// mean of the linking page's (parentTopic, normalised; related stories are
+// mostly about the same subject) and of the link's anchor text (its TopicR
+// normalised by that of the reference documents' titles; anchors are mostly
+// titles). Its time is the date in its URL when there is one (Item.Dated),
+// else the linking page's (related stories are mostly of the same weeks)
+// until the archive tells the first capture (see date). The priority is the
+// topicality scaled by time (see gatedPriority). parentTopic < 0 means no
+// linking page tells anything (the seeds, which share the reference
+// documents as parent): the anchor alone then counts.
+func (c *crawler) estimate(parentTopic, parentTemp float64, l Link) Item {
+	anchor := 0.0
+	if l.Anchor != "" {
+		anchor = min(1, c.ref.TopicR(extract.Terms(l.Anchor, "en"), c.df)/c.anchorScale)
+	}
+	if parentTopic < 0 {
+		parentTopic = anchor
+	}
+	it := Item{URL: l.URL, Topic: parentWeight*parentTopic + (1-parentWeight)*anchor}
+	temp := parentTemp
+	if t, ok := dateFromURL(l.URL); ok {
+		temp, it.Dated = c.ev.TempR(t), true
+	}
+	it.Priority = gatedPriority(it.Topic, temp)
+	return it
+}
+
+// gatedPriority scales an estimated topicality by an estimated TempR: from
+// undatedFloor (TempR 0) to 1, so that time orders pages of a topic but
+// never zeroes one (a misdated page is still reachable).
+func gatedPriority(topic, temp float64) float64 {
+	return topic * (undatedFloor + (1-undatedFloor)*temp)
+}
+
+// date refines the time of an undated frontier item from the archive's
+// index before the page is read: its first successful capture, an upper
+// bound of its publication (in archives that visit a site often, close to
+// it). It costs a lookup, not a fetch. later reports that the item, now
+// less promising than the frontier's best, went back into the frontier.
+func (c *crawler) date(ctx context.Context, it *Item) (later bool, err error) {
+	caps, err := c.opts.Archive.Resolve(ctx, it.URL)
+	if err != nil {
+		return false, fmt.Errorf("resolve %s: %w", it.URL, err)
+	}
+	it.Dated = true
+	first, _ := undatedTime(nil, caps)
+	if first.IsZero() {
+		return false, nil // not archived: the fetch puts it on the missing list
+	}
+	it.Priority = gatedPriority(it.Topic, c.ev.TempR(first))
+	if c.front.Len() > 0 && it.Priority < c.front[0].Priority {
+		c.front.push(*it)
+		return true, nil
+	}
+	return false, nil
 }
 
 func (c *crawler) stats(elapsed time.Duration, done int, run time.Duration) Stats {

@@ -10,6 +10,10 @@ type Item struct {
 	Parent   string  `json:"parent,omitempty"`
 	// Seq orders items of equal priority first in, first out.
 	Seq int `json:"seq"`
+	// Topic is the gated strategy's estimated topicality of the page, and
+	// Dated says whether its time is known (see crawler.estimate).
+	Topic float64 `json:"topic,omitempty"`
+	Dated bool    `json:"dated,omitempty"`
 }
 
 // frontier is a max-priority queue of Items, ties broken by Seq.

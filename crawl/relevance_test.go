@@ -2,6 +2,7 @@ package crawl
 
 import (
 	"math"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -147,5 +148,63 @@ func TestParsePage(t *testing.T) {
 	info = parsePage([]byte(`<p>no date</p>`), "http://x/2005/04/02/y.html")
 	if info.PublishedFrom != "url" || !info.Published.Equal(day("2005-04-02")) {
 		t.Errorf("url: %v from %q", info.Published, info.PublishedFrom)
+	}
+}
+
+func TestOtsuCut(t *testing.T) {
+	cases := []struct {
+		name   string
+		scores []float64
+		lo, hi float64 // the cut must fall in (lo, hi)
+	}{
+		{"two groups", []float64{0.01, 0.02, 0.015, 0.2, 0.25, 0.3}, 0.02, 0.2},
+		{"groups a factor apart, upper tail", []float64{0.01, 0.012, 0.02, 0.15, 0.2, 0.9, 1}, 0.02, 0.15},
+		{"one value", []float64{0.3, 0.3, 0.3}, -1, 1e-12},
+	}
+	for _, c := range cases {
+		if got := otsuCut(c.scores); got <= c.lo || got >= c.hi {
+			t.Errorf("%s: otsuCut = %v, want in (%v, %v)", c.name, got, c.lo, c.hi)
+		}
+	}
+	// Mixed examples: Klein's mean - SD is dragged to 0 by the off-topic
+	// half; the mixed threshold separates the groups.
+	ex := []float64{0, 0, 0.01, 0.02, 0.01, 0.005, 0.2, 0.3, 0.25, 0.22, 0.9, 0.18}
+	klein, _ := LearnThreshold(ex, 1)
+	mixed, held := LearnThresholdMixed(ex, 1)
+	if !(klein < 0.05 && mixed > 0.02 && mixed < 0.18) {
+		t.Errorf("thresholds: Klein %v, mixed %v: want Klein near 0 and mixed between the groups", klein, mixed)
+	}
+	if held <= 0 || held > 1 {
+		t.Errorf("held-out share %v", held)
+	}
+}
+
+func TestUndatedTime(t *testing.T) {
+	caps := []timemap.Capture{
+		{Time: day("2005-04-20"), Status: 200},
+		{Time: day("2005-04-02"), Status: 404},
+		{Time: day("2005-04-10"), Status: 200},
+	}
+	cases := []struct {
+		name     string
+		lastMod  string
+		want     time.Time
+		wantFrom string
+	}{
+		{"no header: first successful capture", "", day("2005-04-10"), "first-capture"},
+		{"Last-Modified before the first capture", "Tue, 05 Apr 2005 08:00:00 GMT", day("2005-04-05").Add(8 * time.Hour), "last-modified"},
+		{"Last-Modified after the first capture is no publication date", "Tue, 26 Apr 2005 08:00:00 GMT", day("2005-04-10"), "first-capture"},
+		{"implausible Last-Modified", "Thu, 01 Jan 1970 00:00:00 GMT", day("2005-04-10"), "first-capture"},
+		{"unparseable Last-Modified", "yesterday", day("2005-04-10"), "first-capture"},
+	}
+	for _, c := range cases {
+		h := http.Header{}
+		if c.lastMod != "" {
+			h.Set("Last-Modified", c.lastMod)
+		}
+		got, from := undatedTime(h, caps)
+		if !got.Equal(c.want) || from != c.wantFrom {
+			t.Errorf("%s: %s (%s), want %s (%s)", c.name, got, from, c.want, c.wantFrom)
+		}
 	}
 }

@@ -101,3 +101,43 @@ func writeMementoRecord(w io.Writer, c timemap.Capture, h http.Header, body []by
 	n, err := w.Write(gz.Bytes())
 	return int64(n), err
 }
+
+// TimeGateArchive is an Archive reached through a Memento TimeGate or an
+// aggregator of many archives (such as MemGator): each URL is resolved to
+// the one memento the gate picks for the event's time, and that memento is
+// read, raw, from whichever archive holds it. Only that memento is known,
+// so it is also what dates a page that states no date.
+type TimeGateArchive struct {
+	gate string
+	at   time.Time
+	doer remote.Doer
+	read func(ctx context.Context, c timemap.Capture) (http.Header, []byte, error)
+}
+
+// NewTimeGateArchive resolves URLs through the TimeGate whose URI is gate
+// followed by the URI-R (e.g. "http://localhost:1208/timegate/"), asking
+// for the memento closest to at; mementos are fetched through doer.
+func NewTimeGateArchive(gate string, at time.Time, doer remote.Doer, opts remote.MementoOptions) *TimeGateArchive {
+	return &TimeGateArchive{gate: gate, at: at, doer: doer, read: remote.MementoReader(doer, opts)}
+}
+
+// Resolve implements Archive: the memento the TimeGate picks, none when it
+// answers that the URL is not archived.
+func (a *TimeGateArchive) Resolve(ctx context.Context, uri string) ([]timemap.Capture, error) {
+	uriM, t, err := remote.TimeGate(ctx, a.doer, a.gate+uri, a.at)
+	if errors.Is(err, remote.ErrNotArchived) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return []timemap.Capture{{Key: timemap.Canonicalize(uri, timemap.CanonSURT), URIR: uri, URIM: uriM, Time: t}}, nil
+}
+
+// Read implements Archive: the raw memento, with its original headers.
+func (a *TimeGateArchive) Read(ctx context.Context, c timemap.Capture) (http.Header, []byte, error) {
+	return a.read(ctx, c)
+}
+
+// Midpoint is the middle of the event span, the time a TimeGate is asked for.
+func (e Event) Midpoint() time.Time { return e.Start.Add(e.End.Sub(e.Start) / 2) }

@@ -13,6 +13,8 @@ import (
 	"github.com/offtopic/offtopic/crawl"
 	"github.com/offtopic/offtopic/extract"
 	"github.com/offtopic/offtopic/remote"
+	"github.com/offtopic/offtopic/internal/atomicfile"
+	"github.com/offtopic/offtopic/report"
 	"github.com/offtopic/offtopic/timemap"
 )
 
@@ -23,13 +25,22 @@ func crawlCommand() *cli.Command {
 		ArgsUsage: " ",
 		Description: `Crawls a local web archive (WARC files and their CDXJ index) from the seeds of a
 collection specification, following the links of the documents most relevant
-to the event first (TTR = alpha*TopicR + (1-alpha)*TempR), and writes into --out:
+to the event first, and writes into --out:
    <name>.warc.gz     the collected records, copied byte for byte
    index.cdxj         their CDXJ index;  timemaps.link  their TimeMaps
    crawl.jsonl        the crawl log, one document per line in the order collected
    missing.tsv        linked URLs the archive lacks
    relevance.csv      accumulated relevance by documents crawled
+   harvest.html       accumulated relevance (and relevant pages with --evaluate)
+                      against documents crawled, one line per strategy
    crawl-state.json   frontier and seen set, for --resume
+
+Strategies: ctg (default: topical relevance gating temporal relevance, links
+estimated from the linking page, anchor text and date), and those of Gossen et
+al. over TTR = alpha*TopicR + (1-alpha)*TempR: ct-f (the spec's alpha), c-f
+(alpha 1), t-f (alpha 0), unfocused (breadth-first). IDF comes from the
+reference documents and the documents the crawl reads, so the cost follows
+the crawl; --archive-idf first reads every capture of a local archive.
 
 With --evaluate a relevance list (URL and relevant columns), prints how many
 relevant pages the crawl collected at each budget; with several --strategy
@@ -37,14 +48,15 @@ values each strategy crawls into --out/<strategy>.
 
 Examples:
    offtopic crawl --spec election/spec.json --archive archive --out coll
-   offtopic crawl --spec spec.json --archive archive --out cmp --strategy ct-f,c-f,t-f,unfocused --evaluate relevant.tsv
+   offtopic crawl --spec spec.json --archive archive --out cmp --strategy ctg,ct-f,c-f,t-f,unfocused --evaluate relevant.tsv
    offtopic detect coll/*.warc.gz`,
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "spec", Usage: "collection specification `FILE` (JSON)"},
 			&cli.StringFlag{Name: "archive", Usage: "archive `DIR` of WARC files (with index.cdxj, else indexed once)"},
+			&cli.StringFlag{Name: "timegate", Usage: "crawl through a Memento TimeGate or aggregator: `URL` to which each URI-R is appended (e.g. http://localhost:1208/timegate/); mementos are read from whichever archive holds them"},
 			&cli.StringFlag{Name: "index", Usage: "CDXJ/CDX index `FILE` of the archive (default DIR/index.cdxj)"},
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Value: "offtopic-crawl", Usage: "output `DIR`"},
-			&cli.StringFlag{Name: "strategy", Value: "ct-f", Usage: "`ct-f`, c-f, t-f or unfocused (comma-separated to compare)"},
+			&cli.StringFlag{Name: "strategy", Value: "ctg", Usage: "`ctg`, ct-f, c-f, t-f or unfocused (comma-separated to compare)"},
 			&cli.BoolFlag{Name: "resume", Usage: "continue the interrupted crawl in --out"},
 			&cli.BoolFlag{Name: "thresholds", Usage: "Klein mode: keep and follow only documents above a threshold learnt from the reference documents' outlinks"},
 			&cli.Int64Flag{Name: "seed", Value: 1, Usage: "random seed of --thresholds' splits"},
@@ -53,17 +65,25 @@ Examples:
 			&cli.DurationFlag{Name: "max-runtime", Usage: "stop after `DURATION` (overrides the spec)"},
 			&cli.StringFlag{Name: "evaluate", Usage: "relevance list `TSV`: report relevant pages collected at each budget"},
 			&cli.StringFlag{Name: "budgets", Value: "50,100,200", Usage: "budgets of --evaluate"},
-			&cli.BoolFlag{Name: "local-idf", Usage: "build IDF from the reference and crawled documents instead of the whole archive"},
+			&cli.BoolFlag{Name: "archive-idf", Usage: "build IDF from every capture of the local archive first (cost grows with the archive)"},
+			&cli.BoolFlag{Name: "local-idf", Hidden: true, Usage: "IDF from the reference and crawled documents (now the default)"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
 		}, append(cdxServerFlags(), clientFlags()...)...),
-		Action: runCrawl,
+		Action:      runCrawl,
+		Subcommands: []*cli.Command{crawlAuditCommand()},
 	}
 }
 
 func runCrawl(c *cli.Context) error {
 	stderr := c.App.ErrWriter
-	if c.String("spec") == "" || (c.String("archive") == "") == (c.String("cdx-server") == "") {
-		return cli.Exit("crawl: --spec and one archive (--archive DIR or --cdx-server URL) are required", 2)
+	sources := 0
+	for _, f := range []string{"archive", "cdx-server", "timegate"} {
+		if c.String(f) != "" {
+			sources++
+		}
+	}
+	if c.String("spec") == "" || sources != 1 {
+		return cli.Exit("crawl: --spec and one archive (--archive DIR, --cdx-server URL or --timegate URL) are required", 2)
 	}
 	spec, err := crawl.LoadSpec(c.String("spec"))
 	if err != nil {
@@ -100,9 +120,14 @@ func runCrawl(c *cli.Context) error {
 	t0 := time.Now()
 	var archive crawl.Archive
 	var df *crawl.DocFreq
-	if c.String("cdx-server") != "" {
-		// A remote archive: its texts cannot all be read up front, so IDF
-		// comes from the reference and crawled documents (--local-idf).
+	switch {
+	case c.String("timegate") != "":
+		client, err := newClient(c)
+		if err != nil {
+			return cli.Exit("crawl: "+err.Error(), 1)
+		}
+		archive = crawl.NewTimeGateArchive(c.String("timegate"), spec.Event().Midpoint(), client, remote.MementoOptions{NotRaw: c.Bool("not-raw")})
+	case c.String("cdx-server") != "":
 		client, err := newClient(c)
 		if err != nil {
 			return cli.Exit("crawl: "+err.Error(), 1)
@@ -112,13 +137,13 @@ func runCrawl(c *cli.Context) error {
 			return cli.Exit("crawl: "+err.Error(), 2)
 		}
 		archive = crawl.NewRemoteArchive(srv, client, remote.MementoOptions{NotRaw: c.Bool("not-raw")})
-	} else {
+	default:
 		local, err := crawl.OpenLocal(c.Context, c.String("archive"), c.String("index"), nil)
 		if err != nil {
 			return cli.Exit("crawl: "+err.Error(), 1)
 		}
 		archive = local
-		if !c.Bool("local-idf") {
+		if c.Bool("archive-idf") {
 			if df, err = crawl.BuildDF(c.Context, local, extract.Options{}, 0); err != nil {
 				return cli.Exit("crawl: "+err.Error(), 1)
 			}
@@ -136,6 +161,7 @@ func runCrawl(c *cli.Context) error {
 		counts []int
 	}
 	var rows []row
+	harvest := &report.Harvest{Title: spec.Name, Budgets: budgets}
 	for _, s := range strategies {
 		out := c.String("out")
 		if len(strategies) > 1 {
@@ -173,6 +199,10 @@ func runCrawl(c *cli.Context) error {
 		if relevant != nil {
 			rows = append(rows, row{s, crawl.RelevantAt(res.Log, relevant, budgets)})
 		}
+		harvest.Lines = append(harvest.Lines, harvestLine(string(s), res.Log, relevant))
+	}
+	if err := writeHarvest(filepath.Join(c.String("out"), "harvest.html"), harvest); err != nil {
+		return cli.Exit("crawl: "+err.Error(), 1)
 	}
 	if relevant != nil {
 		w := c.App.Writer
@@ -190,6 +220,36 @@ func runCrawl(c *cli.Context) error {
 		}
 	}
 	return nil
+}
+
+// harvestLine is one crawl's curves: relevance accumulated over its log
+// and, with a relevance list, the relevant pages collected.
+func harvestLine(name string, log []crawl.Entry, relevant map[string]bool) report.HarvestLine {
+	l := report.HarvestLine{Name: name}
+	sum, n := 0.0, 0
+	for _, e := range log {
+		sum += e.TTR
+		l.Relevance = append(l.Relevance, sum)
+		if relevant != nil {
+			if relevant[timemap.Canonicalize(e.URL, timemap.CanonSURT)] {
+				n++
+			}
+			l.Relevant = append(l.Relevant, n)
+		}
+	}
+	return l
+}
+
+func writeHarvest(path string, h *report.Harvest) error {
+	f, err := atomicfile.Create(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if err := report.WriteHarvestHTML(f, h); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return f.Commit()
 }
 
 func printCrawlStats(w io.Writer, s crawl.Strategy, st crawl.Stats) {

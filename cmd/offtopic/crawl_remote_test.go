@@ -1,13 +1,18 @@
 package main
 
 import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/offtopic/offtopic/crawl"
+	"github.com/offtopic/offtopic/timemap"
 )
 
 // TestCrawlRemoteEqualsLocal: crawling the sample through a CDX server and
@@ -52,5 +57,86 @@ func TestCrawlRemoteEqualsLocal(t *testing.T) {
 	code, _, stderr := runCLI(t, "timemap", "--out-dir", filepath.Join(dir, "tm"), warcs[0])
 	if code != 0 || !strings.Contains(stderr, " "+strconv.Itoa(len(ro))+" captures") {
 		t.Errorf("timemap on the remote crawl's WARC (want %d captures): exit %d: %s", len(ro), code, stderr)
+	}
+}
+
+// TestCrawlTimeGateAcrossArchives: two archives each hold part of the
+// sample, behind a fake aggregator whose TimeGate redirects to the memento
+// closest to Accept-Datetime in either; the crawl collects documents from
+// both, fetched from the archive that holds each.
+func TestCrawlTimeGateAcrossArchives(t *testing.T) {
+	files := sampleFiles(t)
+	archives := []*testArchive{newTestArchive(t, files[:1]), newTestArchive(t, files[1:])}
+	gates := 0
+	agg := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		uri, ok := strings.CutPrefix(r.URL.RequestURI(), "/timegate/")
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		gates++
+		at, err := http.ParseTime(r.Header.Get("Accept-Datetime"))
+		if err != nil {
+			http.Error(w, "bad Accept-Datetime", http.StatusBadRequest)
+			return
+		}
+		key := timemap.Canonicalize(uri, timemap.CanonSURT)
+		var best string
+		var bestD time.Duration = -1
+		for _, a := range archives {
+			tm := a.byKey[key]
+			if tm == nil {
+				continue
+			}
+			for _, c := range tm.Captures {
+				d := c.Time.Sub(at)
+				if d < 0 {
+					d = -d
+				}
+				if bestD < 0 || d < bestD {
+					best, bestD = a.URL+"/web/"+c.Timestamp14()+"/"+c.URIR, d
+				}
+			}
+		}
+		if best == "" {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Vary", "accept-datetime")
+		http.Redirect(w, r, best, http.StatusFound)
+	}))
+	defer agg.Close()
+	dir := t.TempDir()
+	spec := filepath.Join(dir, "spec.json")
+	os.WriteFile(spec, []byte(`{"name": "lights", "reference_documents": ["http://www.coastallights-society.org/lens.html"],
+		"keywords": ["lighthouse keeper", "lens"], "event_start": "2007-06-01", "event_end": "2008-12-31",
+		"lead_days": 30, "cooldown_days": 30, "seeds": ["http://www.coastallights-society.org/"], "alpha": 0.5}`), 0o644)
+	out := filepath.Join(dir, "out")
+	if code, _, stderr := runCLI(t, "crawl", "-q", "--spec", spec, "--timegate", agg.URL+"/timegate/",
+		"--cache-dir", filepath.Join(dir, "cache"), "--rate", "0", "--out", out); code != 0 {
+		t.Fatalf("crawl through the aggregator: %s", stderr)
+	}
+	entries, err := crawl.ReadLog(filepath.Join(out, "crawl.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	from := map[string]int{}
+	for _, e := range entries {
+		for i, a := range archives {
+			if strings.HasPrefix(e.Capture.URIM, a.URL+"/") {
+				from[fmt.Sprint(i)]++
+			}
+		}
+	}
+	if gates == 0 || len(entries) < 2 || from["0"] == 0 || from["1"] == 0 {
+		t.Errorf("%d TimeGate requests, %d documents, from archives %v: want documents from both", gates, len(entries), from)
+	}
+	warcs, _ := filepath.Glob(filepath.Join(out, "*.warc.gz"))
+	if len(warcs) != 1 {
+		t.Fatalf("crawl wrote %v", warcs)
+	}
+	w, _ := os.ReadFile(warcs[0])
+	if len(w) == 0 {
+		t.Error("empty WARC")
 	}
 }

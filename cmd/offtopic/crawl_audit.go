@@ -1,0 +1,166 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/offtopic/offtopic/crawl"
+	"github.com/offtopic/offtopic/internal/atomicfile"
+	"github.com/offtopic/offtopic/report"
+	"github.com/offtopic/offtopic/similarity"
+	"github.com/offtopic/offtopic/timemap"
+)
+
+func crawlAuditCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "audit",
+		Usage:     "score every document of an extracted collection against the event and flag the off-topic ones",
+		ArgsUsage: "COLLECTION",
+		Description: `Scores every HTML document of a collection (a crawl's --out folder, or a folder
+or file of WARCs) against the event of --spec, as the crawl scores what it
+reads (topical relevance to the reference documents and keywords, gated by
+the publication date's relevance to the span), flags those below a threshold
+learnt as in Klein et al. from the reference documents' outlinks (or
+--threshold), and writes a results file as detect does, so that report,
+review and prune work on the collection. One TimeMap per document; its score
+"topic" is its topical relevance (1 = as topical as the reference documents).
+
+--archive (the archive the collection was extracted from) resolves the
+reference documents and dates undated pages by their first capture; without
+it the collection must hold them.
+
+Examples:
+   offtopic crawl audit --spec spec.json --archive archive coll
+   offtopic crawl audit --spec spec.json --archive archive --evaluate relevant.tsv coll
+   offtopic prune --results coll-audit/results.jsonl coll/*.warc.gz`,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "spec", Usage: "collection specification `FILE` (JSON)"},
+			&cli.StringFlag{Name: "archive", Usage: "source archive `DIR` (WARC files with index.cdxj)"},
+			&cli.StringFlag{Name: "out-dir", Aliases: []string{"o"}, Usage: "write results.jsonl into `DIR` (default COLLECTION-audit)"},
+			&cli.Float64Flag{Name: "threshold", Usage: "flag documents below `T` instead of the learnt threshold"},
+			&cli.Int64Flag{Name: "seed", Value: 1, Usage: "random seed of the threshold's splits"},
+			&cli.StringFlag{Name: "evaluate", Usage: "relevance list `TSV`: print precision and recall of the on-topic verdicts"},
+			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no summary on stderr"},
+		},
+		Action: runCrawlAudit,
+	}
+}
+
+func runCrawlAudit(c *cli.Context) error {
+	if c.String("spec") == "" || c.NArg() != 1 {
+		return cli.Exit("crawl audit: --spec and one COLLECTION are required", 2)
+	}
+	spec, err := crawl.LoadSpec(c.String("spec"))
+	if err != nil {
+		return cli.Exit("crawl audit: "+err.Error(), 2)
+	}
+	var relevant map[string]bool
+	if p := c.String("evaluate"); p != "" {
+		if relevant, err = crawl.ReadRelevant(p); err != nil {
+			return cli.Exit("crawl audit: "+err.Error(), 2)
+		}
+	}
+	in := c.Args().First()
+	coll, err := crawl.OpenLocal(c.Context, in, "", nil)
+	if err != nil {
+		return cli.Exit("crawl audit: "+err.Error(), 1)
+	}
+	opts := crawl.AuditOptions{Spec: spec, Seed: c.Int64("seed")}
+	if p := c.String("archive"); p != "" {
+		src, err := crawl.OpenLocal(c.Context, p, "", nil)
+		if err != nil {
+			return cli.Exit("crawl audit: "+err.Error(), 1)
+		}
+		opts.Archive = src
+	}
+	if c.IsSet("threshold") {
+		t := c.Float64("threshold")
+		opts.Threshold = &t
+	}
+	rep, err := crawl.AuditCollection(c.Context, coll, opts)
+	if err != nil {
+		return cli.Exit("crawl audit: "+err.Error(), 1)
+	}
+	dir := c.String("out-dir")
+	if dir == "" {
+		dir = strings.TrimSuffix(filepath.Clean(in), filepath.Ext(in)) + "-audit"
+	}
+	run := &report.Run{Tool: "offtopic", Version: version, Started: time.Now().UTC(), Inputs: []string{in}, Measures: similarity.MeasureTopic,
+		Options: map[string]string{"audit": spec.Name, "threshold": fmt.Sprintf("%.4f", rep.Threshold), "examples": fmt.Sprint(rep.Examples)}}
+	f, err := atomicfile.Create(filepath.Join(dir, "results.jsonl"))
+	if err != nil {
+		return cli.Exit("crawl audit: "+err.Error(), 1)
+	}
+	defer f.Close()
+	rw, err := report.NewResultsWriter(f, run)
+	if err != nil {
+		return cli.Exit("crawl audit: "+err.Error(), 1)
+	}
+	off, tp, flaggedRel := 0, 0, 0
+	for _, d := range rep.Documents {
+		if err := rw.Write(auditResult(d, rep.Threshold)); err != nil {
+			return cli.Exit("crawl audit: "+err.Error(), 1)
+		}
+		rel := relevant[timemap.Canonicalize(d.Capture.URIR, timemap.CanonSURT)]
+		switch {
+		case !d.OnTopic:
+			off++
+			if rel {
+				flaggedRel++
+			}
+		case rel:
+			tp++
+		}
+	}
+	if err := f.Commit(); err != nil {
+		return cli.Exit("crawl audit: "+err.Error(), 1)
+	}
+	if !c.Bool("quiet") {
+		fmt.Fprintf(c.App.ErrWriter, "crawl audit: %d documents, %d flagged off-topic (threshold %.3f from %d examples) -> %s\n",
+			len(rep.Documents), off, rep.Threshold, rep.Examples, filepath.Join(dir, "results.jsonl"))
+	}
+	if relevant != nil {
+		on := len(rep.Documents) - off
+		rel := tp + flaggedRel
+		fmt.Fprintf(c.App.Writer, "documents\t%d\nrelevant\t%d\nkept\t%d\nflagged\t%d\nprecision\t%.3f\nrecall\t%.3f\n",
+			len(rep.Documents), rel, on, off, ratio(tp, on), ratio(tp, rel))
+	}
+	return nil
+}
+
+func ratio(a, b int) float64 {
+	if b == 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
+}
+
+// auditResult is one audited document as a TimeMap of one capture, the unit
+// of a results file.
+func auditResult(d crawl.Audited, threshold float64) *similarity.TimeMapResult {
+	cp := d.Capture
+	if !cp.Revisit {
+		cp.Payload = timemap.Location{}
+	}
+	verdict := similarity.VerdictOn
+	if !d.OnTopic {
+		verdict = similarity.VerdictOff
+	}
+	words := strings.Fields(d.Text)
+	if len(words) > 30 {
+		words = words[:30]
+	}
+	return &similarity.TimeMapResult{
+		Key: timemap.Canonicalize(cp.URIR, timemap.CanonSURT), URIR: cp.URIR, URIT: cp.URIR, T0Reason: "audit against the event's reference documents",
+		Captures: []similarity.CaptureResult{{
+			URIR: cp.URIR, URIM: cp.URIM, Datetime: cp.Time, Status: cp.Status, MIME: cp.MIME, Digest: cp.Digest, Loc: cp.Loc, Payload: cp.Payload,
+			Extractor: d.Extractor, Lang: d.Lang, Title: d.Title, WordCount: d.WordCount, ByteCount: d.ByteCount,
+			Scores:  map[string]float64{similarity.MeasureTopic: d.Topic, "topic_r": d.TopicR, "temp_r": d.TempR, "relevance": d.Relevance},
+			Verdict: verdict, Reason: d.Reason(threshold), Excerpt: strings.Join(words, " "),
+		}},
+	}
+}

@@ -1,0 +1,185 @@
+package crawl
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/offtopic/offtopic/internal/testcorpus"
+)
+
+// goldRow is one line of a corpus relevance list.
+type goldRow struct {
+	published                   time.Time
+	topical, relevant, archived bool
+}
+
+func readGold(t testing.TB, path string) map[string]goldRow {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	out := map[string]goldRow{}
+	sc := bufio.NewScanner(f)
+	sc.Scan()
+	for sc.Scan() {
+		f := strings.Split(sc.Text(), "\t")
+		if len(f) < 5 {
+			continue
+		}
+		p, _ := time.Parse(time.RFC3339, f[1])
+		out[canon(f[0])] = goldRow{published: p, topical: f[3] == "1", relevant: f[4] == "1", archived: len(f) < 6 || f[5] == "1"}
+	}
+	return out
+}
+
+var devEvents = []struct{ archive, event string }{
+	{"event-dev", "election2005"}, {"event-dev", "mobiles2005"},
+	{"event-dev2", "consoles2004"}, {"event-dev2", "budget2005"}, {"event-dev2", "football2005"},
+}
+
+// TestDevEvents crawls the five dev events with the default and the
+// strategies of Gossen et al. and checks that the default collects at least
+// as many relevant pages as c-f and t-f at each budget (event size, 100,
+// 200) and at least 1.5 times the unfocused crawl at the event's size. With
+// OFFTOPIC_CRAWL_TABLE=1 it also crawls ct-f and prints the README's table
+// (OFFTOPIC_CRAWL_STRATEGIES=a,b to choose, OFFTOPIC_CRAWL_DIAG=1 for where
+// the first 100 documents went, OFFTOPIC_CRAWL_LIST=event to list the first
+// documents of an event).
+func TestDevEvents(t *testing.T) {
+	if testing.Short() {
+		t.Skip("dev events skipped in -short mode")
+	}
+	ctx := context.Background()
+	archives := map[string]*LocalArchive{}
+	strategies := []Strategy{Gated, CF, TF, Unfocused}
+	if os.Getenv("OFFTOPIC_CRAWL_TABLE") != "" {
+		strategies = []Strategy{Gated, CTF, CF, TF, Unfocused}
+	}
+	if s := os.Getenv("OFFTOPIC_CRAWL_STRATEGIES"); s != "" {
+		strategies = nil
+		for _, f := range strings.Split(s, ",") {
+			st, err := ParseStrategy(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			strategies = append(strategies, st)
+		}
+	}
+	for _, ev := range devEvents {
+		dir := testcorpus.Path(t, filepath.Join("corpus", ev.archive))
+		a := archives[ev.archive]
+		if a == nil {
+			var err error
+			if a, err = OpenLocal(ctx, filepath.Join(dir, "archive"), "", nil); err != nil {
+				t.Fatal(err)
+			}
+			archives[ev.archive] = a
+		}
+		spec, err := LoadSpec(filepath.Join(dir, ev.event, "spec.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rel, err := ReadRelevant(filepath.Join(dir, ev.event, "relevant.tsv"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		gold := readGold(t, filepath.Join(dir, ev.event, "relevant.tsv"))
+		budgets := []int{archivedRelevant(gold), 100, 200}
+		spec.TargetSize = 200
+		line := fmt.Sprintf("| %s %s (%d) |", ev.archive, ev.event, budgets[0])
+		got := map[Strategy][]int{}
+		for _, s := range strategies {
+			r, err := Crawl(ctx, Options{Spec: spec, Archive: a, Strategy: s, Out: t.TempDir()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := RelevantAt(r.Log, rel, budgets)
+			got[s] = n
+			line += fmt.Sprintf(" %d / %d / %d |", n[0], n[1], n[2])
+			if os.Getenv("OFFTOPIC_CRAWL_LIST") == ev.event {
+				for _, e := range r.Log[:min(len(r.Log), budgets[0])] {
+					g := gold[canon(e.URL)]
+					t.Logf("%2d d%d rel=%v top=%v topic=%.3f temp=%.2f %s(%s) gold %s %s", e.N, e.Depth, g.relevant, g.topical, e.TopicR, e.TempR, e.DocTime.Format("2006-01-02"), e.DocTimeFrom, g.published.Format("2006-01-02"), e.Title)
+				}
+			}
+			if os.Getenv("OFFTOPIC_CRAWL_DIAG") != "" {
+				diagnose(t, ev.event, s, r.Log[:min(100, len(r.Log))], gold, spec.Event())
+			}
+		}
+		t.Log(line)
+		def := got[Gated]
+		if def == nil {
+			continue
+		}
+		for _, s := range []Strategy{CF, TF} {
+			for i, b := range budgets {
+				if o := got[s]; o != nil && def[i] < o[i] {
+					t.Errorf("%s: default %d relevant at %d documents, %s %d: want at least as many", ev.event, def[i], b, s, o[i])
+				}
+			}
+		}
+		if u := got[Unfocused]; u != nil && float64(def[0]) < 1.5*float64(u[0]) {
+			t.Errorf("%s: default %d relevant at %d documents, unfocused %d: want at least 1.5 times", ev.event, def[0], budgets[0], u[0])
+		}
+	}
+}
+
+// diagnose counts the documents of a crawl by gold topicality and by whether
+// the crawler's date for them is inside the event span, and how the dates
+// compare to the gold publication date.
+func diagnose(t *testing.T, event string, s Strategy, log []Entry, gold map[string]goldRow, ev Event) {
+	var rel, topNotRel, offInWin, offOut, noGold int
+	from := map[string][2]int{} // source -> docs, wrong (more than 2 days from gold)
+	var sumTopicRel, sumTopicOff float64
+	var nTopicRel, nTopicOff int
+	for _, e := range log {
+		g, ok := gold[canon(e.URL)]
+		if !ok {
+			noGold++
+			continue
+		}
+		switch {
+		case g.relevant:
+			rel++
+		case g.topical:
+			topNotRel++
+		case e.TempR >= 0.5:
+			offInWin++
+		default:
+			offOut++
+		}
+		if g.topical {
+			sumTopicRel += e.TopicR
+			nTopicRel++
+		} else {
+			sumTopicOff += e.TopicR
+			nTopicOff++
+		}
+		x := from[e.DocTimeFrom]
+		x[0]++
+		if d := e.DocTime.Sub(g.published); d > 48*time.Hour || d < -48*time.Hour {
+			x[1]++
+		}
+		from[e.DocTimeFrom] = x
+	}
+	t.Logf("%s %s first %d: relevant %d, topical-not-relevant %d, off-topic TempR>=.5 %d, off-topic other %d, no gold %d; mean TopicR topical %.3f off %.3f; dates (docs, wrong) %v",
+		event, s, len(log), rel, topNotRel, offInWin, offOut, noGold, sumTopicRel/float64(max(1, nTopicRel)), sumTopicOff/float64(max(1, nTopicOff)), from)
+}
+
+func archivedRelevant(gold map[string]goldRow) int {
+	n := 0
+	for _, g := range gold {
+		if g.relevant && g.archived {
+			n++
+		}
+	}
+	return n
+}

@@ -1,0 +1,80 @@
+//go:build unix
+
+package report
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestHarvestInBrowser loads the harvest page in headless Chromium: no
+// console errors or CSP violations (the style is allowed by its hash), no
+// script, the lines drawn and the hostile names shown as text.
+func TestHarvestInBrowser(t *testing.T) {
+	chromium := findChromium(t)
+	if testing.Short() {
+		t.Skip("browser test skipped in -short mode")
+	}
+	var buf bytes.Buffer
+	if err := WriteHarvestHTML(&buf, harvestFixture(true)); err != nil {
+		t.Fatal(err)
+	}
+	page := filepath.Join(t.TempDir(), "harvest.html")
+	if err := os.WriteFile(page, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b := startChromium(t, chromium)
+	c := b.page(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ev := c.watch(ctx)
+	for _, m := range []string{"Page.enable", "Runtime.enable", "Log.enable"} {
+		if err := c.call(m, nil, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := c.call("Page.addScriptToEvaluateOnNewDocument", map[string]any{"source": `window.__csp = [];
+document.addEventListener('securitypolicyviolation', function (e) { window.__csp.push(e.violatedDirective + ' ' + e.blockedURI); });`}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.call("Page.navigate", map[string]any{"url": "file://" + page}, nil); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-ev.loaded:
+	case <-time.After(30 * time.Second):
+		t.Fatal("page did not load in 30s")
+	}
+	time.Sleep(300 * time.Millisecond)
+	var state struct {
+		Lines, Scripts, Imgs int
+		Styled               bool
+		CSP                  []string
+		Text                 string
+	}
+	if err := c.eval(`({Lines: document.querySelectorAll('svg polyline').length, Scripts: document.scripts.length,
+		Imgs: document.images.length, Styled: getComputedStyle(document.querySelector('polyline')).fill === 'none',
+		CSP: window.__csp, Text: document.body.textContent})`, &state); err != nil {
+		t.Fatal(err)
+	}
+	if state.Lines != 6 || state.Scripts != 0 || state.Imgs != 0 {
+		t.Errorf("%d lines (want 6), %d scripts, %d images (want 0)", state.Lines, state.Scripts, state.Imgs)
+	}
+	if !state.Styled {
+		t.Error("the style sheet did not apply (blocked by the CSP?)")
+	}
+	if len(state.CSP) > 0 {
+		t.Errorf("CSP violations: %v", state.CSP)
+	}
+	if !strings.Contains(state.Text, hostileName) {
+		t.Error("the hostile strategy name is not shown as text")
+	}
+	if problems, dialogs := ev.take(); len(problems) > 0 || len(dialogs) > 0 {
+		t.Errorf("console errors %v, dialogs %v", problems, dialogs)
+	}
+}
