@@ -99,11 +99,11 @@ func TestReviewRoundTrip(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("prune: %s", stderr)
 	}
-	if !strings.Contains(stderr, "(4 off-topic captures, 2 by curator decision); 10 captures in") {
+	if !strings.Contains(stderr, "(4 captures left out: 4 off-topic, 2 by curator decision,") || !strings.Contains(stderr, "; 10 captures in") {
 		t.Errorf("prune summary: %s", stderr)
 	}
 	if code, _, stderr := runCLI(t, "prune", "--results", out, "--decisions", decisionsCSV, "--out-dir", filepath.Join(dir, "clean-csv")); code != 0 ||
-		!strings.Contains(stderr, "(4 off-topic captures, 2 by curator decision); 10 captures in") {
+		!strings.Contains(stderr, "(4 captures left out: 4 off-topic, 2 by curator decision,") || !strings.Contains(stderr, "; 10 captures in") {
 		t.Errorf("prune --decisions decisions.csv: exit %d: %s", code, stderr)
 	}
 	matches, _ := filepath.Glob(filepath.Join(clean, "*.warc.gz"))
