@@ -12,8 +12,8 @@ import (
 
 	"github.com/offtopic/offtopic/crawl"
 	"github.com/offtopic/offtopic/extract"
-	"github.com/offtopic/offtopic/remote"
 	"github.com/offtopic/offtopic/internal/atomicfile"
+	"github.com/offtopic/offtopic/remote"
 	"github.com/offtopic/offtopic/report"
 	"github.com/offtopic/offtopic/timemap"
 )
