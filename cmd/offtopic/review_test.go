@@ -87,7 +87,7 @@ func TestReviewRoundTrip(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("prune: %s", stderr)
 	}
-	if !strings.Contains(stderr, "(4 off-topic captures, 2 by curator decision); 10 captures in") {
+	if !strings.Contains(stderr, "(4 captures left out: 4 off-topic, 2 by curator decision,") || !strings.Contains(stderr, "); 10 captures in") {
 		t.Errorf("prune summary: %s", stderr)
 	}
 	matches, _ := filepath.Glob(filepath.Join(clean, "*.warc.gz"))
