@@ -76,22 +76,13 @@ type Config struct {
 	Inputs []string `json:"inputs"`
 	// Output is the results file to write (JSON lines, as results.jsonl).
 	Output string `json:"output"`
-	// Measures is the deciding rule, OTMT's -tm syntax.
-	Measures string `json:"measures"`
-	// Score lists further measures to compute and report.
-	Score string `json:"score"`
-	// IDF is "timemap" or "collection".
-	IDF string `json:"idf"`
+	// Settings are the scoring settings, as detect's flags give them
+	// (their JSON fields sit in Config's own).
+	similarity.Settings
 	// Canonicalize is "surt" or "none".
 	Canonicalize string `json:"canonicalize"`
 	// ArchiveURL prefixes URI-Ms.
 	ArchiveURL string `json:"archive_url"`
-	// MinT0Words is the least number of words of a t0.
-	MinT0Words int `json:"min_t0_words"`
-	// NoTopicCheck turns off the check of t0 against the collection's topic.
-	NoTopicCheck bool `json:"no_topic_check"`
-	// TopicGuard is similarity.Options.TopicGuard.
-	TopicGuard float64 `json:"topic_guard"`
 	// WARCDir is the directory that file names in CDX/CDXJ input are resolved
 	// against ("" keeps them as written).
 	WARCDir string `json:"warc_dir"`
@@ -103,34 +94,12 @@ type Config struct {
 
 // DefaultConfig returns the defaults of `offtopic detect`.
 func DefaultConfig() Config {
-	return Config{Measures: similarity.DefaultMeasures, Score: "cosine,jaccard,tfintersection,wordcount,bytecount",
-		IDF: "timemap", Canonicalize: "surt", ArchiveURL: "http://localhost:8080/collection", MinT0Words: 20,
-		TopicGuard: similarity.DefaultTopicGuard, Version: "dev"}
+	return Config{Settings: similarity.DefaultSettings(), Canonicalize: "surt", ArchiveURL: "http://localhost:8080/collection", Version: "dev"}
 }
 
 // Options turns the scoring settings into similarity.Options, as `offtopic
 // detect` does with its flags.
-func (c Config) Options() (similarity.Options, error) {
-	rule, err := similarity.ParseRule(c.Measures)
-	if err != nil {
-		return similarity.Options{}, fmt.Errorf("measures: %w", err)
-	}
-	var extra similarity.Rule
-	if strings.TrimSpace(c.Score) != "" {
-		if extra, err = similarity.ParseRule(c.Score); err != nil {
-			return similarity.Options{}, fmt.Errorf("score: %w", err)
-		}
-	}
-	if c.IDF != "timemap" && c.IDF != "collection" {
-		return similarity.Options{}, errors.New("idf must be timemap or collection")
-	}
-	o := similarity.Options{Rule: rule, CollectionIDF: c.IDF == "collection", MinT0Words: c.MinT0Words,
-		TopicCheck: !c.NoTopicCheck, TopicGuard: c.TopicGuard}
-	for _, t := range extra {
-		o.Measures = append(o.Measures, t.Measure)
-	}
-	return o, nil
-}
+func (c Config) Options() (similarity.Options, error) { return c.Settings.Options() }
 
 // Run is the run line of the results file, as `offtopic detect` writes it.
 func (c Config) Run(started time.Time) (*report.Run, error) {
@@ -142,10 +111,10 @@ func (c Config) Run(started time.Time) (*report.Run, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &report.Run{Tool: "offtopic-beam", Version: c.Version, Started: started.UTC(), Inputs: c.Inputs, Measures: o.Rule.String(),
-		ArchiveURL: c.ArchiveURL, Options: map[string]string{"idf": c.IDF, "canonicalize": canon.String(),
-			"min-t0-words": fmt.Sprint(o.MinT0Words), "topic-check": fmt.Sprint(o.TopicCheck),
-			"topic-guard": fmt.Sprint(o.TopicGuard)}}, nil
+	run := &report.Run{Tool: "offtopic-beam", Version: c.Version, Started: started.UTC(), Inputs: c.Inputs, Measures: o.Rule.String(),
+		ArchiveURL: c.ArchiveURL, Options: c.Settings.Record(o)}
+	run.Options["canonicalize"] = canon.String()
+	return run, nil
 }
 
 // Validate checks the configuration before the pipeline is built.

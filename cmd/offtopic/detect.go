@@ -56,15 +56,16 @@ func outputFlags() []cli.Flag {
 
 // scoringFlags are the settings of detection, shared by detect and reduce.
 func scoringFlags() []cli.Flag {
+	def := similarity.DefaultSettings()
 	return []cli.Flag{
-		&cli.StringFlag{Name: "measures", Aliases: []string{"tm"}, Value: similarity.DefaultMeasures, Usage: "measures whose thresholds decide (OR), as `NAME[=THRESHOLD],...`; known: " + strings.Join(similarity.MeasureNames(), ", ")},
-		&cli.StringFlag{Name: "score", Value: "cosine,jaccard,tfintersection,wordcount,bytecount", Usage: "further measures to compute and report without deciding, `NAME,...` (sekernel builds a search index over the collection)"},
-		&cli.StringFlag{Name: "idf", Value: "timemap", Usage: "where IDF is fitted, `MODE`: timemap (each TimeMap, as in the paper) or collection"},
+		&cli.StringFlag{Name: "measures", Aliases: []string{"tm"}, Value: def.Measures, Usage: "measures whose thresholds decide (OR), as `NAME[=THRESHOLD],...`; known: " + strings.Join(similarity.MeasureNames(), ", ")},
+		&cli.StringFlag{Name: "score", Value: def.Score, Usage: "further measures to compute and report without deciding, `NAME,...` (sekernel builds a search index over the collection)"},
+		&cli.StringFlag{Name: "idf", Value: def.IDF, Usage: "where IDF is fitted, `MODE`: timemap (each TimeMap, as in the paper) or collection"},
 		&cli.StringFlag{Name: "canonicalize", Value: "surt", Usage: "group captures by `surt` canonical URI-R or by the exact URI (none)"},
 		&cli.StringFlag{Name: "archive-url", Value: "http://localhost:8080/collection", Usage: "URI-Ms of local captures are `URL`/<14-digit time>/<URI-R>: the collection's Wayback, e.g. https://wayback.archive-it.org/1234 (the default works only while a local Wayback serves the collection)"},
-		&cli.IntFlag{Name: "min-t0-words", Value: 20, Usage: "least number of words of text a capture needs to serve as t0"},
+		&cli.IntFlag{Name: "min-t0-words", Value: def.MinT0Words, Usage: "least number of words of text a capture needs to serve as t0"},
 		&cli.BoolFlag{Name: "no-topic-check", Usage: "always use the first capture with text as t0, even where it looks off the collection's topic"},
-		&cli.Float64Flag{Name: "topic-guard", Value: similarity.DefaultTopicGuard, Usage: "keep on-topic a capture that crosses only content-similarity thresholds while its topic score (similarity to its subject in the collection, relative to t0) is at least `X`; 0 turns it off (the paper's plain rule)"},
+		&cli.Float64Flag{Name: "topic-guard", Value: def.TopicGuard, Usage: "keep on-topic a capture that crosses only content-similarity thresholds while its topic score (similarity to its subject in the collection, relative to t0) is at least `X`; 0 turns it off (the paper's plain rule)"},
 		&cli.StringFlag{Name: "shard", Usage: "score only TimeMaps whose SURT-key hash falls in shard `i/n` (0-based)"},
 		&cli.IntFlag{Name: "workers", Usage: "goroutines indexing, extracting and scoring; 0 = all cores"},
 		&cli.StringFlag{Name: "temp-dir", Usage: "where temporary index and spill files go (default: the system's)"},
@@ -90,33 +91,18 @@ type setup struct {
 
 // scoringSetup reads the scoring flags; inputs are recorded in the run.
 func scoringSetup(c *cli.Context, inputs []string) (*setup, error) {
-	rule, err := similarity.ParseRule(c.String("measures"))
+	set := similarity.Settings{Measures: c.String("measures"), Score: c.String("score"), IDF: c.String("idf"),
+		MinT0Words: c.Int("min-t0-words"), NoTopicCheck: c.Bool("no-topic-check"), TopicGuard: c.Float64("topic-guard")}
+	opts, err := set.Options()
 	if err != nil {
-		return nil, fmt.Errorf("--measures: %w", err)
-	}
-	var extra similarity.Rule
-	if strings.TrimSpace(c.String("score")) != "" {
-		if extra, err = similarity.ParseRule(c.String("score")); err != nil {
-			return nil, fmt.Errorf("--score: %w", err)
-		}
-	}
-	if n := c.Int("min-t0-words"); n < 0 {
-		return nil, fmt.Errorf("--min-t0-words is %d: want 0 or more", n)
+		return nil, err
 	}
 	if n := c.Int("workers"); n < 0 {
 		return nil, fmt.Errorf("--workers is %d: want 0 (all cores) or more", n)
 	}
-	topic, _ := similarity.LookupMeasure(similarity.MeasureTopic)
-	if err := topic.CheckThreshold(c.Float64("topic-guard")); err != nil {
-		return nil, fmt.Errorf("--topic-guard: %w", err)
-	}
 	canon, err := timemap.ParseCanonMode(c.String("canonicalize"))
 	if err != nil {
 		return nil, fmt.Errorf("--canonicalize: %w", err)
-	}
-	idf := c.String("idf")
-	if idf != "timemap" && idf != "collection" {
-		return nil, fmt.Errorf("--idf must be timemap or collection")
 	}
 	st := &setup{canon: canon, shard: timemap.Shard{I: 0, N: 1}}
 	if s := c.String("shard"); s != "" {
@@ -124,15 +110,10 @@ func scoringSetup(c *cli.Context, inputs []string) (*setup, error) {
 			return nil, err
 		}
 	}
-	st.opts = similarity.Options{Rule: rule, CollectionIDF: idf == "collection", MinT0Words: c.Int("min-t0-words"),
-		TopicCheck: !c.Bool("no-topic-check"), TopicGuard: c.Float64("topic-guard")}
-	for _, t := range extra {
-		st.opts.Measures = append(st.opts.Measures, t.Measure)
-	}
-	st.run = &report.Run{Tool: "offtopic", Version: version, Started: time.Now().UTC(), Inputs: inputs, Measures: rule.String(),
-		ArchiveURL: c.String("archive-url"), Options: map[string]string{"idf": idf, "canonicalize": canon.String(),
-			"min-t0-words": fmt.Sprint(st.opts.MinT0Words), "topic-check": fmt.Sprint(st.opts.TopicCheck),
-			"topic-guard": fmt.Sprint(st.opts.TopicGuard)}}
+	st.opts = opts
+	st.run = &report.Run{Tool: "offtopic", Version: version, Started: time.Now().UTC(), Inputs: inputs, Measures: opts.Rule.String(),
+		ArchiveURL: c.String("archive-url"), Options: set.Record(opts)}
+	st.run.Options["canonicalize"] = canon.String()
 	if st.shard.N > 1 {
 		st.run.Options["shard"] = c.String("shard")
 	}
