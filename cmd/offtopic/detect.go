@@ -284,6 +284,22 @@ func runDetect(c *cli.Context) error {
 	return err
 }
 
+// detectConfig is the configuration of a detection (or model) run from the
+// flags, reporting each stage's progress on prog (total: captures expected,
+// 0 if unknown).
+func detectConfig(c *cli.Context, st *setup, read similarity.PayloadReader, warn *warnings, prog *progress, total int) similarity.Config {
+	cfg := similarity.Config{Options: st.opts, ArchiveURL: st.run.ArchiveURL, Workers: c.Int("workers"), TempDir: c.String("temp-dir"),
+		ReadPayload: read, OnError: warn.add, Model: st.model}
+	cfg.Progress = func(p similarity.Progress) {
+		if p.Stage != prog.stage {
+			prog.end()
+			prog.begin(p.Stage, total)
+		}
+		prog.update(p.Captures, fmt.Sprintf("%d TimeMaps", p.TimeMaps))
+	}
+	return cfg
+}
+
 // scoreRun is what score needs besides the source and the settings.
 type scoreRun struct {
 	prog    *progress
@@ -300,15 +316,7 @@ type scoreRun struct {
 // score runs detection over src into out and reports how it went: the step
 // shared by detect and reduce.
 func score(c *cli.Context, cmd string, src timemap.Source, st *setup, out *sinks, sr scoreRun) error {
-	cfg := similarity.Config{Options: st.opts, ArchiveURL: st.run.ArchiveURL, Workers: c.Int("workers"), TempDir: c.String("temp-dir"),
-		ReadPayload: sr.read, OnError: sr.warn.add, Model: st.model}
-	cfg.Progress = func(p similarity.Progress) {
-		if p.Stage != sr.prog.stage {
-			sr.prog.end()
-			sr.prog.begin(p.Stage, sr.total)
-		}
-		sr.prog.update(p.Captures, fmt.Sprintf("%d TimeMaps", p.TimeMaps))
-	}
+	cfg := detectConfig(c, st, sr.read, sr.warn, sr.prog, sr.total)
 	stats, err := similarity.Detect(c.Context, src, cfg, out.write)
 	sr.prog.end()
 	sr.warn.summary()

@@ -64,15 +64,7 @@ func runModel(c *cli.Context) error {
 			return cli.Exit("model: "+err.Error(), 1)
 		}
 		defer src.close()
-		cfg := similarity.Config{Options: st.opts, ArchiveURL: st.run.ArchiveURL, Workers: c.Int("workers"), TempDir: c.String("temp-dir"),
-			ReadPayload: src.read, OnError: warn.add}
-		cfg.Progress = func(p similarity.Progress) {
-			if p.Stage != prog.stage {
-				prog.end()
-				prog.begin(p.Stage, src.total)
-			}
-			prog.update(p.Captures, fmt.Sprintf("%d TimeMaps", p.TimeMaps))
-		}
+		cfg := detectConfig(c, st, src.read, warn, prog, src.total)
 		stats, sts, err := similarity.BuildModel(c.Context, st.shard.Select(src.src), cfg)
 		prog.end()
 		warn.summary()
