@@ -124,6 +124,9 @@ func (s *Seeds) matchPrefix(key string) bool {
 	return i > 0 && strings.HasPrefix(key, s.prefixes[i-1])
 }
 
+// Select is src without the TimeMaps that match no seed.
+func (s *Seeds) Select(src Source) Source { return FilterKeys(src, s.Match) }
+
 // Match reports whether a canonical key is selected: equal to a URL seed's
 // key or starting with a prefix.
 func (s *Seeds) Match(key string) bool {

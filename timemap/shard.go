@@ -38,17 +38,22 @@ func (s Shard) Has(key string) bool {
 }
 
 // Select keeps the TimeMaps of src that belong to the shard.
-func (s Shard) Select(src Source) Source { return shardSource{src, s} }
+func (s Shard) Select(src Source) Source { return FilterKeys(src, s.Has) }
 
-type shardSource struct {
-	src Source
-	s   Shard
+// FilterKeys is src without the TimeMaps whose keys keep rejects; errors pass.
+func FilterKeys(src Source, keep func(key string) bool) Source {
+	return keyFilter{src, keep}
 }
 
-func (ss shardSource) TimeMaps(ctx context.Context) iter.Seq2[*TimeMap, error] {
+type keyFilter struct {
+	src  Source
+	keep func(string) bool
+}
+
+func (f keyFilter) TimeMaps(ctx context.Context) iter.Seq2[*TimeMap, error] {
 	return func(yield func(*TimeMap, error) bool) {
-		for tm, err := range ss.src.TimeMaps(ctx) {
-			if err == nil && !ss.s.Has(tm.Key) {
+		for tm, err := range f.src.TimeMaps(ctx) {
+			if err == nil && !f.keep(tm.Key) {
 				continue
 			}
 			if !yield(tm, err) {

@@ -234,7 +234,7 @@ func openSource(c *cli.Context, st *setup, files []string, prog *progress, warn 
 			idx.Close()
 			return nil, err
 		}
-		src = seedFilter{src, seeds}
+		src = seeds.Select(src)
 	}
 	pl := timemap.NewPayloads()
 	return &source{src: src, read: pl.Read, close: func() { idx.Close(); pl.Close() }, inputs: files, total: is.Captures, skipped: is.Skipped, cut: is.Cut}, nil
@@ -362,25 +362,6 @@ func (t tolerant) TimeMaps(ctx context.Context) iter.Seq2[*timemap.TimeMap, erro
 					t.counts.dropped.Add(1)
 				}
 				t.warn.add(err)
-				continue
-			}
-			if !yield(tm, err) {
-				return
-			}
-		}
-	}
-}
-
-// seedFilter keeps the TimeMaps whose keys match the seeds.
-type seedFilter struct {
-	src   timemap.Source
-	seeds *timemap.Seeds
-}
-
-func (s seedFilter) TimeMaps(ctx context.Context) iter.Seq2[*timemap.TimeMap, error] {
-	return func(yield func(*timemap.TimeMap, error) bool) {
-		for tm, err := range s.src.TimeMaps(ctx) {
-			if err == nil && !s.seeds.Match(tm.Key) {
 				continue
 			}
 			if !yield(tm, err) {
