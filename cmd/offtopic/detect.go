@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -11,7 +10,6 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/offtopic/offtopic/internal/atomicfile"
 	"github.com/offtopic/offtopic/report"
 	"github.com/offtopic/offtopic/similarity"
 	"github.com/offtopic/offtopic/timemap"
@@ -124,24 +122,24 @@ func scoringSetup(c *cli.Context, inputs []string) (*setup, error) {
 }
 
 // openSinks opens the outputs the output flags name.
-func openSinks(c *cli.Context, run *report.Run) (*sinks, error) {
-	out := &sinks{}
+func openSinks(c *cli.Context, run *report.Run) (*report.Outputs, error) {
+	out := &report.Outputs{}
 	named := false
 	if f, o := c.String("format"), c.String("output"); f != "" || o != "" {
 		if f == "" || o == "" {
-			out.abort()
+			out.Abort()
 			return nil, fmt.Errorf("--format and --output go together")
 		}
-		if err := out.add(f, o, run); err != nil {
-			out.abort()
+		if err := out.Add(f, o, run, c.App.Writer); err != nil {
+			out.Abort()
 			return nil, err
 		}
 		named = true
 	}
 	for _, fo := range [][2]string{{"jsonl", c.String("results")}, {"json", c.String("json")}, {"csv", c.String("csv")}} {
 		if fo[1] != "" {
-			if err := out.add(fo[0], fo[1], run); err != nil {
-				out.abort()
+			if err := out.Add(fo[0], fo[1], run, c.App.Writer); err != nil {
+				out.Abort()
 				return nil, err
 			}
 			named = true
@@ -150,76 +148,21 @@ func openSinks(c *cli.Context, run *report.Run) (*sinks, error) {
 	// --out-dir's default applies only when nothing else says where to write.
 	if (!named && c.String("report-dir") == "") || c.IsSet("out-dir") {
 		for _, f := range report.Formats {
-			if err := out.add(f, filepath.Join(c.String("out-dir"), report.FileName(f)), run); err != nil {
-				out.abort()
+			if err := out.Add(f, filepath.Join(c.String("out-dir"), report.FileName(f)), run, c.App.Writer); err != nil {
+				out.Abort()
 				return nil, err
 			}
 		}
 	}
 	if rd := c.String("report-dir"); rd != "" {
 		for _, f := range report.ReportFormats {
-			if err := out.add(f, filepath.Join(rd, report.FileName(f)), run); err != nil {
-				out.abort()
+			if err := out.Add(f, filepath.Join(rd, report.FileName(f)), run, c.App.Writer); err != nil {
+				out.Abort()
 				return nil, err
 			}
 		}
 	}
 	return out, nil
-}
-
-// sinks are the outputs of a run, each written atomically.
-type sinks struct {
-	files   []*atomicfile.File
-	writers []report.Writer
-}
-
-// add opens path ("-" for stdout) for one format.
-func (s *sinks) add(format, path string, run *report.Run) error {
-	var w io.Writer = os.Stdout
-	if path != "-" {
-		f, err := atomicfile.Create(path)
-		if err != nil {
-			return err
-		}
-		s.files = append(s.files, f)
-		w = f
-	}
-	rw, err := report.New(format, w, run)
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	s.writers = append(s.writers, rw)
-	return nil
-}
-
-func (s *sinks) write(r *similarity.TimeMapResult) error {
-	for _, w := range s.writers {
-		if err := w.Write(r); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// commit finishes every output and renames it into place.
-func (s *sinks) commit() error {
-	for _, w := range s.writers {
-		if err := w.Close(); err != nil {
-			return err
-		}
-	}
-	for _, f := range s.files {
-		if err := f.Commit(); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func (s *sinks) abort() {
-	for _, f := range s.files {
-		f.Close()
-	}
 }
 
 // warnings prints the first problems in full and counts the rest.
@@ -277,7 +220,7 @@ func runDetect(c *cli.Context) error {
 	if err != nil {
 		return cli.Exit("detect: "+err.Error(), 2)
 	}
-	defer out.abort()
+	defer out.Abort()
 	err = score(c, "detect", st.shard.Select(src.src), st, out, scoreRun{prog: prog, warn: warn, total: src.total,
 		skipped: src.skipped, cut: src.cut, read: src.read, start: start})
 	src.summary(c.App.ErrWriter)
@@ -315,15 +258,15 @@ type scoreRun struct {
 
 // score runs detection over src into out and reports how it went: the step
 // shared by detect and reduce.
-func score(c *cli.Context, cmd string, src timemap.Source, st *setup, out *sinks, sr scoreRun) error {
+func score(c *cli.Context, cmd string, src timemap.Source, st *setup, out *report.Outputs, sr scoreRun) error {
 	cfg := detectConfig(c, st, sr.read, sr.warn, sr.prog, sr.total)
-	stats, err := similarity.Detect(c.Context, src, cfg, out.write)
+	stats, err := similarity.Detect(c.Context, src, cfg, out.Write)
 	sr.prog.end()
 	sr.warn.summary()
 	if err != nil {
 		return cli.Exit(cmd+": "+err.Error(), 1)
 	}
-	if err := out.commit(); err != nil {
+	if err := out.Commit(); err != nil {
 		return cli.Exit(cmd+": "+err.Error(), 1)
 	}
 	w := c.App.ErrWriter
@@ -336,8 +279,8 @@ func score(c *cli.Context, cmd string, src timemap.Source, st *setup, out *sinks
 		elapsed := time.Since(sr.start)
 		fmt.Fprintf(w, "offtopic: %.1f s, %.0f captures/s, peak memory %d MB\n",
 			elapsed.Seconds(), float64(stats.Captures)/elapsed.Seconds(), peakRSS()>>20)
-		for _, f := range out.files {
-			fmt.Fprintln(w, "offtopic: wrote", f.Path())
+		for _, path := range out.Paths() {
+			fmt.Fprintln(w, "offtopic: wrote", path)
 		}
 	}
 	if stats.Captures == 0 && st.shard.N <= 1 && !sr.noSummary {

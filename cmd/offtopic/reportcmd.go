@@ -59,15 +59,15 @@ func runReport(c *cli.Context) error {
 	if err != nil {
 		return cli.Exit("report: "+err.Error(), 1)
 	}
-	out := &sinks{}
-	defer out.abort()
+	out := &report.Outputs{}
+	defer out.Abort()
 	for _, fm := range formats {
 		fm = strings.TrimSpace(fm)
 		dest := c.String("output")
 		if dest == "" {
 			dest = filepath.Join(c.String("out-dir"), report.FileName(fm))
 		}
-		if err := out.add(fm, dest, &run); err != nil {
+		if err := out.Add(fm, dest, &run, c.App.Writer); err != nil {
 			return cli.Exit("report: "+err.Error(), 2)
 		}
 	}
@@ -76,16 +76,16 @@ func runReport(c *cli.Context) error {
 		if err != nil {
 			return cli.Exit("report: "+err.Error(), 1)
 		}
-		if err := out.write(first); err != nil {
+		if err := out.Write(first); err != nil {
 			return cli.Exit("report: "+err.Error(), 1)
 		}
 		n++
 	}
-	if err := out.commit(); err != nil {
+	if err := out.Commit(); err != nil {
 		return cli.Exit("report: "+err.Error(), 1)
 	}
-	for _, f := range out.files {
-		fmt.Fprintf(c.App.ErrWriter, "offtopic: wrote %s (%d TimeMaps)\n", f.Path(), n)
+	for _, path := range out.Paths() {
+		fmt.Fprintf(c.App.ErrWriter, "offtopic: wrote %s (%d TimeMaps)\n", path, n)
 	}
 	return nil
 }

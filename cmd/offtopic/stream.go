@@ -126,7 +126,8 @@ func runReduce(c *cli.Context) error {
 	}
 	warn := &warnings{w: c.App.ErrWriter}
 	src := timemap.NewLineSource(stdin(c), "stdin", warn.add)
-	out := &sinks{writers: []report.Writer{rw}}
+	out := &report.Outputs{}
+	out.AddWriter(rw)
 	pl := timemap.NewPayloads()
 	defer pl.Close()
 	return score(c, "reduce", st.shard.Select(src), st, out, scoreRun{prog: newProgress(c.App.ErrWriter, true), warn: warn,
@@ -207,7 +208,7 @@ func runMerge(c *cli.Context) error {
 	if err != nil {
 		return cli.Exit("merge: "+err.Error(), 2)
 	}
-	defer out.abort()
+	defer out.Abort()
 	if _, err := spool.Seek(0, io.SeekStart); err != nil {
 		return cli.Exit("merge: spool: "+err.Error(), 1)
 	}
@@ -216,17 +217,17 @@ func runMerge(c *cli.Context) error {
 		if err != nil {
 			return cli.Exit("merge: "+err.Error(), 1)
 		}
-		if err := out.write(r); err != nil {
+		if err := out.Write(r); err != nil {
 			return cli.Exit("merge: "+err.Error(), 1)
 		}
 		n++
 	}
-	if err := out.commit(); err != nil {
+	if err := out.Commit(); err != nil {
 		return cli.Exit("merge: "+err.Error(), 1)
 	}
 	fmt.Fprintf(c.App.ErrWriter, "offtopic: merge: %d TimeMaps\n", n)
-	for _, f := range out.files {
-		fmt.Fprintln(c.App.ErrWriter, "offtopic: wrote", f.Path())
+	for _, path := range out.Paths() {
+		fmt.Fprintln(c.App.ErrWriter, "offtopic: wrote", path)
 	}
 	return nil
 }
