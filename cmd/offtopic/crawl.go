@@ -85,18 +85,9 @@ func runCrawl(c *cli.Context) error {
 	if c.String("spec") == "" || sources != 1 {
 		return cli.Exit("crawl: --spec and one archive (--archive DIR, --cdx-server URL or --timegate URL) are required", 2)
 	}
-	spec, err := crawl.LoadSpec(c.String("spec"))
+	spec, err := crawlSpec(c)
 	if err != nil {
 		return cli.Exit("crawl: "+err.Error(), 2)
-	}
-	if c.IsSet("target") {
-		spec.TargetSize = c.Int("target")
-	}
-	if c.IsSet("max-depth") {
-		spec.MaxDepth = c.Int("max-depth")
-	}
-	if c.IsSet("max-runtime") {
-		spec.MaxRuntime = c.Duration("max-runtime").String()
 	}
 	var strategies []crawl.Strategy
 	for _, s := range strings.Split(c.String("strategy"), ",") {
@@ -117,50 +108,11 @@ func runCrawl(c *cli.Context) error {
 		}
 	}
 	quiet := c.Bool("quiet")
-	t0 := time.Now()
-	var archive crawl.Archive
-	var df *crawl.DocFreq
-	switch {
-	case c.String("timegate") != "":
-		client, err := newClient(c)
-		if err != nil {
-			return cli.Exit("crawl: "+err.Error(), 1)
-		}
-		archive = crawl.NewTimeGateArchive(c.String("timegate"), spec.Event().Midpoint(), client, remote.MementoOptions{NotRaw: c.Bool("not-raw")})
-	case c.String("cdx-server") != "":
-		client, err := newClient(c)
-		if err != nil {
-			return cli.Exit("crawl: "+err.Error(), 1)
-		}
-		srv, err := cdxServer(c, client, timemap.CanonSURT)
-		if err != nil {
-			return cli.Exit("crawl: "+err.Error(), 2)
-		}
-		archive = crawl.NewRemoteArchive(srv, client, remote.MementoOptions{NotRaw: c.Bool("not-raw")})
-	default:
-		local, err := crawl.OpenLocal(c.Context, c.String("archive"), c.String("index"), nil)
-		if err != nil {
-			return cli.Exit("crawl: "+err.Error(), 1)
-		}
-		archive = local
-		if c.Bool("archive-idf") {
-			if df, err = crawl.BuildDF(c.Context, local, extract.Options{}, 0); err != nil {
-				return cli.Exit("crawl: "+err.Error(), 1)
-			}
-		}
-		if !quiet {
-			n := 0
-			if df != nil {
-				n = df.Docs()
-			}
-			fmt.Fprintf(stderr, "crawl: archive %d URLs, IDF from %d documents (%.1fs)\n", local.Len(), n, time.Since(t0).Seconds())
-		}
+	archive, df, code, err := openCrawlArchive(c, spec)
+	if err != nil {
+		return cli.Exit("crawl: "+err.Error(), code)
 	}
-	type row struct {
-		s      crawl.Strategy
-		counts []int
-	}
-	var rows []row
+	var rows []relevantRow
 	harvest := &report.Harvest{Title: spec.Name, Budgets: budgets}
 	for _, s := range strategies {
 		out := c.String("out")
@@ -197,7 +149,7 @@ func runCrawl(c *cli.Context) error {
 			}
 		}
 		if relevant != nil {
-			rows = append(rows, row{s, crawl.RelevantAt(res.Log, relevant, budgets)})
+			rows = append(rows, relevantRow{s, crawl.RelevantAt(res.Log, relevant, budgets)})
 		}
 		harvest.Lines = append(harvest.Lines, harvestLine(string(s), res.Log, relevant))
 	}
@@ -205,19 +157,7 @@ func runCrawl(c *cli.Context) error {
 		return cli.Exit("crawl: "+err.Error(), 1)
 	}
 	if relevant != nil {
-		w := c.App.Writer
-		fmt.Fprintf(w, "%-10s", "strategy")
-		for _, b := range budgets {
-			fmt.Fprintf(w, "\t@%d", b)
-		}
-		fmt.Fprintln(w)
-		for _, r := range rows {
-			fmt.Fprintf(w, "%-10s", r.s)
-			for _, n := range r.counts {
-				fmt.Fprintf(w, "\t%d", n)
-			}
-			fmt.Fprintln(w)
-		}
+		printRelevant(c.App.Writer, budgets, rows)
 	}
 	return nil
 }
@@ -267,4 +207,88 @@ func parseBudgets(s string) ([]int, error) {
 		out = append(out, n)
 	}
 	return out, nil
+}
+
+// crawlSpec reads --spec with the limits the flags override.
+func crawlSpec(c *cli.Context) (*crawl.Spec, error) {
+	spec, err := crawl.LoadSpec(c.String("spec"))
+	if err != nil {
+		return nil, err
+	}
+	if c.IsSet("target") {
+		spec.TargetSize = c.Int("target")
+	}
+	if c.IsSet("max-depth") {
+		spec.MaxDepth = c.Int("max-depth")
+	}
+	if c.IsSet("max-runtime") {
+		spec.MaxRuntime = c.Duration("max-runtime").String()
+	}
+	return spec, nil
+}
+
+// openCrawlArchive opens the archive the flags name (--timegate,
+// --cdx-server or a local --archive), with the whole archive's document
+// frequencies when --archive-idf asks for them; code is the exit status of an
+// error.
+func openCrawlArchive(c *cli.Context, spec *crawl.Spec) (_ crawl.Archive, _ *crawl.DocFreq, code int, _ error) {
+	t0 := time.Now()
+	switch {
+	case c.String("timegate") != "":
+		client, err := newClient(c)
+		if err != nil {
+			return nil, nil, 1, err
+		}
+		return crawl.NewTimeGateArchive(c.String("timegate"), spec.Event().Midpoint(), client, remote.MementoOptions{NotRaw: c.Bool("not-raw")}), nil, 0, nil
+	case c.String("cdx-server") != "":
+		client, err := newClient(c)
+		if err != nil {
+			return nil, nil, 1, err
+		}
+		srv, err := cdxServer(c, client, timemap.CanonSURT)
+		if err != nil {
+			return nil, nil, 2, err
+		}
+		return crawl.NewRemoteArchive(srv, client, remote.MementoOptions{NotRaw: c.Bool("not-raw")}), nil, 0, nil
+	}
+	local, err := crawl.OpenLocal(c.Context, c.String("archive"), c.String("index"), nil)
+	if err != nil {
+		return nil, nil, 1, err
+	}
+	var df *crawl.DocFreq
+	if c.Bool("archive-idf") {
+		if df, err = crawl.BuildDF(c.Context, local, extract.Options{}, 0); err != nil {
+			return nil, nil, 1, err
+		}
+	}
+	if !c.Bool("quiet") {
+		n := 0
+		if df != nil {
+			n = df.Docs()
+		}
+		fmt.Fprintf(c.App.ErrWriter, "crawl: archive %d URLs, IDF from %d documents (%.1fs)\n", local.Len(), n, time.Since(t0).Seconds())
+	}
+	return local, df, 0, nil
+}
+
+// relevantRow is one strategy's relevant pages at each budget.
+type relevantRow struct {
+	s      crawl.Strategy
+	counts []int
+}
+
+// printRelevant prints the table of relevant pages per strategy and budget.
+func printRelevant(w io.Writer, budgets []int, rows []relevantRow) {
+	fmt.Fprintf(w, "%-10s", "strategy")
+	for _, b := range budgets {
+		fmt.Fprintf(w, "\t@%d", b)
+	}
+	fmt.Fprintln(w)
+	for _, r := range rows {
+		fmt.Fprintf(w, "%-10s", r.s)
+		for _, n := range r.counts {
+			fmt.Fprintf(w, "\t%d", n)
+		}
+		fmt.Fprintln(w)
+	}
 }
