@@ -95,7 +95,7 @@ var paperMeasures = [...]Measure{
 		score: func(s *scoring, i int) (float64, bool) { return Jaccard(s.prep[i].tf, s.prep[s.t0].tf), true }},
 	{Name: MeasureTFIntersection, Doc: "share of the 20 most frequent terms in common", Threshold: 0, Min: 0, Max: 1, SweepLo: 0, SweepHi: 1,
 		score: func(s *scoring, i int) (float64, bool) {
-			return TFIntersection(s.prep[i].tf, s.prep[s.t0].tf, 20), true
+			return topIntersection(s.prep[i].topTerms(), s.prep[s.t0].topTerms()), true
 		}},
 	{Name: MeasureSEKernel, Doc: "Jaccard similarity with t0's terms expanded by a search over the collection", Threshold: 0.05, Min: 0, Max: 1, SweepLo: 0, SweepHi: 1,
 		prepare: prepareSEKernel, score: scoreSEKernel},

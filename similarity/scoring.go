@@ -11,6 +11,8 @@ type prepared struct {
 	doc *extract.Document
 	tf  map[string]int
 	vec Vector
+	// top are the 20 most frequent terms (tfintersection only), made once.
+	top []string
 	// ids are the first LevenshteinCap terms as integers (Levenshtein only).
 	ids []int32
 	// termHash and rawHash are the Simhashes of the term counts and of the
@@ -72,4 +74,12 @@ func scoreTopic(s *scoring, i int) (float64, bool) {
 		return 0, false
 	}
 	return Cosine(s.model.Vec(s.prep[i].tf), s.nbhd) / s.localT0, true
+}
+
+// topTerms are the capture's 20 most frequent terms, computed on first use.
+func (p *prepared) topTerms() []string {
+	if p.top == nil {
+		p.top = topTerms(p.tf, 20)
+	}
+	return p.top
 }

@@ -1,8 +1,10 @@
 package similarity
 
 import (
+	"cmp"
 	"math"
-	"sort"
+	"slices"
+	"strings"
 )
 
 // Vector is a sparse term-weight vector.
@@ -114,18 +116,18 @@ func Jaccard[V any, W any](a map[string]V, b map[string]W) float64 {
 // topTerms returns the k most frequent terms, ties broken alphabetically so
 // that results do not depend on map order.
 func topTerms(tf map[string]int, k int) []string {
-	terms := make([]string, 0, len(tf))
-	for t := range tf {
-		terms = append(terms, t)
+	type tc struct {
+		t string
+		n int
 	}
-	sort.Slice(terms, func(i, j int) bool {
-		if tf[terms[i]] != tf[terms[j]] {
-			return tf[terms[i]] > tf[terms[j]]
-		}
-		return terms[i] < terms[j]
-	})
-	if len(terms) > k {
-		terms = terms[:k]
+	all := make([]tc, 0, len(tf))
+	for t, n := range tf {
+		all = append(all, tc{t, n})
+	}
+	slices.SortFunc(all, func(a, b tc) int { return cmp.Or(cmp.Compare(b.n, a.n), strings.Compare(a.t, b.t)) })
+	terms := make([]string, min(k, len(all)))
+	for i := range terms {
+		terms[i] = all[i].t
 	}
 	return terms
 }
@@ -133,7 +135,11 @@ func topTerms(tf map[string]int, k int) []string {
 // TFIntersection is the share of the k most frequent terms that two documents
 // have in common: |top(a) ∩ top(b)| / max(|top(a)|, |top(b)|), in [0, 1].
 func TFIntersection(a, b map[string]int, k int) float64 {
-	ta, tb := topTerms(a, k), topTerms(b, k)
+	return topIntersection(topTerms(a, k), topTerms(b, k))
+}
+
+// topIntersection is TFIntersection of two documents' top terms.
+func topIntersection(ta, tb []string) float64 {
 	if len(ta) == 0 || len(tb) == 0 {
 		return 0
 	}
