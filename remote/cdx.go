@@ -3,6 +3,7 @@ package remote
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -589,4 +590,24 @@ func allDigits(s string) bool {
 		}
 	}
 	return s != ""
+}
+
+// rowStrings turns a JSON CDX row into its fields as text (null is "-");
+// allStr is false when any field was a number, as in a data row rather than
+// a header.
+func rowStrings(row []any) (vals []string, allStr bool, err error) {
+	vals, allStr = make([]string, len(row)), true
+	for i, v := range row {
+		switch v := v.(type) {
+		case string:
+			vals[i] = v
+		case json.Number:
+			vals[i], allStr = v.String(), false
+		case nil:
+			vals[i] = "-"
+		default:
+			return nil, false, fmt.Errorf("field %d is %T", i, v)
+		}
+	}
+	return vals, allStr, nil
 }

@@ -219,17 +219,12 @@ func parseOutbackJSON(r io.Reader, u string, k *sink, emit func(int, entry) bool
 			}
 			continue
 		}
-		vals := make([]string, len(row))
-		allStr := true
-		for j, v := range row {
-			switch v := v.(type) {
-			case string:
-				vals[j] = v
-			case json.Number:
-				vals[j], allStr = v.String(), false
-			case nil:
-				vals[j] = "-"
+		vals, allStr, err := rowStrings(row)
+		if err != nil {
+			if !k.err(&CDXLineError{URL: u, Line: i, Err: err}) {
+				return rows, nil
 			}
+			continue
 		}
 		if i == 1 && allStr && slices.Contains(vals, "timestamp") {
 			fields = vals

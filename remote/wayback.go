@@ -89,19 +89,9 @@ func parseWayback(r io.Reader, u string, k *sink) (resume string, err error) {
 	var idx map[string]int
 	afterEmpty := false
 	doRow := func(n int, row []any) bool {
-		vals := make([]string, len(row))
-		allStr := true
-		for i, v := range row {
-			switch v := v.(type) {
-			case string:
-				vals[i] = v
-			case json.Number:
-				vals[i], allStr = v.String(), false
-			case nil:
-				vals[i] = "-"
-			default:
-				return k.err(&CDXLineError{URL: u, Line: n, Err: fmt.Errorf("field %d is %T", i, v)})
-			}
+		vals, allStr, err := rowStrings(row)
+		if err != nil {
+			return k.err(&CDXLineError{URL: u, Line: n, Err: err})
 		}
 		switch {
 		case len(vals) == 0:
