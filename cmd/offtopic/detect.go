@@ -183,6 +183,39 @@ func (w *warnings) add(err error) {
 	}
 }
 
+// input is what detect and model open before they read captures: the
+// settings, the source, progress and warnings.
+type input struct {
+	st   *setup
+	src  *source
+	prog *progress
+	warn *warnings
+}
+
+// openInput reads the scoring flags (then check, when not nil, sees the
+// settings) and opens the source the flags and arguments name; errors come
+// as cli exits with their status. example shows the command's usual form.
+func openInput(c *cli.Context, cmd, example string, check func(*setup) error) (*input, error) {
+	files := c.Args().Slice()
+	if len(files) == 0 && !isRemote(c) && len(c.StringSlice("index")) == 0 {
+		return nil, cli.Exit(cmd+": no input files (try: "+example+")", 2)
+	}
+	st, err := scoringSetup(c, files)
+	if err == nil && check != nil {
+		err = check(st)
+	}
+	if err != nil {
+		return nil, cli.Exit(cmd+": "+err.Error(), 2)
+	}
+	in := &input{st: st, prog: newProgress(c.App.ErrWriter, c.Bool("quiet")), warn: &warnings{w: c.App.ErrWriter}}
+	if in.src, err = openSource(c, st, files, in.prog, in.warn); err != nil {
+		in.warn.summary()
+		return nil, cli.Exit(cmd+": "+err.Error(), 1)
+	}
+	st.run.Inputs = in.src.inputs
+	return in, nil
+}
+
 func (w *warnings) summary() {
 	if w.n > w.shown {
 		fmt.Fprintf(w.w, "offtopic: %d more skipped (not shown)\n", w.n-w.shown)
@@ -190,31 +223,21 @@ func (w *warnings) summary() {
 }
 
 func runDetect(c *cli.Context) error {
-	files := c.Args().Slice()
-	if len(files) == 0 && !isRemote(c) && len(c.StringSlice("index")) == 0 {
-		return cli.Exit("detect: no input files (try: offtopic detect --out-dir out collection/*.warc.gz)", 2)
-	}
-	st, err := scoringSetup(c, files)
-	if err != nil {
-		return cli.Exit("detect: "+err.Error(), 2)
-	}
-	if st.model, err = loadModel(c, st); err != nil {
-		return cli.Exit("detect: "+err.Error(), 2)
-	}
 	stopProfiles, err := startProfiles(c)
 	if err != nil {
 		return cli.Exit("detect: "+err.Error(), 2)
 	}
 	defer stopProfiles()
 	start := time.Now()
-	prog := newProgress(c.App.ErrWriter, c.Bool("quiet"))
-	warn := &warnings{w: c.App.ErrWriter}
-	src, err := openSource(c, st, files, prog, warn)
+	in, err := openInput(c, "detect", "offtopic detect --out-dir out collection/*.warc.gz", func(st *setup) (err error) {
+		st.model, err = loadModel(c, st)
+		return err
+	})
 	if err != nil {
-		warn.summary()
-		return cli.Exit("detect: "+err.Error(), 1)
+		return err
 	}
-	defer src.close()
+	defer in.src.close()
+	st, src, prog, warn := in.st, in.src, in.prog, in.warn
 	st.run.Inputs = src.inputs
 	out, err := openSinks(c, st.run)
 	if err != nil {

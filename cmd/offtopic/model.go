@@ -47,23 +47,13 @@ func runModel(c *cli.Context) error {
 			return cli.Exit("model: "+err.Error(), 1)
 		}
 	} else {
-		files := c.Args().Slice()
-		if len(files) == 0 && !isRemote(c) && len(c.StringSlice("index")) == 0 {
-			return cli.Exit("model: no input files (try: offtopic model -o model.json.gz collection/*.warc.gz)", 2)
-		}
-		st, err := scoringSetup(c, files)
-		if err != nil {
-			return cli.Exit("model: "+err.Error(), 2)
-		}
 		start := time.Now()
-		prog := newProgress(c.App.ErrWriter, c.Bool("quiet"))
-		warn := &warnings{w: c.App.ErrWriter}
-		src, err := openSource(c, st, files, prog, warn)
+		in, err := openInput(c, "model", "offtopic model -o model.json.gz collection/*.warc.gz", nil)
 		if err != nil {
-			warn.summary()
-			return cli.Exit("model: "+err.Error(), 1)
+			return err
 		}
-		defer src.close()
+		defer in.src.close()
+		st, src, prog, warn := in.st, in.src, in.prog, in.warn
 		cfg := detectConfig(c, st, src.read, warn, prog, src.total)
 		stats, sts, err := similarity.BuildModel(c.Context, st.shard.Select(src.src), cfg)
 		prog.end()
