@@ -216,6 +216,27 @@ func startChromium(t testing.TB, path string) *browser {
 }
 
 // page connects to the browser's first page target.
+// watchedPage starts Chromium and opens a tab with page, runtime and log
+// events on, recording the page's CSP violations in window.__csp (scripts
+// DevTools injects are not subject to the page's CSP); it ends with the test.
+func watchedPage(t *testing.T, chromium string) (*cdp, *pageEvents) {
+	t.Helper()
+	c := startChromium(t, chromium).page(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	ev := c.watch(ctx)
+	for _, m := range []string{"Page.enable", "Runtime.enable", "Log.enable"} {
+		if err := c.call(m, nil, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := c.call("Page.addScriptToEvaluateOnNewDocument", map[string]any{"source": `window.__csp = [];
+document.addEventListener('securitypolicyviolation', function (e) { window.__csp.push(e.violatedDirective + ' ' + e.blockedURI); });`}, nil); err != nil {
+		t.Fatal(err)
+	}
+	return c, ev
+}
+
 func (b *browser) page(t testing.TB) *cdp {
 	t.Helper()
 	client := &http.Client{Timeout: 10 * time.Second}
@@ -367,22 +388,7 @@ func TestHTMLInBrowser(t *testing.T) {
 	}
 	shots := os.Getenv("OFFTOPIC_SCREENSHOT_DIR") // where to keep screenshots, for looking at them
 
-	b := startChromium(t, chromium)
-	c := b.page(t)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	ev := c.watch(ctx)
-	for _, m := range []string{"Page.enable", "Runtime.enable", "Log.enable"} {
-		if err := c.call(m, nil, nil); err != nil {
-			t.Fatal(err)
-		}
-	}
-	// Record CSP violations from inside the page too (DevTools-injected
-	// scripts are not subject to the page's CSP).
-	if err := c.call("Page.addScriptToEvaluateOnNewDocument", map[string]any{"source": `window.__csp = [];
-document.addEventListener('securitypolicyviolation', function (e) { window.__csp.push(e.violatedDirective + ' ' + e.blockedURI); });`}, nil); err != nil {
-		t.Fatal(err)
-	}
+	c, ev := watchedPage(t, chromium)
 	if err := c.call("Emulation.setDeviceMetricsOverride", map[string]any{"width": 1366, "height": 768, "deviceScaleFactor": 1, "mobile": false}, nil); err != nil {
 		t.Fatal(err)
 	}

@@ -4,7 +4,6 @@ package report
 
 import (
 	"bytes"
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -28,20 +27,7 @@ func TestHarvestInBrowser(t *testing.T) {
 	if err := os.WriteFile(page, buf.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	b := startChromium(t, chromium)
-	c := b.page(t)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	ev := c.watch(ctx)
-	for _, m := range []string{"Page.enable", "Runtime.enable", "Log.enable"} {
-		if err := c.call(m, nil, nil); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := c.call("Page.addScriptToEvaluateOnNewDocument", map[string]any{"source": `window.__csp = [];
-document.addEventListener('securitypolicyviolation', function (e) { window.__csp.push(e.violatedDirective + ' ' + e.blockedURI); });`}, nil); err != nil {
-		t.Fatal(err)
-	}
+	c, ev := watchedPage(t, chromium)
 	if err := c.call("Page.navigate", map[string]any{"url": "file://" + page}, nil); err != nil {
 		t.Fatal(err)
 	}
