@@ -237,6 +237,21 @@ document.addEventListener('securitypolicyviolation', function (e) { window.__csp
 	return c, ev
 }
 
+// open navigates the tab to a local file and waits for it to load, then a
+// moment for late console messages.
+func (c *cdp) open(t *testing.T, ev *pageEvents, path string) {
+	t.Helper()
+	if err := c.call("Page.navigate", map[string]any{"url": "file://" + path}, nil); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-ev.loaded:
+	case <-time.After(30 * time.Second):
+		t.Fatalf("%s did not load in 30s", filepath.Base(path))
+	}
+	time.Sleep(300 * time.Millisecond)
+}
+
 func (b *browser) page(t testing.TB) *cdp {
 	t.Helper()
 	client := &http.Client{Timeout: 10 * time.Second}
@@ -392,15 +407,7 @@ func TestHTMLInBrowser(t *testing.T) {
 	if err := c.call("Emulation.setDeviceMetricsOverride", map[string]any{"width": 1366, "height": 768, "deviceScaleFactor": 1, "mobile": false}, nil); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.call("Page.navigate", map[string]any{"url": "file://" + page}, nil); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case <-ev.loaded:
-	case <-time.After(30 * time.Second):
-		t.Fatal("page did not load in 30s")
-	}
-	time.Sleep(300 * time.Millisecond) // let late console messages arrive
+	c.open(t, ev, page)
 
 	var state struct {
 		Rows, Scripts, Imgs, Handlers, JSLinks int
@@ -621,15 +628,7 @@ func TestHTMLInBrowser(t *testing.T) {
 	if err := os.WriteFile(evPath, evPage.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.call("Page.navigate", map[string]any{"url": "file://" + evPath}, nil); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case <-ev.loaded:
-	case <-time.After(30 * time.Second):
-		t.Fatal("evaluation page did not load in 30s")
-	}
-	time.Sleep(300 * time.Millisecond)
+	c.open(t, ev, evPath)
 	var evState struct {
 		Scripts, Charts int
 		CSP             []string

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
 // TestHarvestInBrowser loads the harvest page in headless Chromium: no
@@ -28,15 +27,7 @@ func TestHarvestInBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	c, ev := watchedPage(t, chromium)
-	if err := c.call("Page.navigate", map[string]any{"url": "file://" + page}, nil); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case <-ev.loaded:
-	case <-time.After(30 * time.Second):
-		t.Fatal("page did not load in 30s")
-	}
-	time.Sleep(300 * time.Millisecond)
+	c.open(t, ev, page)
 	var state struct {
 		Lines, Scripts, Imgs int
 		Styled               bool
