@@ -33,7 +33,8 @@ type Config struct {
 	Extract extract.Options
 	// ReadPayload reads one capture's payload.
 	ReadPayload PayloadReader
-	// CacheSize bounds the number of extracted documents kept by payload digest.
+	// CacheSize bounds the number of extracted documents kept by payload
+	// digest (0: extract.DefaultCacheSize).
 	CacheSize int
 	// Progress, when set, is called as TimeMaps are done.
 	Progress func(Progress)
@@ -74,9 +75,6 @@ func (cfg Config) withDefaults() (Config, error) {
 	}
 	if cfg.ReadPayload == nil {
 		return cfg, errors.New("no payload reader")
-	}
-	if cfg.CacheSize == 0 {
-		cfg.CacheSize = 4096
 	}
 	if cfg.Extract.Stems == nil {
 		cfg.Extract.Stems = extract.NewStemCache(0)

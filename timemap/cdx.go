@@ -16,7 +16,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"time"
 )
 
 // CDXOptions configure ReadCDX and OpenIndex.
@@ -399,8 +398,8 @@ type CDXIndex struct {
 	opts  CDXOptions
 	files []*cdxFile
 	seeds *Seeds
-	mu    sync.Mutex          // guards orig
-	orig  map[string]original // digest -> original across the index; built when first needed
+	mu    sync.Mutex // guards orig
+	orig  *digestMap // digest -> original across the index; built when first needed
 }
 
 // OpenIndex opens CDX/CDXJ index files (plain or gzipped, format sniffed per
@@ -669,8 +668,7 @@ func (idx *CDXIndex) TimeMaps(ctx context.Context) iter.Seq2[*TimeMap, error] {
 func (idx *CDXIndex) resolve(group []entry) *TimeMap {
 	return builder{canon: idx.opts.Canon,
 		collection: func(d string) (original, bool) {
-			o, ok := idx.origMap()[d]
-			return o, ok
+			return idx.origMap().get(d)
 		},
 		unresolved: func(e *entry) {
 			idx.report(&CDXError{File: idx.files[e.Seq>>40].path, Line: seqLine(e.Seq), Offset: seqOffset(e.Seq), Notice: true,
@@ -680,14 +678,13 @@ func (idx *CDXIndex) resolve(group []entry) *TimeMap {
 
 // origMap returns the digest map over the whole index, building it on first
 // use: for each payload digest, the earliest non-revisit capture.
-func (idx *CDXIndex) origMap() map[string]original {
+func (idx *CDXIndex) origMap() *digestMap {
 	idx.mu.Lock()
 	defer idx.mu.Unlock()
 	if idx.orig != nil {
 		return idx.orig
 	}
-	idx.orig = make(map[string]original)
-	first := make(map[string]time.Time)
+	idx.orig = newDigestMap()
 	for _, cf := range idx.files {
 		fh, err := os.Open(cf.path)
 		if err != nil {
@@ -698,12 +695,8 @@ func (idx *CDXIndex) origMap() map[string]original {
 			if err != nil || l.c.Revisit || l.c.Digest == "" {
 				continue
 			}
-			d := normDigest(l.c.Digest)
-			if t, ok := first[d]; ok && !l.c.Time.Before(t) {
-				continue
-			}
-			first[d] = l.c.Time
-			idx.orig[d] = original{loc: l.c.Payload, status: l.c.Status, mime: l.c.MIME}
+			// The earliest capture is the original; of equal times, the first listed.
+			idx.orig.add(normDigest(l.c.Digest), original{loc: l.c.Payload, status: l.c.Status, mime: l.c.MIME}, l.c.Time.Unix())
 		}
 		fh.Close()
 	}

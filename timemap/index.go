@@ -20,8 +20,10 @@ import (
 )
 
 // DefaultMaxInMemory is the default number of capture entries an Index keeps
-// in memory before it spills a sorted run to disk.
-const DefaultMaxInMemory = 200_000
+// in memory before it spills a sorted run to disk: about 2 MB. More buys
+// nothing measurable (the runs are merged as they are read), and it is memory
+// held through the whole run.
+const DefaultMaxInMemory = 4096
 
 // IndexOptions configure BuildIndex.
 type IndexOptions struct {
@@ -36,6 +38,9 @@ type IndexOptions struct {
 	MaxInMemory int
 	// TempDir is where sorted runs are spilled (default os.TempDir()).
 	TempDir string
+	// fanIn is how many runs of one level are merged (default runFanIn;
+	// small in tests).
+	fanIn int
 	// Progress, when set, hears how far indexing has got: files finished and
 	// captures indexed so far. Calls are serialised.
 	Progress func(filesDone, captures int)
@@ -98,16 +103,17 @@ type original struct {
 // (Key, Time, input order), held as sorted runs in memory and on disk and
 // merged when iterated. Memory: at most MaxInMemory capture entries, plus
 // one digest-to-location entry per distinct payload digest of a response
-// (about 150 bytes each, for revisit resolution across TimeMaps), plus the
+// (about 70 bytes each, for revisit resolution across TimeMaps), plus the
 // largest TimeMap while iterating.
 type Index struct {
-	opts   IndexOptions
-	mem    []entry
-	runs   []string
-	tmpDir string
-	orig   map[string]original
-	stats  Stats
-	err    error
+	opts    IndexOptions
+	mem     []entry
+	runs    []run
+	written int // runs written, to name the next
+	tmpDir  string
+	orig    *digestMap
+	stats   Stats
+	err     error
 }
 
 // BuildIndex scans files in parallel and indexes their response, resource
@@ -122,7 +128,7 @@ func BuildIndex(ctx context.Context, files []string, opts IndexOptions) (*Index,
 	if opts.MaxInMemory <= 0 {
 		opts.MaxInMemory = DefaultMaxInMemory
 	}
-	idx := &Index{opts: opts, orig: make(map[string]original), stats: Stats{Files: len(files), Records: map[string]int{}}}
+	idx := &Index{opts: opts, orig: newDigestMap(), stats: Stats{Files: len(files), Records: map[string]int{}}}
 	var (
 		mu        sync.Mutex // guards idx.mem, idx.runs, idx.orig, idx.stats
 		errMu     sync.Mutex
@@ -139,12 +145,14 @@ func BuildIndex(ctx context.Context, files []string, opts IndexOptions) (*Index,
 			errMu.Unlock()
 		}
 	}
-	flush := func(batch []entry, origs map[string]original, st *Stats) {
+	flush := func(batch []entry, st *Stats) {
 		mu.Lock()
 		idx.mem = append(idx.mem, batch...)
-		for d, o := range origs {
-			if _, ok := idx.orig[d]; !ok {
-				idx.orig[d] = o
+		for i := range batch {
+			// The original of a digest is its first response in input
+			// order, whichever worker read it first.
+			if c := &batch[i].C; !c.Revisit && c.Digest != "" {
+				idx.orig.add(normDigest(c.Digest), original{loc: c.Loc, status: c.Status, mime: c.MIME}, int64(batch[i].Seq))
 			}
 		}
 		idx.stats.add(st)
@@ -226,19 +234,18 @@ func (s *Stats) add(o *Stats) {
 
 // scanFile reads one file, handing batches of entries to flush. It reports
 // whether the file could be opened.
-func (idx *Index) scanFile(ctx context.Context, fi int, path string, report func(error), flush func([]entry, map[string]original, *Stats)) bool {
+func (idx *Index) scanFile(ctx context.Context, fi int, path string, report func(error), flush func([]entry, *Stats)) bool {
 	st := Stats{Records: map[string]int{}}
 	rr, err := OpenRecords(path, idx.opts.Read)
 	if err != nil {
 		report(err)
 		st.FilesFailed = 1
-		flush(nil, nil, &st)
+		flush(nil, &st)
 		return false
 	}
 	defer rr.Close()
 	const batchSize = 4096
 	batch := make([]entry, 0, 256)
-	origs := make(map[string]original)
 	var n uint64
 	for {
 		if ctx.Err() != nil {
@@ -268,20 +275,13 @@ func (idx *Index) scanFile(ctx context.Context, fi int, path string, report func
 		if rec.BodyCut {
 			st.Cut++
 		}
-		if !e.C.Revisit && e.C.Digest != "" {
-			d := normDigest(e.C.Digest)
-			if _, dup := origs[d]; !dup {
-				origs[d] = original{loc: e.C.Loc, status: e.C.Status, mime: e.C.MIME}
-			}
-		}
 		batch = append(batch, e)
 		if len(batch) >= min(batchSize, idx.opts.MaxInMemory) {
-			flush(batch, origs, &st)
+			flush(batch, &st)
 			batch = make([]entry, 0, batchSize)
-			origs = make(map[string]original)
 		}
 	}
-	flush(batch, origs, &st)
+	flush(batch, &st)
 	return true
 }
 
@@ -340,9 +340,57 @@ func normDigest(d string) string {
 	return strings.ToUpper(strings.TrimSpace(d))
 }
 
-// spill writes a sorted run to the temp dir.
-func (idx *Index) spill(run []entry) error {
-	slices.SortFunc(run, func(a, b entry) int { return cmpEntry(&a, &b) })
+// runFanIn is how many sorted runs of one size are merged into one run of
+// the next size: runs on disk stay O(log n) and each entry is rewritten
+// log_64 of (captures / MaxInMemory) times, twice for 10^8 captures.
+const runFanIn = 64
+
+// run is a sorted run on disk; level 0 was spilled from memory, level L+1
+// merged from runFanIn runs of level L.
+type run struct {
+	name  string
+	level int
+}
+
+// spill writes a sorted run to the temp dir, then merges the newest runs
+// while fanIn of them share a level.
+func (idx *Index) spill(entries []entry) error {
+	slices.SortFunc(entries, func(a, b entry) int { return cmpEntry(&a, &b) })
+	sorted := func(yield func(entry, error) bool) {
+		for i := range entries {
+			if !yield(entries[i], nil) {
+				return
+			}
+		}
+	}
+	if err := idx.writeRun(0, sorted, nil); err != nil {
+		return err
+	}
+	idx.stats.Runs++
+	fanIn := idx.opts.fanIn
+	if fanIn < 2 {
+		fanIn = runFanIn
+	}
+	for {
+		n := len(idx.runs)
+		level := idx.runs[n-1].level
+		k := 0
+		for k < n && idx.runs[n-1-k].level == level {
+			k++
+		}
+		if k < fanIn {
+			return nil
+		}
+		merged := idx.runs[n-k:]
+		if err := idx.writeRun(level+1, mergeRuns(merged, nil), merged); err != nil {
+			return err
+		}
+	}
+}
+
+// writeRun writes entries, in order, as a run of the given level. replaced
+// are the newest runs it merges: they are removed once it is written.
+func (idx *Index) writeRun(level int, entries iter.Seq2[entry, error], replaced []run) (err error) {
 	if idx.tmpDir == "" {
 		dir, err := os.MkdirTemp(idx.opts.TempDir, "offtopic-index-")
 		if err != nil {
@@ -350,28 +398,34 @@ func (idx *Index) spill(run []entry) error {
 		}
 		idx.tmpDir = dir
 	}
-	name := filepath.Join(idx.tmpDir, fmt.Sprintf("run-%05d.gob", len(idx.runs)))
+	name := filepath.Join(idx.tmpDir, fmt.Sprintf("run-%05d.gob", idx.written))
+	idx.written++
 	f, err := os.Create(name)
 	if err != nil {
 		return fmt.Errorf("timemap: index spill: %w", err)
 	}
+	defer func() {
+		if cerr := f.Close(); err == nil && cerr != nil {
+			err = fmt.Errorf("timemap: index spill %s: %w", name, cerr)
+		}
+	}()
 	bw := bufio.NewWriterSize(f, 256<<10)
 	enc := gob.NewEncoder(bw)
-	for i := range run {
-		if err := enc.Encode(&run[i]); err != nil {
-			f.Close()
+	for e, err := range entries {
+		if err != nil {
+			return err
+		}
+		if err := enc.Encode(&e); err != nil {
 			return fmt.Errorf("timemap: index spill %s: %w", name, err)
 		}
 	}
 	if err := bw.Flush(); err != nil {
-		f.Close()
 		return fmt.Errorf("timemap: index spill %s: %w", name, err)
 	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("timemap: index spill %s: %w", name, err)
+	for _, r := range replaced {
+		os.Remove(r.name)
 	}
-	idx.runs = append(idx.runs, name)
-	idx.stats.Runs++
+	idx.runs = append(idx.runs[:len(idx.runs)-len(replaced)], run{name: name, level: level})
 	return nil
 }
 
@@ -419,6 +473,12 @@ func (h *mergeHeap) Pop() any {
 
 // entries yields all entries in order, merging the runs.
 func (idx *Index) entries() iter.Seq2[entry, error] {
+	return mergeRuns(idx.runs, idx.mem)
+}
+
+// mergeRuns yields the entries of sorted runs on disk and of sorted mem in
+// order.
+func mergeRuns(runs []run, mem []entry) iter.Seq2[entry, error] {
 	return func(yield func(entry, error) bool) {
 		var its []*runIter
 		defer func() {
@@ -426,8 +486,8 @@ func (idx *Index) entries() iter.Seq2[entry, error] {
 				it.stop()
 			}
 		}()
-		for _, name := range idx.runs {
-			f, err := os.Open(name)
+		for _, r := range runs {
+			f, err := os.Open(r.name)
 			if err != nil {
 				yield(entry{}, fmt.Errorf("timemap: index run: %w", err))
 				return
@@ -444,13 +504,13 @@ func (idx *Index) entries() iter.Seq2[entry, error] {
 			}
 			its = append(its, it)
 		}
-		mem := idx.mem
+		rest := mem
 		its = append(its, &runIter{stop: func() {}, next: func() (entry, error) {
-			if len(mem) == 0 {
+			if len(rest) == 0 {
 				return entry{}, io.EOF
 			}
-			e := mem[0]
-			mem = mem[1:]
+			e := rest[0]
+			rest = rest[1:]
 			return e, nil
 		}})
 		h := make(mergeHeap, 0, len(its))
@@ -524,10 +584,7 @@ func (idx *Index) TimeMaps(ctx context.Context) iter.Seq2[*TimeMap, error] {
 // (see build.go); revisits not resolved within the TimeMap take a payload of
 // the collection with their digest.
 func (idx *Index) resolve(group []entry) *TimeMap {
-	return builder{canon: idx.opts.Canon, collection: func(d string) (original, bool) {
-		o, ok := idx.orig[d]
-		return o, ok
-	}}.build(group)
+	return builder{canon: idx.opts.Canon, collection: idx.orig.get}.build(group)
 }
 
 // Captures yields every capture of the index in key order (revisits

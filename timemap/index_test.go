@@ -104,8 +104,9 @@ func TestIndexRevisits(t *testing.T) {
 	}
 }
 
-// TestIndexSpill checks that a tiny MaxInMemory (forcing many spilled runs
-// and a k-way merge) gives the same TimeMaps as an all-in-memory index.
+// TestIndexSpill checks that a tiny MaxInMemory (forcing many spilled runs,
+// merged three at a time into larger runs, and a k-way merge) gives the same
+// TimeMaps as an all-in-memory index.
 func TestIndexSpill(t *testing.T) {
 	dir := filepath.Join(sharedDir(t), "fixtures", "warc")
 	var files []string
@@ -114,9 +115,24 @@ func TestIndexSpill(t *testing.T) {
 	}
 	mem, _ := buildIndex(t, files, IndexOptions{})
 	tmp := t.TempDir()
-	spilled, _ := buildIndex(t, files, IndexOptions{MaxInMemory: 7, TempDir: tmp, Workers: 3})
+	spilled, _ := buildIndex(t, files, IndexOptions{MaxInMemory: 7, TempDir: tmp, Workers: 3, fanIn: 3})
 	if spilled.Stats().Runs < 10 {
 		t.Fatalf("only %d runs spilled", spilled.Stats().Runs)
+	}
+	perLevel := map[int]int{}
+	for _, r := range spilled.runs {
+		perLevel[r.level]++
+	}
+	if perLevel[2] == 0 || len(spilled.runs) >= spilled.Stats().Runs {
+		t.Errorf("%d runs spilled, %d on disk by level %v: want runs merged into level 2", spilled.Stats().Runs, len(spilled.runs), perLevel)
+	}
+	for l, n := range perLevel {
+		if n >= 3 {
+			t.Errorf("%d runs of level %d left unmerged", n, l)
+		}
+	}
+	if ents, _ := filepath.Glob(filepath.Join(spilled.tmpDir, "*")); len(ents) != len(spilled.runs) {
+		t.Errorf("%d files in the spill directory for %d runs", len(ents), len(spilled.runs))
 	}
 	a, b := collect(t, mem), collect(t, spilled)
 	if len(a) != len(b) {
