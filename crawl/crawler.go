@@ -300,26 +300,44 @@ func (c *crawler) loadReferences(ctx context.Context) ([]refDoc, error) {
 			c.df.Add(Features(doc.Terms))
 		}
 	}
-	c.ref = NewReference(terms, StemKeywords(c.opts.Spec.Keywords, "en"), c.df)
+	keywords := StemKeywords(c.opts.Spec.Keywords, "en")
+	c.ref = NewReference(terms, keywords, c.df)
 	c.seedAnchor = map[string]string{}
-	var ts, as float64
 	for _, r := range refs {
-		ts += c.ref.TopicR(r.terms, c.df)
-		as += c.ref.TopicR(r.title, c.df)
 		for _, l := range r.links {
 			if k := canon(l.URL); c.seedAnchor[k] == "" {
 				c.seedAnchor[k] = l.Anchor
 			}
 		}
 	}
-	c.topicScale, c.anchorScale = 1, 1
-	if len(refs) > 0 && ts > 0 {
-		c.topicScale = ts / float64(len(refs))
-	}
-	if len(refs) > 0 && as > 0 {
-		c.anchorScale = as / float64(len(refs))
-	}
+	c.topicScale, c.anchorScale = referenceScales(refs, terms, keywords, c.df)
 	return refs, nil
+}
+
+// referenceScales are the mean TopicR of the reference documents' texts and
+// of their titles, each scored against the reference vector of the other
+// reference documents and the keywords (leave one out): how topical a page
+// about the event scores when it is not itself a reference document. Against
+// the full vector every reference document matches itself (TopicR 0.5-0.9,
+// where other pages about the event score 0.1-0.2), so that copies of a
+// reference document, and every link on them, stood far above all the rest.
+// A scale is 1 where nothing is known.
+func referenceScales(refs []refDoc, terms [][]string, keywords [][]string, df *DocFreq) (topic, anchor float64) {
+	var ts, as float64
+	for i, r := range refs {
+		others := append(append([][]string{}, terms[:i]...), terms[i+1:]...)
+		ref := NewReference(others, keywords, df)
+		ts += ref.TopicR(r.terms, df)
+		as += ref.TopicR(r.title, df)
+	}
+	topic, anchor = 1, 1
+	if n := float64(len(refs)); ts > 0 {
+		topic = ts / n
+	}
+	if n := float64(len(refs)); as > 0 {
+		anchor = as / n
+	}
+	return topic, anchor
 }
 
 // enqueue adds an unseen, allowed URL to the frontier.
@@ -580,7 +598,8 @@ func (c *crawler) priority(ttr float64, s *scored, l Link) float64 {
 }
 
 // norm brings a document's TopicR to the scale of the reference documents'
-// own (1 = as topical as they are on average), capped at 1.
+// (1 = as topical as they are on average, each scored against the others; see
+// referenceScales), capped at 1.
 func (c *crawler) norm(topic float64) float64 { return min(1, topic/c.topicScale) }
 
 // relevance is a document's relevance under the crawl's strategy: TTR for
@@ -601,9 +620,9 @@ const (
 	// better predictor: ROC AUC 0.79-0.90 for the target's relevance over
 	// the links of the dev events, the anchor's 0.75-0.84).
 	parentWeight = 0.6
-	// undatedFloor is what an estimated TempR of 0 still counts: time
-	// scales the estimate, from undatedFloor to 1, and never zeroes it.
-	undatedFloor = 0.25
+	// uncertainFloor is what an estimated TempR of 0 still counts when the
+	// estimate is uncertain (see gatedPriority).
+	uncertainFloor = 0.5
 )
 
 // estimate is the gated strategy's guess, before fetching, of the relevance
@@ -614,31 +633,38 @@ const (
 // titles). Its time is the date in its URL when there is one (Item.Dated),
 // else the linking page's (related stories are mostly of the same weeks)
 // until the archive tells the first capture (see date). The priority is the
-// topicality scaled by time (see gatedPriority). parentTopic < 0 means no
-// linking page tells anything (the seeds, which share the reference
-// documents as parent): the anchor alone then counts.
+// topicality scaled by time (see gatedPriority). parentTopic < 0 marks a
+// seed: the seeds are the reference documents' outlinks (or the curator's
+// choice), so their linking page is as topical as can be (1).
 func (c *crawler) estimate(parentTopic, parentTemp float64, l Link) Item {
 	anchor := 0.0
 	if l.Anchor != "" {
 		anchor = min(1, c.ref.TopicR(extract.Terms(l.Anchor, "en"), c.df)/c.anchorScale)
 	}
 	if parentTopic < 0 {
-		parentTopic = anchor
+		parentTopic = 1
 	}
 	it := Item{URL: l.URL, Topic: parentWeight*parentTopic + (1-parentWeight)*anchor}
-	temp := parentTemp
 	if t, ok := dateFromURL(l.URL); ok {
-		temp, it.Dated = c.ev.TempR(t), true
+		it.Dated = true
+		it.Priority = gatedPriority(it.Topic, c.ev.TempR(t), false)
+		return it
 	}
-	it.Priority = gatedPriority(it.Topic, temp)
+	it.Priority = gatedPriority(it.Topic, parentTemp, true)
 	return it
 }
 
-// gatedPriority scales an estimated topicality by an estimated TempR: from
-// undatedFloor (TempR 0) to 1, so that time orders pages of a topic but
-// never zeroes one (a misdated page is still reachable).
-func gatedPriority(topic, temp float64) float64 {
-	return topic * (undatedFloor + (1-undatedFloor)*temp)
+// gatedPriority scales an estimated topicality by an estimated TempR. A
+// date the page's URL states (or a first capture before the event's end:
+// the page was published before it) is taken at its word: the priority is
+// topicality × TempR. An uncertain time (the linking page's, or a first
+// capture after the event's end: the page may be older) scales it from
+// uncertainFloor (TempR 0) to 1, so that a misdated page stays reachable.
+func gatedPriority(topic, temp float64, uncertain bool) float64 {
+	if !uncertain {
+		return topic * temp
+	}
+	return topic * (uncertainFloor + (1-uncertainFloor)*temp)
 }
 
 // date refines the time of an undated frontier item from the archive's
@@ -656,7 +682,7 @@ func (c *crawler) date(ctx context.Context, it *Item) (later bool, err error) {
 	if first.IsZero() {
 		return false, nil // not archived: the fetch puts it on the missing list
 	}
-	it.Priority = gatedPriority(it.Topic, c.ev.TempR(first))
+	it.Priority = gatedPriority(it.Topic, c.ev.TempR(first), first.After(c.ev.End))
 	if c.front.Len() > 0 && it.Priority < c.front[0].Priority {
 		c.front.push(*it)
 		return true, nil
