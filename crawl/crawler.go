@@ -154,10 +154,12 @@ type crawler struct {
 	df    *DocFreq
 	ownDF bool
 	ref   *Reference
-	// topicScale and anchorScale bring a document's and an anchor text's
-	// TopicR to a common scale: the mean TopicR of the reference documents'
-	// texts and of their titles.
-	topicScale, anchorScale float64
+	// topicScale brings a document's TopicR to the scale of the reference
+	// documents' (their mean TopicR): its relevance. linkScale and
+	// anchorScale do the same for the frontier's estimates, from the
+	// reference documents' texts and titles scored leave one out (see
+	// referenceScales).
+	topicScale, linkScale, anchorScale float64
 	// seedAnchor is the anchor text of each seed that a reference document links.
 	seedAnchor map[string]string
 	st         state
@@ -310,34 +312,34 @@ func (c *crawler) loadReferences(ctx context.Context) ([]refDoc, error) {
 			}
 		}
 	}
-	c.topicScale, c.anchorScale = referenceScales(refs, terms, keywords, c.df)
+	c.topicScale, c.linkScale, c.anchorScale = referenceScales(refs, terms, keywords, c.ref, c.df)
 	return refs, nil
 }
 
-// referenceScales are the mean TopicR of the reference documents' texts and
-// of their titles, each scored against the reference vector of the other
-// reference documents and the keywords (leave one out): how topical a page
-// about the event scores when it is not itself a reference document. Against
-// the full vector every reference document matches itself (TopicR 0.5-0.9,
-// where other pages about the event score 0.1-0.2), so that copies of a
-// reference document, and every link on them, stood far above all the rest.
-// A scale is 1 where nothing is known.
-func referenceScales(refs []refDoc, terms [][]string, keywords [][]string, df *DocFreq) (topic, anchor float64) {
-	var ts, as float64
+// referenceScales are the mean TopicR of the reference documents against
+// the reference vector ref (topic), and of their texts (link) and titles
+// (anchor) each against the vector of the other reference documents and the
+// keywords (leave one out): how topical a page about the event scores when
+// it is not itself a reference document. Against the full vector every
+// reference document matches itself (TopicR 0.5-0.9, where other pages about
+// the event score 0.1-0.2): on that scale copies of a reference document,
+// and every random link on them, stood far above every other page in the
+// frontier. A scale is 1 where nothing is known.
+func referenceScales(refs []refDoc, terms, keywords [][]string, ref *Reference, df *DocFreq) (topic, link, anchor float64) {
+	var ts, ls, as float64
 	for i, r := range refs {
-		others := append(append([][]string{}, terms[:i]...), terms[i+1:]...)
-		ref := NewReference(others, keywords, df)
 		ts += ref.TopicR(r.terms, df)
-		as += ref.TopicR(r.title, df)
+		others := NewReference(append(append([][]string{}, terms[:i]...), terms[i+1:]...), keywords, df)
+		ls += others.TopicR(r.terms, df)
+		as += others.TopicR(r.title, df)
 	}
-	topic, anchor = 1, 1
-	if n := float64(len(refs)); ts > 0 {
-		topic = ts / n
+	mean := func(sum float64) float64 {
+		if sum > 0 {
+			return sum / float64(len(refs))
+		}
+		return 1
 	}
-	if n := float64(len(refs)); as > 0 {
-		anchor = as / n
-	}
-	return topic, anchor
+	return mean(ts), mean(ls), mean(as)
 }
 
 // enqueue adds an unseen, allowed URL to the frontier.
@@ -546,7 +548,7 @@ func (c *crawler) run(ctx context.Context) (*Result, error) {
 					for _, l := range s.links {
 						next := Item{URL: l.URL, Priority: c.priority(ttr, s, l)}
 						if c.opts.Strategy == Gated {
-							next = c.estimate(c.norm(s.topic), s.temp, l)
+							next = c.estimate(min(1, s.topic/c.linkScale), s.temp, l)
 						}
 						next.Depth, next.Parent = it.Depth+1, it.URL
 						c.enqueue(next)
@@ -598,8 +600,7 @@ func (c *crawler) priority(ttr float64, s *scored, l Link) float64 {
 }
 
 // norm brings a document's TopicR to the scale of the reference documents'
-// (1 = as topical as they are on average, each scored against the others; see
-// referenceScales), capped at 1.
+// own (1 = as topical as they are on average), capped at 1.
 func (c *crawler) norm(topic float64) float64 { return min(1, topic/c.topicScale) }
 
 // relevance is a document's relevance under the crawl's strategy: TTR for
@@ -627,10 +628,10 @@ const (
 
 // estimate is the gated strategy's guess, before fetching, of the relevance
 // of the page a link leads to, as a frontier Item. Its topicality is the
-// mean of the linking page's (parentTopic, normalised; related stories are
-// mostly about the same subject) and of the link's anchor text (its TopicR
-// normalised by that of the reference documents' titles; anchors are mostly
-// titles). Its time is the date in its URL when there is one (Item.Dated),
+// mean, weighted by parentWeight, of the linking page's (parentTopic: its
+// TopicR over the linkScale, capped at 1; related stories are mostly about
+// the same subject) and of the link's anchor text (its TopicR over the
+// anchorScale of the reference documents' titles; anchors are mostly titles). Its time is the date in its URL when there is one (Item.Dated),
 // else the linking page's (related stories are mostly of the same weeks)
 // until the archive tells the first capture (see date). The priority is the
 // topicality scaled by time (see gatedPriority). parentTopic < 0 marks a
