@@ -230,7 +230,7 @@ type pageScan struct {
 	timeInArt  string          // first <time> inside an <article>
 	baseHref   string          // first <base href>
 	hasBase    bool
-	hrefs      []string // raw href values of <a> and <area>, in page order
+	hrefs      []href // raw href values of <a> and <area> and their anchors, in page order
 }
 
 // element records what n (an element node) contributes.
@@ -242,7 +242,7 @@ func (s *pageScan) element(n *html.Node) {
 	case atom.A, atom.Area:
 		for _, a := range n.Attr {
 			if a.Namespace == "" && a.Key == "href" {
-				s.hrefs = append(s.hrefs, a.Val)
+				s.hrefs = append(s.hrefs, href{a.Val, anchorText(n)})
 				break
 			}
 		}

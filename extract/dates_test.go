@@ -232,7 +232,7 @@ func TestEventArchive(t *testing.T) {
 				continue
 			}
 			for _, l := range doc.Links {
-				if !strings.HasPrefix(l, "http://") && !strings.HasPrefix(l, "https://") || strings.Contains(l, "#") {
+				if l := l.URL; !strings.HasPrefix(l, "http://") && !strings.HasPrefix(l, "https://") || strings.Contains(l, "#") {
 					t.Errorf("%s: bad link %q", r.uri, l)
 				}
 			}
