@@ -46,7 +46,8 @@ type Document struct {
 	// capture date is known).
 	Published time.Time `json:"published,omitzero"`
 	// PublishedFrom says where Published was found: "meta", "jsonld",
-	// "time" or "url" (the PublishedFrom* constants); "" when unknown.
+	// "time", "byline", "url" or "last-modified" (the PublishedFrom*
+	// constants); "" when unknown.
 	PublishedFrom string `json:"published_from,omitempty"`
 	// Links are the page's outlinks with their anchor text (see Links):
 	// absolute http(s) URLs of every <a> and <area> of the whole page,
