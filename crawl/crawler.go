@@ -98,8 +98,9 @@ type Entry struct {
 	Snapshot     string    `json:"snapshot"`
 	SnapshotTime time.Time `json:"snapshot_time"`
 	DocTime      time.Time `json:"doc_time"`
-	// DocTimeFrom says where DocTime came from: "meta", "json-ld", "time",
-	// "byline", "url" (the page states it) or "capture".
+	// DocTimeFrom says where DocTime came from: "meta", "jsonld", "time",
+	// "byline", "url" (the page states it; see extract.PublishedFrom*),
+	// "last-modified" (its archived response) or "first-capture".
 	DocTimeFrom string  `json:"doc_time_from"`
 	TopicR      float64 `json:"topic_r"`
 	TempR       float64 `json:"temp_r"`
@@ -213,7 +214,7 @@ func Crawl(ctx context.Context, opts Options) (*Result, error) {
 			s = timemap.CleanURI(s)
 			p := 1.0
 			if c.opts.Strategy == Gated {
-				it := c.estimate(-1, 1, Link{URL: s, Anchor: c.seedAnchor[canon(s)]})
+				it := c.estimate(-1, 1, extract.Link{URL: s, Anchor: c.seedAnchor[canon(s)]})
 				it.Depth = 0
 				c.enqueue(it)
 				continue
@@ -255,7 +256,7 @@ func newCrawler(ctx context.Context, opts Options) (*crawler, []refDoc, error) {
 
 type refDoc struct {
 	terms, title []string
-	links        []Link
+	links        []extract.Link
 }
 
 // loadReferences reads the reference documents and builds the reference vector.
@@ -290,13 +291,10 @@ func (c *crawler) loadReferences(ctx context.Context) ([]refDoc, error) {
 				return nil, fmt.Errorf("crawl: reference document %s: %w", r, err)
 			}
 		}
-		doc, _ := extract.Extract(h, body, c.opts.Extract)
-		dec, err := extract.Decode(h, body, 0)
-		if err != nil {
-			dec = body
-		}
-		info := parsePage(dec, base)
-		refs = append(refs, refDoc{terms: doc.Terms, title: extract.Terms(doc.Title, "en"), links: info.Links})
+		opts := c.opts.Extract
+		opts.BaseURL = base
+		doc, _ := extract.Extract(h, body, opts)
+		refs = append(refs, refDoc{terms: doc.Terms, title: extract.Terms(doc.Title, "en"), links: pageLinks(doc.Links)})
 		terms = append(terms, doc.Terms)
 		if c.ownDF {
 			c.df.Add(Features(doc.Terms))
@@ -384,7 +382,7 @@ type scored struct {
 	snap        timemap.Capture
 	title       string
 	terms       []string
-	links       []Link
+	links       []extract.Link
 	docTime     time.Time
 	docTimeFrom string
 	topic, temp float64
@@ -420,24 +418,19 @@ func (c *crawler) fetch(ctx context.Context, u string) (*scored, string, error) 
 }
 
 // read reads and parses one capture (from archive a) of a URL whose
-// captures are caps: its text, links and date (see undatedTime), not yet its
-// relevance.
+// captures are caps: its text, links and date (see pageTime), not yet its
+// relevance. The page is parsed once, by extract.
 func (c *crawler) read(ctx context.Context, a Archive, snap timemap.Capture, caps []timemap.Capture) (*scored, error) {
 	h, body, err := a.Read(ctx, snap)
 	if err != nil {
 		return nil, err
 	}
-	doc, _ := extract.Extract(h, body, c.opts.Extract)
-	dec, err := extract.Decode(h, body, 0)
-	if err != nil {
-		dec = body
-	}
-	info := parsePage(dec, snap.URIR)
-	s := &scored{snap: snap, title: doc.Title, terms: doc.Terms, links: info.Links, docTime: info.Published, docTimeFrom: info.PublishedFrom,
+	opts := c.opts.Extract
+	opts.BaseURL = snap.URIR
+	doc, _ := extract.Extract(h, body, opts)
+	s := &scored{snap: snap, title: doc.Title, terms: doc.Terms, links: pageLinks(doc.Links),
 		words: doc.WordCount, bytes: doc.ByteCount, extractor: doc.Extractor, lang: doc.Lang, text: doc.Text}
-	if s.docTime.IsZero() {
-		s.docTime, s.docTimeFrom = undatedTime(h, caps)
-	}
+	s.docTime, s.docTimeFrom = pageTime(doc, caps)
 	return s, nil
 }
 
@@ -445,27 +438,6 @@ func (c *crawler) read(ctx context.Context, a Archive, snap timemap.Capture, cap
 func (c *crawler) rate(s *scored) {
 	s.topic = c.ref.TopicR(s.terms, c.df)
 	s.temp = c.ev.TempR(s.docTime)
-}
-
-// undatedTime dates a page that states no publication date: by the HTTP
-// Last-Modified of its archived response when plausible, else by its first
-// successful capture (the page existed then: an upper bound of its
-// publication, and close to it where the archive captured the site often).
-// The capture chosen for the collection is no date at all: it is picked
-// inside the event span, so dating by it calls every undated page timely.
-func undatedTime(h http.Header, caps []timemap.Capture) (time.Time, string) {
-	var first time.Time
-	for _, cp := range caps {
-		if cp.Status/100 == 2 || cp.Status == 0 {
-			if first.IsZero() || cp.Time.Before(first) {
-				first = cp.Time
-			}
-		}
-	}
-	if lm, err := http.ParseTime(h.Get("Last-Modified")); err == nil && lm.Year() > 1990 && (first.IsZero() || !lm.After(first)) {
-		return lm.UTC(), "last-modified"
-	}
-	return first, "first-capture"
 }
 
 func (c *crawler) target() int {
@@ -587,13 +559,13 @@ func (c *crawler) run(ctx context.Context) (*Result, error) {
 // is fetched: the topical similarity of its anchor text to the reference
 // vector, and the temporal relevance of a date in its URL (else the
 // parent's).
-func (c *crawler) priority(ttr float64, s *scored, l Link) float64 {
+func (c *crawler) priority(ttr float64, s *scored, l extract.Link) float64 {
 	topic := 0.0
 	if l.Anchor != "" {
 		topic = c.ref.TopicR(extract.Terms(l.Anchor, "en"), c.df)
 	}
 	temp := s.temp
-	if t, ok := dateFromURL(l.URL); ok {
+	if t, ok := extract.DateFromURL(l.URL); ok {
 		temp = c.ev.TempR(t)
 	}
 	return (ttr + TTR(c.alpha, topic, temp)) / 2
@@ -637,7 +609,7 @@ const (
 // topicality scaled by time (see gatedPriority). parentTopic < 0 marks a
 // seed: the seeds are the reference documents' outlinks (or the curator's
 // choice), so their linking page is as topical as can be (1).
-func (c *crawler) estimate(parentTopic, parentTemp float64, l Link) Item {
+func (c *crawler) estimate(parentTopic, parentTemp float64, l extract.Link) Item {
 	anchor := 0.0
 	if l.Anchor != "" {
 		anchor = min(1, c.ref.TopicR(extract.Terms(l.Anchor, "en"), c.df)/c.anchorScale)
@@ -646,7 +618,7 @@ func (c *crawler) estimate(parentTopic, parentTemp float64, l Link) Item {
 		parentTopic = 1
 	}
 	it := Item{URL: l.URL, Topic: parentWeight*parentTopic + (1-parentWeight)*anchor}
-	if t, ok := dateFromURL(l.URL); ok {
+	if t, ok := extract.DateFromURL(l.URL); ok {
 		it.Dated = true
 		it.Priority = gatedPriority(it.Topic, c.ev.TempR(t), false)
 		return it
@@ -679,7 +651,7 @@ func (c *crawler) date(ctx context.Context, it *Item) (later bool, err error) {
 		return false, fmt.Errorf("resolve %s: %w", it.URL, err)
 	}
 	it.Dated = true
-	first, _ := undatedTime(nil, caps)
+	first := firstCapture(caps)
 	if first.IsZero() {
 		return false, nil // not archived: the fetch puts it on the missing list
 	}
