@@ -1,6 +1,7 @@
 package crawl
 
 import (
+	"fmt"
 	"math"
 	"net/http"
 	"slices"
@@ -71,12 +72,27 @@ func TestFeaturesAndCosine(t *testing.T) {
 	if f["general"] != 2 || f["general elect"] != 2 || f["elect general"] != 1 {
 		t.Errorf("Features = %v", f)
 	}
-	a := Vector{"x": 1, "y": 1}
-	if c := Cosine(a, a); math.Abs(c-1) > 1e-12 {
-		t.Errorf("Cosine(a, a) = %v", c)
+	// TopicR is the same to the last bit on every call: a resumed crawl
+	// rebuilds the frontier's order exactly.
+	var doc, refTerms []string
+	for i := range 300 {
+		doc = append(doc, fmt.Sprintf("t%d", i%97))
+		refTerms = append(refTerms, fmt.Sprintf("t%d", i%89))
 	}
-	if c := Cosine(a, Vector{"z": 1}); c != 0 {
-		t.Errorf("orthogonal cosine = %v", c)
+	df := NewDocFreq()
+	df.Add(Features(doc))
+	ref := NewReference([][]string{refTerms}, nil, df)
+	first := ref.TopicR(doc, df)
+	if first <= 0 || first >= 1 {
+		t.Fatalf("TopicR = %v", first)
+	}
+	for range 50 {
+		if got := ref.TopicR(doc, df); got != first {
+			t.Fatalf("TopicR %v then %v: summation order changed", first, got)
+		}
+	}
+	if got := ref.TopicR([]string{"unseen"}, df); got != 0 {
+		t.Errorf("TopicR of a document sharing nothing = %v", got)
 	}
 	if got := TTR(0.5, 0.2, 1); math.Abs(got-0.6) > 1e-12 {
 		t.Errorf("TTR = %v", got)
