@@ -98,8 +98,9 @@ type Entry struct {
 	Snapshot     string    `json:"snapshot"`
 	SnapshotTime time.Time `json:"snapshot_time"`
 	DocTime      time.Time `json:"doc_time"`
-	// DocTimeFrom says where DocTime came from: "meta", "json-ld", "time",
-	// "byline", "url" (the page states it) or "capture".
+	// DocTimeFrom says where DocTime came from: "meta", "jsonld", "time",
+	// "byline", "url" (the page states it; see extract.PublishedFrom*),
+	// "last-modified" (its archived response) or "first-capture".
 	DocTimeFrom string  `json:"doc_time_from"`
 	TopicR      float64 `json:"topic_r"`
 	TempR       float64 `json:"temp_r"`
@@ -154,10 +155,12 @@ type crawler struct {
 	df    *DocFreq
 	ownDF bool
 	ref   *Reference
-	// topicScale and anchorScale bring a document's and an anchor text's
-	// TopicR to a common scale: the mean TopicR of the reference documents'
-	// texts and of their titles.
-	topicScale, anchorScale float64
+	// topicScale brings a document's TopicR to the scale of the reference
+	// documents' (their mean TopicR): its relevance. linkScale and
+	// anchorScale do the same for the frontier's estimates, from the
+	// reference documents' texts and titles scored leave one out (see
+	// referenceScales).
+	topicScale, linkScale, anchorScale float64
 	// seedAnchor is the anchor text of each seed that a reference document links.
 	seedAnchor map[string]string
 	st         state
@@ -211,7 +214,7 @@ func Crawl(ctx context.Context, opts Options) (*Result, error) {
 			s = timemap.CleanURI(s)
 			p := 1.0
 			if c.opts.Strategy == Gated {
-				it := c.estimate(-1, 1, Link{URL: s, Anchor: c.seedAnchor[canon(s)]})
+				it := c.estimate(-1, 1, extract.Link{URL: s, Anchor: c.seedAnchor[canon(s)]})
 				it.Depth = 0
 				c.enqueue(it)
 				continue
@@ -253,7 +256,7 @@ func newCrawler(ctx context.Context, opts Options) (*crawler, []refDoc, error) {
 
 type refDoc struct {
 	terms, title []string
-	links        []Link
+	links        []extract.Link
 }
 
 // loadReferences reads the reference documents and builds the reference vector.
@@ -288,38 +291,53 @@ func (c *crawler) loadReferences(ctx context.Context) ([]refDoc, error) {
 				return nil, fmt.Errorf("crawl: reference document %s: %w", r, err)
 			}
 		}
-		doc, _ := extract.Extract(h, body, c.opts.Extract)
-		dec, err := extract.Decode(h, body, 0)
-		if err != nil {
-			dec = body
-		}
-		info := parsePage(dec, base)
-		refs = append(refs, refDoc{terms: doc.Terms, title: extract.Terms(doc.Title, "en"), links: info.Links})
+		opts := c.opts.Extract
+		opts.BaseURL = base
+		doc, _ := extract.Extract(h, body, opts)
+		refs = append(refs, refDoc{terms: doc.Terms, title: extract.Terms(doc.Title, "en"), links: pageLinks(doc.Links)})
 		terms = append(terms, doc.Terms)
 		if c.ownDF {
 			c.df.Add(Features(doc.Terms))
 		}
 	}
-	c.ref = NewReference(terms, StemKeywords(c.opts.Spec.Keywords, "en"), c.df)
+	keywords := StemKeywords(c.opts.Spec.Keywords, "en")
+	c.ref = NewReference(terms, keywords, c.df)
 	c.seedAnchor = map[string]string{}
-	var ts, as float64
 	for _, r := range refs {
-		ts += c.ref.TopicR(r.terms, c.df)
-		as += c.ref.TopicR(r.title, c.df)
 		for _, l := range r.links {
 			if k := canon(l.URL); c.seedAnchor[k] == "" {
 				c.seedAnchor[k] = l.Anchor
 			}
 		}
 	}
-	c.topicScale, c.anchorScale = 1, 1
-	if len(refs) > 0 && ts > 0 {
-		c.topicScale = ts / float64(len(refs))
-	}
-	if len(refs) > 0 && as > 0 {
-		c.anchorScale = as / float64(len(refs))
-	}
+	c.topicScale, c.linkScale, c.anchorScale = referenceScales(refs, terms, keywords, c.ref, c.df)
 	return refs, nil
+}
+
+// referenceScales are the mean TopicR of the reference documents against
+// the reference vector ref (topic), and of their texts (link) and titles
+// (anchor) each against the vector of the other reference documents and the
+// keywords (leave one out): how topical a page about the event scores when
+// it is not itself a reference document. Against the full vector every
+// reference document matches itself (TopicR 0.5-0.9, where other pages about
+// the event score 0.1-0.2): on that scale copies of a reference document,
+// and every random link on them, stood far above every other page in the
+// frontier. A scale is 1 where nothing is known.
+func referenceScales(refs []refDoc, terms, keywords [][]string, ref *Reference, df *DocFreq) (topic, link, anchor float64) {
+	var ts, ls, as float64
+	for i, r := range refs {
+		ts += ref.TopicR(r.terms, df)
+		others := NewReference(append(append([][]string{}, terms[:i]...), terms[i+1:]...), keywords, df)
+		ls += others.TopicR(r.terms, df)
+		as += others.TopicR(r.title, df)
+	}
+	mean := func(sum float64) float64 {
+		if sum > 0 {
+			return sum / float64(len(refs))
+		}
+		return 1
+	}
+	return mean(ts), mean(ls), mean(as)
 }
 
 // enqueue adds an unseen, allowed URL to the frontier.
@@ -364,7 +382,7 @@ type scored struct {
 	snap        timemap.Capture
 	title       string
 	terms       []string
-	links       []Link
+	links       []extract.Link
 	docTime     time.Time
 	docTimeFrom string
 	topic, temp float64
@@ -400,24 +418,19 @@ func (c *crawler) fetch(ctx context.Context, u string) (*scored, string, error) 
 }
 
 // read reads and parses one capture (from archive a) of a URL whose
-// captures are caps: its text, links and date (see undatedTime), not yet its
-// relevance.
+// captures are caps: its text, links and date (see pageTime), not yet its
+// relevance. The page is parsed once, by extract.
 func (c *crawler) read(ctx context.Context, a Archive, snap timemap.Capture, caps []timemap.Capture) (*scored, error) {
 	h, body, err := a.Read(ctx, snap)
 	if err != nil {
 		return nil, err
 	}
-	doc, _ := extract.Extract(h, body, c.opts.Extract)
-	dec, err := extract.Decode(h, body, 0)
-	if err != nil {
-		dec = body
-	}
-	info := parsePage(dec, snap.URIR)
-	s := &scored{snap: snap, title: doc.Title, terms: doc.Terms, links: info.Links, docTime: info.Published, docTimeFrom: info.PublishedFrom,
+	opts := c.opts.Extract
+	opts.BaseURL = snap.URIR
+	doc, _ := extract.Extract(h, body, opts)
+	s := &scored{snap: snap, title: doc.Title, terms: doc.Terms, links: pageLinks(doc.Links),
 		words: doc.WordCount, bytes: doc.ByteCount, extractor: doc.Extractor, lang: doc.Lang, text: doc.Text}
-	if s.docTime.IsZero() {
-		s.docTime, s.docTimeFrom = undatedTime(h, caps)
-	}
+	s.docTime, s.docTimeFrom = pageTime(doc, caps)
 	return s, nil
 }
 
@@ -425,27 +438,6 @@ func (c *crawler) read(ctx context.Context, a Archive, snap timemap.Capture, cap
 func (c *crawler) rate(s *scored) {
 	s.topic = c.ref.TopicR(s.terms, c.df)
 	s.temp = c.ev.TempR(s.docTime)
-}
-
-// undatedTime dates a page that states no publication date: by the HTTP
-// Last-Modified of its archived response when plausible, else by its first
-// successful capture (the page existed then: an upper bound of its
-// publication, and close to it where the archive captured the site often).
-// The capture chosen for the collection is no date at all: it is picked
-// inside the event span, so dating by it calls every undated page timely.
-func undatedTime(h http.Header, caps []timemap.Capture) (time.Time, string) {
-	var first time.Time
-	for _, cp := range caps {
-		if cp.Status/100 == 2 || cp.Status == 0 {
-			if first.IsZero() || cp.Time.Before(first) {
-				first = cp.Time
-			}
-		}
-	}
-	if lm, err := http.ParseTime(h.Get("Last-Modified")); err == nil && lm.Year() > 1990 && (first.IsZero() || !lm.After(first)) {
-		return lm.UTC(), "last-modified"
-	}
-	return first, "first-capture"
 }
 
 func (c *crawler) target() int {
@@ -528,7 +520,7 @@ func (c *crawler) run(ctx context.Context) (*Result, error) {
 					for _, l := range s.links {
 						next := Item{URL: l.URL, Priority: c.priority(ttr, s, l)}
 						if c.opts.Strategy == Gated {
-							next = c.estimate(c.norm(s.topic), s.temp, l)
+							next = c.estimate(min(1, s.topic/c.linkScale), s.temp, l)
 						}
 						next.Depth, next.Parent = it.Depth+1, it.URL
 						c.enqueue(next)
@@ -567,13 +559,13 @@ func (c *crawler) run(ctx context.Context) (*Result, error) {
 // is fetched: the topical similarity of its anchor text to the reference
 // vector, and the temporal relevance of a date in its URL (else the
 // parent's).
-func (c *crawler) priority(ttr float64, s *scored, l Link) float64 {
+func (c *crawler) priority(ttr float64, s *scored, l extract.Link) float64 {
 	topic := 0.0
 	if l.Anchor != "" {
 		topic = c.ref.TopicR(extract.Terms(l.Anchor, "en"), c.df)
 	}
 	temp := s.temp
-	if t, ok := dateFromURL(l.URL); ok {
+	if t, ok := extract.DateFromURL(l.URL); ok {
 		temp = c.ev.TempR(t)
 	}
 	return (ttr + TTR(c.alpha, topic, temp)) / 2
@@ -601,44 +593,51 @@ const (
 	// better predictor: ROC AUC 0.79-0.90 for the target's relevance over
 	// the links of the dev events, the anchor's 0.75-0.84).
 	parentWeight = 0.6
-	// undatedFloor is what an estimated TempR of 0 still counts: time
-	// scales the estimate, from undatedFloor to 1, and never zeroes it.
-	undatedFloor = 0.25
+	// uncertainFloor is what an estimated TempR of 0 still counts when the
+	// estimate is uncertain (see gatedPriority).
+	uncertainFloor = 0.5
 )
 
 // estimate is the gated strategy's guess, before fetching, of the relevance
 // of the page a link leads to, as a frontier Item. Its topicality is the
-// mean of the linking page's (parentTopic, normalised; related stories are
-// mostly about the same subject) and of the link's anchor text (its TopicR
-// normalised by that of the reference documents' titles; anchors are mostly
-// titles). Its time is the date in its URL when there is one (Item.Dated),
+// mean, weighted by parentWeight, of the linking page's (parentTopic: its
+// TopicR over the linkScale, capped at 1; related stories are mostly about
+// the same subject) and of the link's anchor text (its TopicR over the
+// anchorScale of the reference documents' titles; anchors are mostly titles). Its time is the date in its URL when there is one (Item.Dated),
 // else the linking page's (related stories are mostly of the same weeks)
 // until the archive tells the first capture (see date). The priority is the
-// topicality scaled by time (see gatedPriority). parentTopic < 0 means no
-// linking page tells anything (the seeds, which share the reference
-// documents as parent): the anchor alone then counts.
-func (c *crawler) estimate(parentTopic, parentTemp float64, l Link) Item {
+// topicality scaled by time (see gatedPriority). parentTopic < 0 marks a
+// seed: the seeds are the reference documents' outlinks (or the curator's
+// choice), so their linking page is as topical as can be (1).
+func (c *crawler) estimate(parentTopic, parentTemp float64, l extract.Link) Item {
 	anchor := 0.0
 	if l.Anchor != "" {
 		anchor = min(1, c.ref.TopicR(extract.Terms(l.Anchor, "en"), c.df)/c.anchorScale)
 	}
 	if parentTopic < 0 {
-		parentTopic = anchor
+		parentTopic = 1
 	}
 	it := Item{URL: l.URL, Topic: parentWeight*parentTopic + (1-parentWeight)*anchor}
-	temp := parentTemp
-	if t, ok := dateFromURL(l.URL); ok {
-		temp, it.Dated = c.ev.TempR(t), true
+	if t, ok := extract.DateFromURL(l.URL); ok {
+		it.Dated = true
+		it.Priority = gatedPriority(it.Topic, c.ev.TempR(t), false)
+		return it
 	}
-	it.Priority = gatedPriority(it.Topic, temp)
+	it.Priority = gatedPriority(it.Topic, parentTemp, true)
 	return it
 }
 
-// gatedPriority scales an estimated topicality by an estimated TempR: from
-// undatedFloor (TempR 0) to 1, so that time orders pages of a topic but
-// never zeroes one (a misdated page is still reachable).
-func gatedPriority(topic, temp float64) float64 {
-	return topic * (undatedFloor + (1-undatedFloor)*temp)
+// gatedPriority scales an estimated topicality by an estimated TempR. A
+// date the page's URL states (or a first capture before the event's end:
+// the page was published before it) is taken at its word: the priority is
+// topicality × TempR. An uncertain time (the linking page's, or a first
+// capture after the event's end: the page may be older) scales it from
+// uncertainFloor (TempR 0) to 1, so that a misdated page stays reachable.
+func gatedPriority(topic, temp float64, uncertain bool) float64 {
+	if !uncertain {
+		return topic * temp
+	}
+	return topic * (uncertainFloor + (1-uncertainFloor)*temp)
 }
 
 // date refines the time of an undated frontier item from the archive's
@@ -652,11 +651,11 @@ func (c *crawler) date(ctx context.Context, it *Item) (later bool, err error) {
 		return false, fmt.Errorf("resolve %s: %w", it.URL, err)
 	}
 	it.Dated = true
-	first, _ := undatedTime(nil, caps)
+	first := firstCapture(caps)
 	if first.IsZero() {
 		return false, nil // not archived: the fetch puts it on the missing list
 	}
-	it.Priority = gatedPriority(it.Topic, c.ev.TempR(first))
+	it.Priority = gatedPriority(it.Topic, c.ev.TempR(first), first.After(c.ev.End))
 	if c.front.Len() > 0 && it.Priority < c.front[0].Priority {
 		c.front.push(*it)
 		return true, nil

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/offtopic/offtopic/extract"
+	"github.com/offtopic/offtopic/similarity"
 )
 
 // Features turns a document's terms (stemmed, stop words removed, in text
@@ -25,12 +26,15 @@ func Features(terms []string) map[string]float64 {
 }
 
 // DocFreq is a background document-frequency table: in how many documents of
-// a corpus each feature occurs. It is safe for concurrent use.
+// a corpus each feature occurs, growing as the crawl reads; its IDF is
+// similarity's (a similarity.IDF). It is safe for concurrent use.
 type DocFreq struct {
 	mu sync.RWMutex
 	n  int
 	df map[string]int
 }
+
+var _ similarity.IDF = (*DocFreq)(nil)
 
 // NewDocFreq returns an empty table.
 func NewDocFreq() *DocFreq { return &DocFreq{df: map[string]int{}} }
@@ -59,12 +63,10 @@ func (d *DocFreq) IDF(feature string) float64 {
 	return math.Log(float64(1+d.n)/float64(1+d.df[feature])) + 1
 }
 
-// Vector is a sparse TF-IDF vector.
-type Vector map[string]float64
-
-// Weigh builds the TF-IDF vector of features: (1 + log tf) * idf.
-func Weigh(features map[string]float64, df *DocFreq) Vector {
-	v := make(Vector, len(features))
+// Weigh builds the TF-IDF vector of features with Gossen et al.'s
+// sublinear term frequency: (1 + log tf) * idf.
+func Weigh(features map[string]float64, df *DocFreq) similarity.Vector {
+	v := make(similarity.Vector, len(features))
 	df.mu.RLock()
 	n := float64(1 + df.n)
 	for f, tf := range features {
@@ -72,42 +74,6 @@ func Weigh(features map[string]float64, df *DocFreq) Vector {
 	}
 	df.mu.RUnlock()
 	return v
-}
-
-// Cosine is the cosine similarity of two sparse vectors (0 when either is
-// empty). Sums run in key order, so that the result does not depend on map
-// iteration order (a resumed crawl then scores exactly as an uninterrupted one).
-func Cosine(a, b Vector) float64 {
-	if len(a) > len(b) {
-		a, b = b, a
-	}
-	dot, na, nb := 0.0, sumSquares(a), sumSquares(b)
-	for _, k := range sortedKeys(a) {
-		if y, ok := b[k]; ok {
-			dot += a[k] * y
-		}
-	}
-	if na == 0 || nb == 0 {
-		return 0
-	}
-	return dot / math.Sqrt(na*nb)
-}
-
-func sortedKeys(v Vector) []string {
-	ks := make([]string, 0, len(v))
-	for k := range v {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	return ks
-}
-
-func sumSquares(v Vector) float64 {
-	s := 0.0
-	for _, k := range sortedKeys(v) {
-		s += v[k] * v[k]
-	}
-	return s
 }
 
 // KeywordBoost is the factor a feature of the reference vector gets for its
@@ -150,7 +116,7 @@ func StemKeywords(keywords []string, lang string) [][]string {
 // Reference is the topic of a collection: the TF-IDF vector of its reference
 // documents' main text, boosted by the keywords.
 type Reference struct {
-	Vector   Vector
+	Vector   similarity.Vector
 	Keywords [][]string
 }
 
@@ -177,9 +143,11 @@ func NewReference(docs [][]string, keywords [][]string, df *DocFreq) *Reference 
 }
 
 // TopicR is the cosine between the reference vector and the document's
-// vector built the same way (without the keyword boost).
+// vector built the same way (without the keyword boost), summed in term
+// order (similarity.CosineInOrder) so that a resumed crawl scores exactly as
+// an uninterrupted one.
 func (r *Reference) TopicR(terms []string, df *DocFreq) float64 {
-	return Cosine(r.Vector, Weigh(Features(terms), df))
+	return similarity.CosineInOrder(r.Vector, Weigh(Features(terms), df))
 }
 
 // TopTerms returns the n heaviest features of the reference vector.

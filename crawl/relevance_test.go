@@ -1,12 +1,15 @@
 package crawl
 
 import (
+	"fmt"
 	"math"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/offtopic/offtopic/extract"
 	"github.com/offtopic/offtopic/timemap"
 )
 
@@ -69,12 +72,27 @@ func TestFeaturesAndCosine(t *testing.T) {
 	if f["general"] != 2 || f["general elect"] != 2 || f["elect general"] != 1 {
 		t.Errorf("Features = %v", f)
 	}
-	a := Vector{"x": 1, "y": 1}
-	if c := Cosine(a, a); math.Abs(c-1) > 1e-12 {
-		t.Errorf("Cosine(a, a) = %v", c)
+	// TopicR is the same to the last bit on every call: a resumed crawl
+	// rebuilds the frontier's order exactly.
+	var doc, refTerms []string
+	for i := range 300 {
+		doc = append(doc, fmt.Sprintf("t%d", i%97))
+		refTerms = append(refTerms, fmt.Sprintf("t%d", i%89))
 	}
-	if c := Cosine(a, Vector{"z": 1}); c != 0 {
-		t.Errorf("orthogonal cosine = %v", c)
+	df := NewDocFreq()
+	df.Add(Features(doc))
+	ref := NewReference([][]string{refTerms}, nil, df)
+	first := ref.TopicR(doc, df)
+	if first <= 0 || first >= 1 {
+		t.Fatalf("TopicR = %v", first)
+	}
+	for range 50 {
+		if got := ref.TopicR(doc, df); got != first {
+			t.Fatalf("TopicR %v then %v: summation order changed", first, got)
+		}
+	}
+	if got := ref.TopicR([]string{"unseen"}, df); got != 0 {
+		t.Errorf("TopicR of a document sharing nothing = %v", got)
 	}
 	if got := TTR(0.5, 0.2, 1); math.Abs(got-0.6) > 1e-12 {
 		t.Errorf("TTR = %v", got)
@@ -130,24 +148,58 @@ func TestParseSpec(t *testing.T) {
 	}
 }
 
-func TestParsePage(t *testing.T) {
+// TestReadPage checks what the crawl takes from extract's one parse of a
+// page: links with anchor text, archive rewriting undone, and the date.
+func TestReadPage(t *testing.T) {
 	body := `<html><head><script type="application/ld+json">{"dateModified":"2005-09-01","datePublished":"2005-04-12T10:00:00Z"}</script></head>
-<body><a href="/2005/04/13/b.html">B story</a> <a href="http://web.archive.org/web/20050101000000/http://other.example/x">X</a>
-<a href="#top">top</a><a href="mailto:a@b">m</a></body></html>`
-	info := parsePage([]byte(body), "http://news.example/2005/04/12/a.html")
-	if info.PublishedFrom != "json-ld" || !info.Published.Equal(time.Date(2005, 4, 12, 10, 0, 0, 0, time.UTC)) {
-		t.Errorf("published %v from %q", info.Published, info.PublishedFrom)
+<body><a href="/2005/04/13/b.html">B story</a> <a href="http://web.archive.org/web/20050101000000/http://other.example/x#frag">X</a>
+<a href="http://web.archive.org/web/20050102000000/http://other.example/x">X again</a>
+<a href="http://other.example/history/httpd.html">httpd</a><a href="#top">top</a><a href="mailto:a@b">m</a></body></html>`
+	doc, _ := extract.Extract(http.Header{"Content-Type": {"text/html"}}, []byte(body), extract.Options{BaseURL: "http://news.example/2005/04/12/a.html"})
+	links := pageLinks(doc.Links)
+	want := []extract.Link{
+		{URL: "http://news.example/2005/04/13/b.html", Anchor: "B story"},
+		{URL: "http://other.example/x", Anchor: "X"},
+		{URL: "http://other.example/history/httpd.html", Anchor: "httpd"},
 	}
-	if len(info.Links) != 2 || info.Links[0].URL != "http://news.example/2005/04/13/b.html" || info.Links[0].Anchor != "B story" || info.Links[1].URL != "http://other.example/x" {
-		t.Errorf("links = %+v", info.Links)
+	if !slices.Equal(links, want) {
+		t.Errorf("links = %+v, want %+v", links, want)
 	}
-	info = parsePage([]byte(`<p class="byline">Published 23 April 2005 12:32</p><p>Last updated 04 May 2005</p>`), "http://x/story.php?id=1")
-	if info.PublishedFrom != "byline" || !info.Published.Equal(day("2005-04-23")) {
-		t.Errorf("byline: %v from %q", info.Published, info.PublishedFrom)
+	if got, from := pageTime(doc, nil); from != extract.PublishedFromJSONLD || !got.Equal(time.Date(2005, 4, 12, 10, 0, 0, 0, time.UTC)) {
+		t.Errorf("published %v from %q", got, from)
 	}
-	info = parsePage([]byte(`<p>no date</p>`), "http://x/2005/04/02/y.html")
-	if info.PublishedFrom != "url" || !info.Published.Equal(day("2005-04-02")) {
-		t.Errorf("url: %v from %q", info.Published, info.PublishedFrom)
+}
+
+func TestPageTime(t *testing.T) {
+	caps := []timemap.Capture{
+		{Time: day("2005-04-20"), Status: 200},
+		{Time: day("2005-04-02"), Status: 404},
+		{Time: day("2005-04-10"), Status: 200},
+	}
+	const plain = "http://x/story.php?id=1"
+	cases := []struct {
+		name, url, body, lastMod string
+		want                     time.Time
+		wantFrom                 string
+	}{
+		{"byline", plain, `<p class="byline">Published 23 April 2005 12:32</p><p>Last updated 04 May 2005</p>`, "", day("2005-04-23").Add(12*time.Hour + 32*time.Minute), "byline"},
+		{"url", "http://x/2005/04/02/y.html", `<p>no date</p>`, "Tue, 05 Apr 2005 08:00:00 GMT", day("2005-04-02"), "url"},
+		{"no header: first successful capture", plain, "", "", day("2005-04-10"), "first-capture"},
+		{"Last-Modified before the first capture", plain, "", "Tue, 05 Apr 2005 08:00:00 GMT", day("2005-04-05").Add(8 * time.Hour), "last-modified"},
+		{"Last-Modified after the first capture is no publication date", plain, "", "Tue, 26 Apr 2005 08:00:00 GMT", day("2005-04-10"), "first-capture"},
+		{"implausible Last-Modified", plain, "", "Thu, 01 Jan 1970 00:00:00 GMT", day("2005-04-10"), "first-capture"},
+		{"unparseable Last-Modified", plain, "", "yesterday", day("2005-04-10"), "first-capture"},
+	}
+	for _, c := range cases {
+		h := http.Header{"Content-Type": {"text/html"}}
+		if c.lastMod != "" {
+			h.Set("Last-Modified", c.lastMod)
+		}
+		doc, _ := extract.Extract(h, []byte(c.body), extract.Options{BaseURL: c.url})
+		got, from := pageTime(doc, caps)
+		if !got.Equal(c.want) || from != c.wantFrom {
+			t.Errorf("%s: %s (%s), want %s (%s)", c.name, got, from, c.want, c.wantFrom)
+		}
 	}
 }
 
@@ -176,35 +228,5 @@ func TestOtsuCut(t *testing.T) {
 	}
 	if held <= 0 || held > 1 {
 		t.Errorf("held-out share %v", held)
-	}
-}
-
-func TestUndatedTime(t *testing.T) {
-	caps := []timemap.Capture{
-		{Time: day("2005-04-20"), Status: 200},
-		{Time: day("2005-04-02"), Status: 404},
-		{Time: day("2005-04-10"), Status: 200},
-	}
-	cases := []struct {
-		name     string
-		lastMod  string
-		want     time.Time
-		wantFrom string
-	}{
-		{"no header: first successful capture", "", day("2005-04-10"), "first-capture"},
-		{"Last-Modified before the first capture", "Tue, 05 Apr 2005 08:00:00 GMT", day("2005-04-05").Add(8 * time.Hour), "last-modified"},
-		{"Last-Modified after the first capture is no publication date", "Tue, 26 Apr 2005 08:00:00 GMT", day("2005-04-10"), "first-capture"},
-		{"implausible Last-Modified", "Thu, 01 Jan 1970 00:00:00 GMT", day("2005-04-10"), "first-capture"},
-		{"unparseable Last-Modified", "yesterday", day("2005-04-10"), "first-capture"},
-	}
-	for _, c := range cases {
-		h := http.Header{}
-		if c.lastMod != "" {
-			h.Set("Last-Modified", c.lastMod)
-		}
-		got, from := undatedTime(h, caps)
-		if !got.Equal(c.want) || from != c.wantFrom {
-			t.Errorf("%s: %s (%s), want %s (%s)", c.name, got, from, c.want, c.wantFrom)
-		}
 	}
 }

@@ -2,6 +2,7 @@ package extract
 
 import (
 	"encoding/json"
+	"net/http"
 	"net/url"
 	"regexp"
 	"slices"
@@ -24,9 +25,16 @@ const (
 	// PublishedFromTime: a <time> element with itemprop datePublished or
 	// pubdate, else the first <time> inside an <article>.
 	PublishedFromTime = "time"
+	// PublishedFromByline: a "Published <date>" or "Posted on <date>" line
+	// in the page's text.
+	PublishedFromByline = "byline"
 	// PublishedFromURL: a date in the page URL's path (/2005/04/12/,
 	// 2005-04-12, 20050412).
 	PublishedFromURL = "url"
+	// PublishedFromLastModified: the HTTP Last-Modified of the archived
+	// response, when the page states no date at all (its URL included); see
+	// LastModified.
+	PublishedFromLastModified = "last-modified"
 )
 
 // Plausible publication dates lie in [minPlausible, maxPlausible).
@@ -230,7 +238,7 @@ type pageScan struct {
 	timeInArt  string          // first <time> inside an <article>
 	baseHref   string          // first <base href>
 	hasBase    bool
-	hrefs      []string // raw href values of <a> and <area>, in page order
+	hrefs      []href // raw href values of <a> and <area> and their anchors, in page order
 }
 
 // element records what n (an element node) contributes.
@@ -242,7 +250,7 @@ func (s *pageScan) element(n *html.Node) {
 	case atom.A, atom.Area:
 		for _, a := range n.Attr {
 			if a.Namespace == "" && a.Key == "href" {
-				s.hrefs = append(s.hrefs, a.Val)
+				s.hrefs = append(s.hrefs, href{a.Val, anchorText(n)})
 				break
 			}
 		}
@@ -300,8 +308,9 @@ func (s *pageScan) element(n *html.Node) {
 }
 
 // published returns the publication date the scan found and its source,
-// by priority meta > jsonld > time > url (pageURL's path).
-func (s *pageScan) published(pageURL string) (time.Time, string) {
+// by priority meta > jsonld > time > byline (in the text of root, the
+// scanned page) > url (pageURL's path).
+func (s *pageScan) published(pageURL string, root *html.Node) (time.Time, string) {
 	if len(s.meta) > 0 {
 		best, bestRank := time.Time{}, 1<<30
 		for _, c := range s.meta {
@@ -329,12 +338,71 @@ func (s *pageScan) published(pageURL string) (time.Time, string) {
 			return t, PublishedFromTime
 		}
 	}
+	if t, ok := bylineDate(root); ok {
+		return t, PublishedFromByline
+	}
 	if pageURL != "" {
 		if t, ok := DateFromURL(pageURL); ok {
 			return t, PublishedFromURL
 		}
 	}
 	return time.Time{}, ""
+}
+
+// bylineRE finds a byline date, with the time of day when it follows:
+// "Published 12 April 2005 10:32", "Posted on: April 12, 2005",
+// "published 2005-04-12".
+var bylineRE = regexp.MustCompile(`(?i)\b(?:published|posted)(?:\s+on)?:?\s+((\d{1,2}\s+[A-Za-z]+\s+\d{4}|[A-Za-z]+\s+\d{1,2},?\s+\d{4}|\d{4}-\d\d-\d\d)(?:\s+\d{1,2}:\d\d\b)?)`)
+
+// maxBylineText caps the bytes of page text searched for a byline.
+const maxBylineText = 1 << 16
+
+// bylineDate returns the date of the first byline (see bylineRE) in the
+// first maxBylineText bytes of the text of root (scripts, styles and the
+// like left out).
+func bylineDate(root *html.Node) (time.Time, bool) {
+	var b strings.Builder
+	walk(root, func(n *html.Node) bool {
+		switch n.Type {
+		case html.TextNode:
+			if b.Len() < maxBylineText {
+				b.WriteString(n.Data)
+				b.WriteByte(' ')
+			}
+			return false
+		case html.ElementNode:
+			return !neverText(n) && b.Len() < maxBylineText
+		case html.DocumentNode:
+			return true
+		}
+		return false
+	}, nil)
+	m := bylineRE.FindStringSubmatch(b.String())
+	if m == nil {
+		return time.Time{}, false
+	}
+	if t, ok := parseDate(m[1]); ok {
+		return t, true
+	}
+	return parseDate(m[2]) // the date without a time that did not parse
+}
+
+// LastModified returns the HTTP Last-Modified of an archived response as a
+// publication date: it must parse (RFC 1123 and the other HTTP date
+// formats), be plausible (1990-2100) and not lie after the response's own
+// Date when that is given. A page is at least as old as its last
+// modification, so this is an upper bound of its publication, weaker than
+// anything the page states; callers that know when the page was first
+// captured should also reject a Last-Modified after that.
+func LastModified(h http.Header) (time.Time, bool) {
+	lm, err := http.ParseTime(h.Get("Last-Modified"))
+	if err != nil || !plausible(lm) {
+		return time.Time{}, false
+	}
+	if d, err := http.ParseTime(h.Get("Date")); err == nil && lm.After(d) {
+		return time.Time{}, false
+	}
+	return lm.UTC(), true
 }
 
 // jsonLDDateRE finds datePublished in JSON-LD that does not decode.
@@ -439,12 +507,12 @@ func jsonLDDate(v any) (time.Time, bool) {
 // PublicationDate returns the publication date of a parsed page and where
 // it was found (a PublishedFrom* constant), or the zero time and "" when
 // the page does not say. Sources by priority: <meta> tags, JSON-LD
-// datePublished, <time> elements, then the date in pageURL's path (when
-// pageURL is not ""). doc is not modified.
+// datePublished, <time> elements, a byline in the text, then the date in
+// pageURL's path (when pageURL is not ""). doc is not modified.
 func PublicationDate(doc *html.Node, pageURL string) (time.Time, string) {
 	var s pageScan
 	scanTree(doc, &s)
-	return s.published(pageURL)
+	return s.published(pageURL, doc)
 }
 
 // scanTree feeds every element of doc to s in document order.

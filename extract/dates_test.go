@@ -155,6 +155,14 @@ func TestPublicationDate(t *testing.T) {
 		{"implausible meta", pg(`<meta property="article:published_time" content="1970-01-01T00:00:00Z">`, ""), urlDated, d15, "url"},
 		{"implausible jsonld", pg(`<script type="application/ld+json">{"datePublished":"2150-01-01"}</script>`, timeTag), urlPlain, d14, "time"},
 		{"bad time", pg("", `<time pubdate datetime="0000-00-00"></time>`), urlDated, d15, "url"},
+		// A byline in the text, after the page's markup and before its URL.
+		{"byline with time", pg("", `<p class="byline">Published 14 April 2005 10:00</p><p>Last updated 04 May 2005</p>`), urlDated, d14, "byline"},
+		{"byline posted on", pg("", `<p>Posted on: April 14, 2005</p>`), urlPlain, "2005-04-14T00:00:00Z", "byline"},
+		{"byline iso", pg("", `<div>published 2005-04-14</div>`), urlPlain, "2005-04-14T00:00:00Z", "byline"},
+		{"byline bad time keeps the day", pg("", `<p>Published 14 April 2005 99:99</p>`), urlPlain, "2005-04-14T00:00:00Z", "byline"},
+		{"byline in a script is none", pg(`<script>var s = "Published 14 April 2005";</script>`, ""), urlDated, d15, "url"},
+		{"byline implausible", pg("", `<p>Published 1 January 1900</p>`), urlDated, d15, "url"},
+		{"time beats byline", pg("", timeTag+`<p>Published 20 April 2005</p>`), urlPlain, d14, "time"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -172,6 +180,52 @@ func TestPublicationDate(t *testing.T) {
 				t.Errorf("Extract: got %v %q, want %v %q", doc.Published, doc.PublishedFrom, want, tt.from)
 			}
 		})
+	}
+}
+
+func TestLastModified(t *testing.T) {
+	tests := []struct {
+		name, lm, date string
+		want           time.Time
+		ok             bool
+	}{
+		{"RFC 1123", "Tue, 12 Apr 2005 08:00:00 GMT", "", utc(2005, 4, 12, 8, 0, 0), true},
+		{"RFC 850", "Tuesday, 12-Apr-05 08:00:00 GMT", "", utc(2005, 4, 12, 8, 0, 0), true},
+		{"before the response's Date", "Tue, 12 Apr 2005 08:00:00 GMT", "Wed, 13 Apr 2005 08:00:00 GMT", utc(2005, 4, 12, 8, 0, 0), true},
+		{"after the response's Date", "Tue, 12 Apr 2005 08:00:00 GMT", "Mon, 11 Apr 2005 08:00:00 GMT", time.Time{}, false},
+		{"epoch", "Thu, 01 Jan 1970 00:00:00 GMT", "", time.Time{}, false},
+		{"unparseable", "yesterday", "", time.Time{}, false},
+		{"absent", "", "", time.Time{}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := http.Header{}
+			if tt.lm != "" {
+				h.Set("Last-Modified", tt.lm)
+			}
+			if tt.date != "" {
+				h.Set("Date", tt.date)
+			}
+			got, ok := LastModified(h)
+			if ok != tt.ok || !got.Equal(tt.want) {
+				t.Errorf("LastModified = %v %v, want %v %v", got, ok, tt.want, tt.ok)
+			}
+		})
+	}
+	// Extract takes it only when the page states nothing, its URL included.
+	h := htmlHeader()
+	h.Set("Last-Modified", "Tue, 12 Apr 2005 08:00:00 GMT")
+	body := []byte(`<html><body><p>words</p></body></html>`)
+	for _, tt := range []struct {
+		url, from string
+	}{
+		{"http://example.com/news/a.html", PublishedFromLastModified},
+		{"http://example.com/2005/04/15/a.html", PublishedFromURL},
+		{"", PublishedFromLastModified},
+	} {
+		if doc, _ := Extract(h, body, Options{BaseURL: tt.url}); doc.PublishedFrom != tt.from {
+			t.Errorf("%q: published from %q, want %q", tt.url, doc.PublishedFrom, tt.from)
+		}
 	}
 }
 
@@ -232,7 +286,7 @@ func TestEventArchive(t *testing.T) {
 				continue
 			}
 			for _, l := range doc.Links {
-				if !strings.HasPrefix(l, "http://") && !strings.HasPrefix(l, "https://") || strings.Contains(l, "#") {
+				if l := l.URL; !strings.HasPrefix(l, "http://") && !strings.HasPrefix(l, "https://") || strings.Contains(l, "#") {
 					t.Errorf("%s: bad link %q", r.uri, l)
 				}
 			}

@@ -46,13 +46,15 @@ type Document struct {
 	// capture date is known).
 	Published time.Time `json:"published,omitzero"`
 	// PublishedFrom says where Published was found: "meta", "jsonld",
-	// "time" or "url" (the PublishedFrom* constants); "" when unknown.
+	// "time", "byline", "url" or "last-modified" (the PublishedFrom*
+	// constants); "" when unknown.
 	PublishedFrom string `json:"published_from,omitempty"`
-	// Links are the page's outlinks (see Links): absolute http(s) URLs of
-	// every <a> and <area> of the whole page, navigation included, in page
-	// order, de-duplicated, at most Options.MaxLinks. Relative links need
-	// Options.BaseURL or an absolute <base href>.
-	Links []string `json:"links,omitempty"`
+	// Links are the page's outlinks with their anchor text (see Links):
+	// absolute http(s) URLs of every <a> and <area> of the whole page,
+	// navigation included, in page order, de-duplicated, at most
+	// Options.MaxLinks. Relative links need Options.BaseURL or an absolute
+	// <base href>.
+	Links []Link `json:"links,omitempty"`
 }
 
 // Extractor names, the values of Document.Extractor.

@@ -63,7 +63,7 @@ func FuzzExtract(f *testing.F) {
 			t.Fatalf("%d links over the cap of 50", len(doc.Links))
 		}
 		for _, l := range doc.Links {
-			u, err := url.Parse(l)
+			u, err := url.Parse(l.URL)
 			if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 				t.Fatalf("link %q is not an absolute http(s) URL", l)
 			}

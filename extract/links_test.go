@@ -47,15 +47,56 @@ func TestLinks(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := Links(parseHTML(t, tt.body), tt.base)
+			got := linkURLs(Links(parseHTML(t, tt.body), tt.base))
 			if !slices.Equal(got, tt.want) {
 				t.Errorf("Links = %q, want %q", got, tt.want)
 			}
 			doc, _ := Extract(htmlHeader(), []byte(tt.body), Options{BaseURL: tt.base})
+			if got := linkURLs(doc.Links); !slices.Equal(got, tt.want) {
+				t.Errorf("Extract: Links = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// linkURLs are the URLs of links.
+func linkURLs(links []Link) []string {
+	var out []string
+	for _, l := range links {
+		out = append(out, l.URL)
+	}
+	return out
+}
+
+func TestLinkAnchors(t *testing.T) {
+	const page = "http://example.com/news/story.html"
+	tests := []struct {
+		name, body string
+		want       []Link
+	}{
+		{"text collapsed", `<a href="/a">  Brown   targets
+			OAPs </a>`, []Link{{"http://example.com/a", "Brown targets OAPs"}}},
+		{"inline children and entities", `<a href="/b"><b>Tories</b> &amp; <i>Labour</i>&nbsp;clash</a>`,
+			[]Link{{"http://example.com/b", "Tories & Labour clash"}}},
+		{"image link has no text", `<a href="/c"><img src="x.png" alt="logo"></a>`, []Link{{"http://example.com/c", ""}}},
+		{"area alt", `<map><area href="/d" alt=" Map  of UK "></map>`, []Link{{"http://example.com/d", "Map of UK"}}},
+		{"first occurrence gives the anchor", `<a href="/e">first</a><a href="/e">second</a>`, []Link{{"http://example.com/e", "first"}}},
+		{"script text inside a link is no anchor", `<a href="/f">Read<script>var x = 1;</script> more</a>`, []Link{{"http://example.com/f", "Read more"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			doc, _ := Extract(htmlHeader(), []byte(tt.body), Options{BaseURL: page})
 			if !slices.Equal(doc.Links, tt.want) {
 				t.Errorf("Extract: Links = %q, want %q", doc.Links, tt.want)
 			}
+			if got := Links(parseHTML(t, tt.body), page); !slices.Equal(got, tt.want) {
+				t.Errorf("Links = %q, want %q", got, tt.want)
+			}
 		})
+	}
+	long := `<a href="/g">` + strings.Repeat("word ", 400) + `</a>`
+	if doc, _ := Extract(htmlHeader(), []byte(long), Options{BaseURL: page}); len(doc.Links) != 1 || len(doc.Links[0].Anchor) > maxAnchor {
+		t.Errorf("long anchor not capped at %d bytes: %d links", maxAnchor, len(doc.Links))
 	}
 }
 
@@ -70,7 +111,7 @@ func TestLinksCapAndText(t *testing.T) {
 		t.Errorf("%d links, want the cap %d", len(doc.Links), DefaultMaxLinks)
 	}
 	doc, _ = Extract(htmlHeader(), []byte(body), Options{BaseURL: "http://example.com/", MaxLinks: 10})
-	if len(doc.Links) != 10 || doc.Links[0] != "http://example.com/" {
+	if len(doc.Links) != 10 || doc.Links[0].URL != "http://example.com/" {
 		t.Errorf("MaxLinks 10: %q", doc.Links)
 	}
 	// Links come from the whole page, chrome included, while the text is
@@ -82,7 +123,7 @@ func TestLinksCapAndText(t *testing.T) {
 		t.Errorf("BaseURL changed the text")
 	}
 	for _, want := range []string{"http://example.com/sport", "http://example.com/a", "http://example.com/x"} {
-		if !slices.Contains(with.Links, want) {
+		if !slices.Contains(linkURLs(with.Links), want) {
 			t.Errorf("chrome link %s missing from %q", want, with.Links)
 		}
 	}

@@ -53,6 +53,11 @@ func Extract(h http.Header, body []byte, opts Options) (*Document, error) {
 			doc.Published, doc.PublishedFrom = t, PublishedFromURL
 		}
 	}
+	if doc.PublishedFrom == "" {
+		if t, ok := LastModified(h); ok {
+			doc.Published, doc.PublishedFrom = t, PublishedFromLastModified
+		}
+	}
 	return doc, decErr
 }
 
@@ -98,7 +103,7 @@ func extractHTML(doc *Document, payload []byte, ct string, opts Options) {
 		return
 	}
 	info := inspectAndPrune(root)
-	doc.Published, doc.PublishedFrom = info.scan.published(opts.BaseURL)
+	doc.Published, doc.PublishedFrom = info.scan.published(opts.BaseURL, root)
 	doc.Links = info.scan.links(opts.BaseURL, opts.MaxLinks)
 	doc.Title = info.title
 	if doc.Title == "" {

@@ -171,3 +171,40 @@ func Change(n, n0 int) float64 {
 func clamp(x, lo, hi float64) float64 {
 	return math.Max(lo, math.Min(hi, x))
 }
+
+// CosineInOrder is Cosine with every sum taken in term order. Map iteration
+// order is random and float addition is not associative, so Cosine may
+// differ in its last bits from one run to the next; CosineInOrder gives the
+// same bits on every run, at the cost of sorting the terms. It is for
+// callers that compare scores exactly (the crawl's frontier, which a resumed
+// crawl must rebuild as it was).
+func CosineInOrder(a, b Vector) float64 {
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	var dot, na, nb float64
+	for _, t := range sortedTerms(a) {
+		w := a[t]
+		na += w * w
+		if y, ok := b[t]; ok {
+			dot += w * y
+		}
+	}
+	for _, t := range sortedTerms(b) {
+		nb += b[t] * b[t]
+	}
+	if na == 0 || nb == 0 {
+		return 0
+	}
+	return clamp(dot/math.Sqrt(na*nb), 0, 1)
+}
+
+// sortedTerms returns the terms of v in order.
+func sortedTerms(v Vector) []string {
+	terms := make([]string, 0, len(v))
+	for t := range v {
+		terms = append(terms, t)
+	}
+	slices.Sort(terms)
+	return terms
+}
