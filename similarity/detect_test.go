@@ -171,3 +171,62 @@ func TestTopicGuard(t *testing.T) {
 		t.Errorf("without the guard the rotated page must cross cosine: %s", res.Captures[1].Reason)
 	}
 }
+
+// TestTopicGuardContinuity: the guard keeps a page whose stories rotate step
+// by step (each capture sharing words with the one before), and flags a page
+// that jumps to other stories of the same subject at once, as a repurposed
+// site does, and every capture after the jump until the page comes back.
+func TestTopicGuardContinuity(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	b := NewModelBuilder(false, 5)
+	for i := range 40 {
+		subject := []string{"light", "cook"}[i%2]
+		b.Add(input([3]string{"200", "text/html", subjectDoc(rng, subject, 40)}))
+	}
+	// words from..to-1 of the light subject's vocabulary
+	span := func(from, to int) [3]string {
+		var w []string
+		for k := from; k < to; k++ {
+			w = append(w, fmt.Sprintf("light%03d", k))
+		}
+		return [3]string{"200", "text/html", strings.Join(w, " ")}
+	}
+	in := input(
+		span(0, 40),    // t0
+		span(20, 60),   // half new: on, no threshold crossed
+		span(40, 80),   // nothing of t0's, half of the last: kept by the guard
+		span(160, 200), // nothing of the last on-topic capture: a jump
+		span(180, 220), // follows the jump, still nothing of the last on-topic capture
+		span(50, 90),   // back to where the page was
+	)
+	b.Add(in)
+	model := b.Build()
+	want := []struct {
+		verdict, reason string
+	}{
+		{VerdictOn, "t0"},
+		{VerdictOn, "no threshold crossed"},
+		{VerdictOn, "still on its subject"},
+		{VerdictOff, "a jump from the latest on-topic capture"},
+		{VerdictOff, "a jump from the latest on-topic capture"},
+		{VerdictOn, "still on its subject"},
+	}
+	for _, opts := range []Options{
+		{MinT0Words: 5, TopicGuard: DefaultTopicGuard, Continuity: DefaultContinuity},
+		{MinT0Words: 5, TopicGuard: DefaultTopicGuard}, // continuity off: the guard alone keeps them all
+	} {
+		res, err := Score(context.Background(), in, model, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, w := range want {
+			if opts.Continuity == 0 && w.verdict == VerdictOff {
+				w = struct{ verdict, reason string }{VerdictOn, "still on its subject"}
+			}
+			c := res.Captures[i]
+			if c.Verdict != w.verdict || !strings.Contains(c.Reason, w.reason) {
+				t.Errorf("continuity %v, capture %d: %s (%s), topic %.3f; want %s (%s)", opts.Continuity, i, c.Verdict, c.Reason, c.Scores[MeasureTopic], w.verdict, w.reason)
+			}
+		}
+	}
+}

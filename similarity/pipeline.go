@@ -316,9 +316,10 @@ func (sp *spilled) input() *Input {
 }
 
 // DefaultOptions are the settings detect uses by default: the paper's best
-// rule, with t0 checked against the collection's topic and the topic guard.
+// rule, with t0 checked against the collection's topic and the topic guard
+// with its continuity check.
 func DefaultOptions() Options {
-	return Options{TopicCheck: true, TopicGuard: DefaultTopicGuard}.WithDefaults()
+	return Options{TopicCheck: true, TopicGuard: DefaultTopicGuard, Continuity: DefaultContinuity}.WithDefaults()
 }
 
 // DetectFiles indexes local WARC/ARC files and runs Detect over them,

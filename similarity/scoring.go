@@ -18,6 +18,16 @@ type prepared struct {
 	// termHash and rawHash are the Simhashes of the term counts and of the
 	// text (tf_simhash and raw_simhash only).
 	termHash, rawHash uint64
+	// cvec is the vector with the collection model's IDF, made once.
+	cvec Vector
+}
+
+// collectionVec is the capture's vector with the collection's IDF.
+func (p *prepared) collectionVec(m *Model) Vector {
+	if p.cvec == nil {
+		p.cvec = m.Vec(p.tf)
+	}
+	return p.cvec
 }
 
 // scoring is the context a measure scores a capture in: every prepared
@@ -64,7 +74,7 @@ func prepareTopic(s *scoring) error {
 		return nil
 	}
 	if s.nbhd = s.model.LocalTopic(s.prep[s.t0].tf); len(s.nbhd) > 0 {
-		s.localT0 = Cosine(s.model.Vec(s.prep[s.t0].tf), s.nbhd)
+		s.localT0 = Cosine(s.prep[s.t0].collectionVec(s.model), s.nbhd)
 	}
 	return nil
 }
@@ -73,7 +83,7 @@ func scoreTopic(s *scoring, i int) (float64, bool) {
 	if s.localT0 <= 0 {
 		return 0, false
 	}
-	return Cosine(s.model.Vec(s.prep[i].tf), s.nbhd) / s.localT0, true
+	return Cosine(s.prep[i].collectionVec(s.model), s.nbhd) / s.localT0, true
 }
 
 // topTerms are the capture's 20 most frequent terms, computed on first use.

@@ -24,6 +24,8 @@ type Settings struct {
 	NoTopicCheck bool `json:"no_topic_check"`
 	// TopicGuard is Options.TopicGuard (0: the paper's plain rule).
 	TopicGuard float64 `json:"topic_guard"`
+	// Continuity is Options.Continuity (0: the topic guard alone decides).
+	Continuity float64 `json:"continuity"`
 }
 
 // DefaultScore is the default Settings.Score: every measure of the paper but
@@ -32,7 +34,7 @@ const DefaultScore = "cosine,jaccard,tfintersection,wordcount,bytecount"
 
 // DefaultSettings are the settings detect uses by default.
 func DefaultSettings() Settings {
-	return Settings{Measures: DefaultMeasures, Score: DefaultScore, IDF: "timemap", MinT0Words: 20, TopicGuard: DefaultTopicGuard}
+	return Settings{Measures: DefaultMeasures, Score: DefaultScore, IDF: "timemap", MinT0Words: 20, TopicGuard: DefaultTopicGuard, Continuity: DefaultContinuity}
 }
 
 // Options checks the settings and turns them into Options; errors name the
@@ -55,11 +57,14 @@ func (s Settings) Options() (Options, error) {
 	if err := topic.CheckThreshold(s.TopicGuard); err != nil {
 		return Options{}, fmt.Errorf("--topic-guard: %w", err)
 	}
+	if !(s.Continuity >= 0 && s.Continuity <= 1) {
+		return Options{}, fmt.Errorf("--continuity is %v: want a cosine from 0 to 1", s.Continuity)
+	}
 	if s.IDF != "timemap" && s.IDF != "collection" {
 		return Options{}, errors.New("--idf must be timemap or collection")
 	}
 	o := Options{Rule: rule, CollectionIDF: s.IDF == "collection", MinT0Words: s.MinT0Words,
-		TopicCheck: !s.NoTopicCheck, TopicGuard: s.TopicGuard}
+		TopicCheck: !s.NoTopicCheck, TopicGuard: s.TopicGuard, Continuity: s.Continuity}
 	for _, t := range extra {
 		o.Measures = append(o.Measures, t.Measure)
 	}
@@ -70,5 +75,6 @@ func (s Settings) Options() (Options, error) {
 // (besides the rule): name: value. o is what Options made of them.
 func (s Settings) Record(o Options) map[string]string {
 	return map[string]string{"idf": s.IDF, "min-t0-words": fmt.Sprint(o.MinT0Words),
-		"topic-check": fmt.Sprint(o.TopicCheck), "topic-guard": fmt.Sprint(o.TopicGuard)}
+		"topic-check": fmt.Sprint(o.TopicCheck), "topic-guard": fmt.Sprint(o.TopicGuard),
+		"continuity": fmt.Sprint(o.Continuity)}
 }
