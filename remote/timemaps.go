@@ -415,3 +415,31 @@ func NewTimeMapSource(doer Doer, uriTs []string, opts TimeMapOptions) *TimeMapSo
 func (s *TimeMapSource) TimeMaps(ctx context.Context) iter.Seq2[*timemap.TimeMap, error] {
 	return TimeMapsFromURIs(ctx, s.doer, s.uriTs, s.opts)
 }
+
+// SkipFailed passes on src's TimeMaps, handing each TimeMap that could not be
+// fetched to onError and going on with the others, so that one archive's
+// failure does not end a run: only the end of ctx does. A TimeMap the archive
+// does not have (or that lists no mementos) comes with an error wrapping
+// ErrNotArchived, which callers count apart from one lost to an error.
+func SkipFailed(src timemap.Source, onError func(error)) timemap.Source {
+	return skipFailed{src, onError}
+}
+
+type skipFailed struct {
+	src     timemap.Source
+	onError func(error)
+}
+
+func (s skipFailed) TimeMaps(ctx context.Context) iter.Seq2[*timemap.TimeMap, error] {
+	return func(yield func(*timemap.TimeMap, error) bool) {
+		for tm, err := range s.src.TimeMaps(ctx) {
+			if err != nil && ctx.Err() == nil {
+				s.onError(err)
+				continue
+			}
+			if !yield(tm, err) {
+				return
+			}
+		}
+	}
+}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"iter"
 	"net/http"
 	"os"
 	"strings"
@@ -315,9 +314,17 @@ func openRemote(c *cli.Context, st *setup, warn *warnings) (_ *source, err error
 	// Every capture's memento is fetched (once: the cache serves the second
 	// read) to learn its archived status and type; failures are listed as
 	// not scored with their reason.
-	s.src = tolerant{remote.ResolveMementos(src, client, mopts, func(c timemap.Capture, err error) {
+	resolved := remote.ResolveMementos(src, client, mopts, func(c timemap.Capture, err error) {
 		warn.add(fmt.Errorf("%s: %w", timemap.URIM("", c), err))
-	}), warn, counts}
+	})
+	s.src = remote.SkipFailed(resolved, func(err error) {
+		if errors.Is(err, remote.ErrNotArchived) {
+			counts.noMementos.Add(1)
+		} else {
+			counts.dropped.Add(1)
+		}
+		warn.add(err)
+	})
 	return s, nil
 }
 
@@ -340,33 +347,4 @@ func expandList(items []string) ([]string, error) {
 		}
 	}
 	return out, nil
-}
-
-// tolerant reports a TimeMap that could not be fetched and goes on with the
-// others; only the end of the context stops it.
-// A TimeMap the archive does not have (or that lists no mementos) is
-// counted apart from one lost to an error.
-type tolerant struct {
-	src    timemap.Source
-	warn   *warnings
-	counts *remoteCounts
-}
-
-func (t tolerant) TimeMaps(ctx context.Context) iter.Seq2[*timemap.TimeMap, error] {
-	return func(yield func(*timemap.TimeMap, error) bool) {
-		for tm, err := range t.src.TimeMaps(ctx) {
-			if err != nil && ctx.Err() == nil {
-				if errors.Is(err, remote.ErrNotArchived) {
-					t.counts.noMementos.Add(1)
-				} else {
-					t.counts.dropped.Add(1)
-				}
-				t.warn.add(err)
-				continue
-			}
-			if !yield(tm, err) {
-				return
-			}
-		}
-	}
 }
