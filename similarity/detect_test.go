@@ -134,16 +134,23 @@ func subjectDoc(rng *rand.Rand, subject string, n int) string {
 	return strings.Join(words, " ")
 }
 
-// TestTopicGuard: a page whose stories rotate keeps its subject and stays
-// on-topic, although its cosine with t0 falls under the threshold; a page
-// taken over by another subject of the same collection goes off-topic.
-func TestTopicGuard(t *testing.T) {
-	rng := rand.New(rand.NewPCG(7, 7))
+// twoSubjects is a model builder holding 40 pages, half on each of two
+// subjects ("light" and "cook").
+func twoSubjects(rng *rand.Rand) *ModelBuilder {
 	b := NewModelBuilder(false, 5)
 	for i := range 40 {
 		subject := []string{"light", "cook"}[i%2]
 		b.Add(input([3]string{"200", "text/html", subjectDoc(rng, subject, 40)}))
 	}
+	return b
+}
+
+// TestTopicGuard: a page whose stories rotate keeps its subject and stays
+// on-topic, although its cosine with t0 falls under the threshold; a page
+// taken over by another subject of the same collection goes off-topic.
+func TestTopicGuard(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	b := twoSubjects(rng)
 	in := input(
 		[3]string{"200", "text/html", subjectDoc(rng, "light", 40)},
 		[3]string{"200", "text/html", subjectDoc(rng, "light", 40)},
@@ -178,11 +185,7 @@ func TestTopicGuard(t *testing.T) {
 // site does, and every capture after the jump until the page comes back.
 func TestTopicGuardContinuity(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 7))
-	b := NewModelBuilder(false, 5)
-	for i := range 40 {
-		subject := []string{"light", "cook"}[i%2]
-		b.Add(input([3]string{"200", "text/html", subjectDoc(rng, subject, 40)}))
-	}
+	b := twoSubjects(rng)
 	// words from..to-1 of the light subject's vocabulary
 	span := func(from, to int) [3]string {
 		var w []string
