@@ -233,3 +233,51 @@ func TestTopicGuardContinuity(t *testing.T) {
 		}
 	}
 }
+
+// TestT0Stub: a first capture that is a stub of the page (a short error page
+// that shares nothing with the page's full captures) is passed over for t0;
+// a short first capture that the page grows from (a live page) is not.
+func TestT0Stub(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 3))
+	b := NewModelBuilder(false, 5)
+	for i := range 40 { // first captures of 400 terms
+		b.Add(input([3]string{"200", "text/html", subjectDoc(rng, []string{"light", "cook"}[i%2], 400)}))
+	}
+	// The page's story uses the first half of the subject's words; the stub
+	// a few of the other half, so that it is near the subject but shares
+	// nothing with the page.
+	var words []string
+	for k := range 240 {
+		words = append(words, fmt.Sprintf("light%03d", (k*7)%150))
+	}
+	story := strings.Join(words, " ")
+	soft404 := "error page not found"
+	for k := range 24 {
+		soft404 += fmt.Sprintf(" light%03d", 200+k)
+	}
+	grown := strings.Join(strings.Fields(story)[:24], " ")
+	for _, tt := range []struct {
+		name   string
+		first  string
+		wantT0 int
+		reason string
+	}{
+		{"soft 404 first", soft404, 1, "stub of the page"},
+		{"live page first", grown, 0, "first capture with HTTP 200"},
+	} {
+		in := input(
+			[3]string{"200", "text/html", tt.first},
+			[3]string{"200", "text/html", story},
+			[3]string{"200", "text/html", story + " " + subjectDoc(rng, "light", 40)},
+		)
+		b.Add(in)
+		model := b.Build()
+		res, err := Score(context.Background(), in, model, Options{TopicCheck: true, MinT0Words: 5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !res.Captures[tt.wantT0].IsT0 || !strings.Contains(res.T0Reason, tt.reason) {
+			t.Errorf("%s: t0 %s (%s); want capture %d (%s)", tt.name, res.T0, res.T0Reason, tt.wantT0, tt.reason)
+		}
+	}
+}

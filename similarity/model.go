@@ -26,6 +26,9 @@ type Model struct {
 	// TypicalTopicSim is the median similarity of the sampled first captures
 	// to Topic.
 	TypicalTopicSim float64
+	// TypicalTerms is the median number of terms of the sampled first
+	// captures.
+	TypicalTerms int
 	// refs are unit vectors of the sample of first captures, the neighbours
 	// from which a TimeMap's own topic is drawn; post is their inverted
 	// index (term -> references holding it, with the weight).
@@ -97,6 +100,15 @@ func (m *Model) LocalTopic(tf map[string]int) Vector {
 		}
 	}
 	return unit(c)
+}
+
+// termTotal is the number of terms counted in tf.
+func termTotal(tf map[string]int) int {
+	n := 0
+	for _, c := range tf {
+		n += c
+	}
+	return n
 }
 
 // Vec is a document's vector with collection IDF.
@@ -232,13 +244,17 @@ func (s *ModelStats) Model() *Model {
 	// Rounded and normalised in term order: the model must be the same bit
 	// for bit however it was built, and sums over maps run in random order.
 	sims := make([]float64, len(s.Sample))
+	terms := make([]int, len(s.Sample))
 	m.refs = make([]Vector, len(s.Sample))
 	for i, d := range s.Sample {
 		sims[i] = math.Round(m.TopicSim(d.TF)*1e9) / 1e9
+		terms[i] = termTotal(d.TF)
 		m.refs[i] = unitInOrder(prune(tfidf(d.TF, df), refTerms))
 	}
 	sort.Float64s(sims)
 	m.TypicalTopicSim = sims[len(sims)/2]
+	slices.Sort(terms)
+	m.TypicalTerms = terms[len(terms)/2]
 	m.post = map[string][]refWeight{}
 	for i, r := range m.refs {
 		for t, w := range r {

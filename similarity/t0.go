@@ -1,15 +1,34 @@
 package similarity
 
-import "fmt"
+import (
+	"fmt"
+)
 
 // offTopicShare is how far below the collection's typical similarity to its
 // topic a first capture must fall before it is taken to be off-topic itself.
 const offTopicShare = 0.35
 
+// stubShare: a capture with less than 1/stubShare of the terms of the
+// collection's typical first capture, sharing next to nothing (cosine under
+// stubOverlap, with collection IDF) with any of the page's longer captures
+// and no closer to the collection's topic than is typical, is a stub (an
+// error or placeholder page in the site's own words) rather than the page: it
+// is passed over as t0 when a longer capture follows. A page that grows (a
+// live page whose first capture is its first paragraphs) shares its words
+// with what it grows into, and keeps its first capture; so does a short page
+// (a list of headlines) that a site repurposed to longer pages of another
+// subject: the bar is the collection's typical length, not the page's.
+const (
+	stubShare   = 8
+	stubOverlap = 0.10
+)
+
 // chooseT0 picks URI-R@t0: the earliest capture with HTTP 200, an HTML type
 // and at least MinT0Words words. With TopicCheck, a first capture that sits far
-// off the collection's topic (a parked domain, an error page) is passed over
-// for the earliest capture that does not, and the reason says so.
+// off the collection's topic (a parked domain, an error page), or that is a
+// stub of the page (a soft 404 or a placeholder, a fraction of the length of
+// the page's other captures and not close to the topic), is passed over for
+// the earliest capture that is neither, and the reason says so.
 func chooseT0(in Input, prep []*prepared, model *Model, opts Options) (int, string) {
 	var cands []int
 	for i, p := range prep {
@@ -26,15 +45,33 @@ func chooseT0(in Input, prep []*prepared, model *Model, opts Options) (int, stri
 		return first, plain
 	}
 	floor := offTopicShare * model.TypicalTopicSim
+	short := func(i int) bool { return termTotal(prep[i].tf)*stubShare < model.TypicalTerms }
+	stub := func(i int, sim float64) bool {
+		if !short(i) || sim >= model.TypicalTopicSim {
+			return false
+		}
+		for _, j := range cands {
+			if !short(j) && Cosine(prep[i].collectionVec(model), prep[j].collectionVec(model)) >= stubOverlap {
+				return false
+			}
+		}
+		return true
+	}
 	sim0 := model.TopicSim(prep[first].tf)
-	if sim0 >= floor {
+	var why string
+	switch {
+	case sim0 < floor:
+		why = fmt.Sprintf("first capture %s looks off the collection's topic (similarity %.3f, typical %.3f)", in.URIMs[first], sim0, model.TypicalTopicSim)
+	case stub(first, sim0):
+		why = fmt.Sprintf("first capture %s looks like a stub of the page (%d terms where the collection's first captures have %d; nothing in common with the page's longer captures; similarity to the collection's topic %.3f, typical %.3f)",
+			in.URIMs[first], termTotal(prep[first].tf), model.TypicalTerms, sim0, model.TypicalTopicSim)
+	default:
 		return first, plain
 	}
 	for _, i := range cands[1:] {
-		if s := model.TopicSim(prep[i].tf); s >= floor {
-			return i, fmt.Sprintf("first capture %s looks off the collection's topic (similarity %.3f, typical %.3f); using the earliest capture near the topic (%.3f)",
-				in.URIMs[first], sim0, model.TypicalTopicSim, s)
+		if s := model.TopicSim(prep[i].tf); s >= floor && !stub(i, s) {
+			return i, fmt.Sprintf("%s; using the earliest capture near the topic (%.3f)", why, s)
 		}
 	}
-	return first, fmt.Sprintf("every capture looks off the collection's topic (first: similarity %.3f, typical %.3f); using the first", sim0, model.TypicalTopicSim)
+	return first, fmt.Sprintf("%s, and so does every later capture; using the first", why)
 }
