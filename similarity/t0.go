@@ -51,7 +51,8 @@ func chooseT0(in Input, prep []*prepared, model *Model, opts Options) (int, stri
 			return false
 		}
 		for _, j := range cands {
-			if !short(j) && Cosine(prep[i].collectionVec(model), prep[j].collectionVec(model)) >= stubOverlap {
+			// Rounded as scores are: sums over maps vary in their last bits.
+			if !short(j) && roundScore(Cosine(prep[i].collectionVec(model), prep[j].collectionVec(model))) >= stubOverlap {
 				return false
 			}
 		}
