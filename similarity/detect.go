@@ -205,39 +205,40 @@ func Score(ctx context.Context, in Input, model *Model, opts Options) (*TimeMapR
 			cr.Verdict, cr.Reason = VerdictOn, "t0"
 			continue
 		}
-		crossed := opts.Rule.Crossed(scores)
-		if len(crossed) == 0 {
-			cr.Verdict, cr.Reason = VerdictOn, "no threshold crossed"
-			if i > t0 {
-				lastOn = i
-			}
-			continue
+		cr.Verdict, cr.Reason = judge(scores, opts, func() float64 {
+			return roundScore(Cosine(p.collectionVec(model), prep[lastOn].collectionVec(model)))
+		})
+		if cr.Verdict == VerdictOn && i > t0 {
+			lastOn = i
 		}
-		if topic, ok := scores[MeasureTopic]; ok && opts.TopicGuard > 0 && onlyContent(crossed) {
-			if topic < opts.TopicGuard {
-				crossed = append(crossed, Threshold{MeasureTopic, opts.TopicGuard})
-				cr.Verdict, cr.Reason = VerdictOff, describe(crossed, scores)
-				continue
-			}
-			guarded := fmt.Sprintf("%s, but still on its subject in the collection (topic %.3f >= %s)",
-				describe(crossed, scores), topic, strconv.FormatFloat(opts.TopicGuard, 'f', -1, 64))
-			if opts.Continuity > 0 {
-				step := roundScore(Cosine(p.collectionVec(model), prep[lastOn].collectionVec(model)))
-				if step < opts.Continuity {
-					cr.Verdict, cr.Reason = VerdictOff, fmt.Sprintf("%s; yet a jump from the latest on-topic capture (continuity %.3f < %s)",
-						strings.Replace(guarded, ", but still on", "; on", 1), step, strconv.FormatFloat(opts.Continuity, 'f', -1, 64))
-					continue
-				}
-			}
-			cr.Verdict, cr.Reason = VerdictOn, guarded
-			if i > t0 {
-				lastOn = i
-			}
-			continue
-		}
-		cr.Verdict, cr.Reason = VerdictOff, describe(crossed, scores)
 	}
 	return res, nil
+}
+
+// judge gives a capture's verdict and its reason from its scores: off-topic
+// where the rule's thresholds are crossed, unless only content thresholds are
+// and the topic guard keeps it: its topic score is at least TopicGuard and its
+// continuity (called only then) at least Continuity.
+func judge(scores map[string]float64, opts Options, continuity func() float64) (verdict, reason string) {
+	crossed := opts.Rule.Crossed(scores)
+	if len(crossed) == 0 {
+		return VerdictOn, "no threshold crossed"
+	}
+	topic, ok := scores[MeasureTopic]
+	if !ok || opts.TopicGuard <= 0 || !onlyContent(crossed) {
+		return VerdictOff, describe(crossed, scores)
+	}
+	if topic < opts.TopicGuard {
+		return VerdictOff, describe(append(crossed, Threshold{MeasureTopic, opts.TopicGuard}), scores)
+	}
+	onSubject := fmt.Sprintf("on its subject in the collection (topic %.3f >= %s)", topic, strconv.FormatFloat(opts.TopicGuard, 'f', -1, 64))
+	if opts.Continuity > 0 {
+		if step := continuity(); step < opts.Continuity {
+			return VerdictOff, fmt.Sprintf("%s; %s; yet a jump from the latest on-topic capture (continuity %.3f < %s)",
+				describe(crossed, scores), onSubject, step, strconv.FormatFloat(opts.Continuity, 'f', -1, 64))
+		}
+	}
+	return VerdictOn, describe(crossed, scores) + ", but still " + onSubject
 }
 
 // roundScore keeps 6 decimals: sums over Go maps run in varying order, and

@@ -1,8 +1,6 @@
 package similarity
 
-import (
-	"fmt"
-)
+import "fmt"
 
 // offTopicShare is how far below the collection's typical similarity to its
 // topic a first capture must fall before it is taken to be off-topic itself.
