@@ -461,16 +461,8 @@ func (f *WriteFn) ProcessElement(ctx context.Context, _ int, values func(*Result
 		all = append(all, r)
 	}
 	slices.SortFunc(all, func(a, b Result) int { return strings.Compare(a.Key, b.Key) })
-	run, err := f.Cfg.Run(f.Started)
-	if err != nil {
-		return err
-	}
-	return writeResults(ctx, f.Cfg.Output, func(w io.Writer) error {
-		rw, err := report.NewResultsWriter(w, run)
-		if err != nil {
-			return err
-		}
-		if err := rw.Close(); err != nil {
+	return f.Cfg.writeRun(ctx, f.Started, func(rw *report.ResultsWriter, w io.Writer) error {
+		if err := rw.Close(); err != nil { // the run line alone: the result lines come rendered
 			return err
 		}
 		for _, r := range all {
@@ -514,15 +506,7 @@ func (f *GatherScoreFn) ProcessElement(ctx context.Context, _ int, values func(*
 		builder.Add(*in)
 	}
 	model := builder.Build()
-	run, err := f.Cfg.Run(f.Started)
-	if err != nil {
-		return err
-	}
-	return writeResults(ctx, f.Cfg.Output, func(w io.Writer) error {
-		rw, err := report.NewResultsWriter(w, run)
-		if err != nil {
-			return err
-		}
+	return f.Cfg.writeRun(ctx, f.Started, func(rw *report.ResultsWriter, _ io.Writer) error {
 		for _, e := range all {
 			in, err := decodeInput(e.Input)
 			if err != nil {
@@ -539,6 +523,22 @@ func (f *GatherScoreFn) ProcessElement(ctx context.Context, _ int, values func(*
 		}
 		emit(len(all))
 		return rw.Close()
+	})
+}
+
+// writeRun writes the results file at c.Output: its run line through rw,
+// then what body writes.
+func (c Config) writeRun(ctx context.Context, started time.Time, body func(rw *report.ResultsWriter, w io.Writer) error) error {
+	run, err := c.Run(started)
+	if err != nil {
+		return err
+	}
+	return writeResults(ctx, c.Output, func(w io.Writer) error {
+		rw, err := report.NewResultsWriter(w, run)
+		if err != nil {
+			return err
+		}
+		return body(rw, w)
 	})
 }
 
