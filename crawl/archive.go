@@ -60,6 +60,7 @@ func OpenLocal(ctx context.Context, dir, indexPath string, onError func(error)) 
 		if err != nil {
 			return nil, fmt.Errorf("archive index %s: %w", indexPath, err)
 		}
+		defer idx.Close()
 		for tm, err := range idx.TimeMaps(ctx) {
 			if err != nil {
 				return nil, fmt.Errorf("archive index %s: %w", indexPath, err)

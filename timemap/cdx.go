@@ -37,12 +37,11 @@ type CDXOptions struct {
 	// them (as written by WriteCDXJ). A key out of order met while reading
 	// is then reported to OnError and its TimeMap may come out split.
 	AssumeSorted bool
-	// MaxInMemory is the number of captures of an unsorted index file kept
-	// in memory before a sorted run is spilled to TempDir (default
-	// DefaultMaxInMemory).
+	// MaxInMemory is the number of captures of an unsorted index file, and of
+	// distinct payload digests for revisit resolution, kept in memory before
+	// a sorted run is spilled to TempDir (default DefaultMaxInMemory).
 	MaxInMemory int
-	// TempDir is where sorted runs of unsorted index files are spilled
-	// (default os.TempDir()).
+	// TempDir is where sorted runs are spilled (default os.TempDir()).
 	TempDir string
 }
 
@@ -684,7 +683,7 @@ func (idx *CDXIndex) origMap() *digestMap {
 	if idx.orig != nil {
 		return idx.orig
 	}
-	idx.orig = newDigestMap()
+	idx.orig = newDigestMap(idx.opts.MaxInMemory, idx.opts.TempDir)
 	for _, cf := range idx.files {
 		fh, err := os.Open(cf.path)
 		if err != nil {
@@ -700,5 +699,18 @@ func (idx *CDXIndex) origMap() *digestMap {
 		}
 		fh.Close()
 	}
+	if err := idx.orig.freeze(); err != nil {
+		idx.report(err)
+	}
 	return idx.orig
+}
+
+// Close removes the temporary files of revisit resolution. The index can be
+// iterated again afterwards (they are rebuilt when needed).
+func (idx *CDXIndex) Close() error {
+	idx.mu.Lock()
+	defer idx.mu.Unlock()
+	err := idx.orig.close()
+	idx.orig = nil
+	return err
 }

@@ -33,8 +33,9 @@ type IndexOptions struct {
 	Read ReadOptions
 	// Workers is the number of files read in parallel (default runtime.NumCPU()).
 	Workers int
-	// MaxInMemory is the number of captures kept in memory before a sorted run
-	// is spilled to TempDir (default DefaultMaxInMemory).
+	// MaxInMemory is the number of captures, and of distinct payload digests,
+	// kept in memory before a sorted run is spilled to TempDir (default
+	// DefaultMaxInMemory).
 	MaxInMemory int
 	// TempDir is where sorted runs are spilled (default os.TempDir()).
 	TempDir string
@@ -101,10 +102,10 @@ type original struct {
 
 // Index is a sorted capture index over a set of WARC/ARC files: captures in
 // (Key, Time, input order), held as sorted runs in memory and on disk and
-// merged when iterated. Memory: at most MaxInMemory capture entries, plus
-// one digest-to-location entry per distinct payload digest of a response
-// (about 70 bytes each, for revisit resolution across TimeMaps), plus the
-// largest TimeMap while iterating.
+// merged when iterated. Memory: at most MaxInMemory capture entries, at
+// most MaxInMemory digest-to-location entries for revisit resolution across
+// TimeMaps (beyond that they go to a sorted table on disk, see digestMap),
+// plus the largest TimeMap while iterating.
 type Index struct {
 	opts    IndexOptions
 	mem     []entry
@@ -128,7 +129,7 @@ func BuildIndex(ctx context.Context, files []string, opts IndexOptions) (*Index,
 	if opts.MaxInMemory <= 0 {
 		opts.MaxInMemory = DefaultMaxInMemory
 	}
-	idx := &Index{opts: opts, orig: newDigestMap(), stats: Stats{Files: len(files), Records: map[string]int{}}}
+	idx := &Index{opts: opts, orig: newDigestMap(opts.MaxInMemory, opts.TempDir), stats: Stats{Files: len(files), Records: map[string]int{}}}
 	var (
 		mu        sync.Mutex // guards idx.mem, idx.runs, idx.orig, idx.stats
 		errMu     sync.Mutex
@@ -214,6 +215,10 @@ func BuildIndex(ctx context.Context, files []string, opts IndexOptions) (*Index,
 	if okFiles == 0 && len(files) > 0 {
 		idx.Close()
 		return nil, fmt.Errorf("timemap: none of the %d input files could be read", len(files))
+	}
+	if err := idx.orig.freeze(); err != nil {
+		idx.Close()
+		return nil, err
 	}
 	slices.SortFunc(idx.mem, func(a, b entry) int { return cmpEntry(&a, &b) })
 	return idx, nil
@@ -441,13 +446,14 @@ func (idx *Index) Stats() Stats {
 
 // Close removes the spilled runs. The index cannot be iterated afterwards.
 func (idx *Index) Close() error {
+	err := idx.orig.close()
 	idx.mem, idx.runs, idx.orig = nil, nil, nil
 	if idx.tmpDir != "" {
 		dir := idx.tmpDir
 		idx.tmpDir = ""
-		return os.RemoveAll(dir)
+		err = errors.Join(err, os.RemoveAll(dir))
 	}
-	return nil
+	return err
 }
 
 // runIter iterates one sorted run.
@@ -492,7 +498,7 @@ func mergeRuns(runs []run, mem []entry) iter.Seq2[entry, error] {
 				yield(entry{}, fmt.Errorf("timemap: index run: %w", err))
 				return
 			}
-			dec := gob.NewDecoder(bufio.NewReaderSize(f, 64<<10))
+			dec := gob.NewDecoder(bufio.NewReaderSize(f, 16<<10))
 			it := &runIter{stop: func() { f.Close() }}
 			it.next = func() (entry, error) {
 				var e entry

@@ -206,7 +206,7 @@ func openSource(c *cli.Context, st *setup, files []string, prog *progress, warn 
 			ci.Select(seeds)
 		}
 		pl := timemap.NewPayloads()
-		return &source{src: ci, read: pl.Read, close: func() { pl.Close() }, inputs: idx}, nil
+		return &source{src: ci, read: pl.Read, close: func() { pl.Close(); ci.Close() }, inputs: idx}, nil
 	}
 	if len(files) == 0 {
 		return nil, errors.New("no input: give WARC/ARC files, --index, --timemap, --cdx-server, --timegate or --archiveit")
