@@ -7,13 +7,17 @@ import (
 
 // BenchmarkExtract extracts the distinct HTML payloads of the dev corpus
 // (skipped when the corpus is absent) and reports pages per second.
-func BenchmarkExtract(b *testing.B) { benchExtract(b, false) }
+func BenchmarkExtract(b *testing.B) { benchExtract(b, Options{}, false) }
+
+// BenchmarkExtractTextOnly is BenchmarkExtract with Options.TextOnly, as
+// detect extracts: no links, no publication dates.
+func BenchmarkExtractTextOnly(b *testing.B) { benchExtract(b, Options{TextOnly: true}, false) }
 
 // BenchmarkExtractBaseURL is BenchmarkExtract with Options.BaseURL set to
 // each capture's URI, so that relative links are resolved too.
-func BenchmarkExtractBaseURL(b *testing.B) { benchExtract(b, true) }
+func BenchmarkExtractBaseURL(b *testing.B) { benchExtract(b, Options{}, true) }
 
-func benchExtract(b *testing.B, withURL bool) {
+func benchExtract(b *testing.B, base Options, withURL bool) {
 	var pages []corpusResponse
 	seen := map[string]bool{}
 	for _, r := range corpusHTML(b) {
@@ -31,7 +35,7 @@ func benchExtract(b *testing.B, withURL bool) {
 	n := 0
 	for i := 0; b.Loop(); i++ {
 		p := pages[i%len(pages)]
-		var opts Options
+		opts := base
 		if withURL {
 			opts.BaseURL = p.uri
 		}

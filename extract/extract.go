@@ -117,6 +117,10 @@ type Options struct {
 	// href>), and a date in its path is the last resort for Published. When
 	// "", relative links are dropped.
 	BaseURL string
+	// TextOnly skips what only a crawl needs: Links and Published stay
+	// empty (detection reads neither, and gathering anchor texts and dates
+	// walks the page again).
+	TextOnly bool
 	// MaxLinks caps Document.Links (DefaultMaxLinks when <= 0).
 	MaxLinks int
 	// Stems, when set, shares stems across the documents of a run.

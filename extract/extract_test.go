@@ -165,7 +165,7 @@ func TestReadabilityLeavesTreeAlone(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	inspectAndPrune(root)
+	inspectAndPrune(root, true)
 	var before, after bytes.Buffer
 	html.Render(&before, root)
 	if _, err := readabilityWords(root, 0); err != nil {
@@ -491,5 +491,31 @@ func TestCutAtElements(t *testing.T) {
 		if got := string(cutAtElements([]byte(tc.in), tc.max)); got != tc.want {
 			t.Errorf("cutAtElements(%q, %d) = %q, want %q", tc.in, tc.max, got, tc.want)
 		}
+	}
+}
+
+// TestTextOnly checks that Options.TextOnly leaves links and dates out and
+// changes nothing of the text.
+func TestTextOnly(t *testing.T) {
+	page := []byte(`<html><head><title>T</title><meta property="article:published_time" content="2005-03-01T10:00:00Z"></head>
+<body><article><h1>Budget day</h1><p>The chancellor presented the budget to parliament on Wednesday afternoon.</p>
+<p><a href="http://example.com/story/1">More on the budget</a></p></article></body></html>`)
+	h := http.Header{"Content-Type": {"text/html; charset=utf-8"}, "Last-Modified": {"Tue, 01 Mar 2005 10:00:00 GMT"}}
+	full, err := Extract(h, page, Options{BaseURL: "http://example.com/2005/03/01/budget"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(full.Links) == 0 || full.PublishedFrom == "" {
+		t.Fatalf("without TextOnly: links %v, published from %q; the page has both", full.Links, full.PublishedFrom)
+	}
+	lean, err := Extract(h, page, Options{BaseURL: "http://example.com/2005/03/01/budget", TextOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(lean.Links) != 0 || !lean.Published.IsZero() || lean.PublishedFrom != "" {
+		t.Errorf("TextOnly: links %v, published %v from %q; want none", lean.Links, lean.Published, lean.PublishedFrom)
+	}
+	if lean.Text != full.Text || !slices.Equal(lean.Terms, full.Terms) || lean.Title != full.Title {
+		t.Errorf("TextOnly changed the text: %q / %q", lean.Text, full.Text)
 	}
 }

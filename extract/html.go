@@ -318,10 +318,11 @@ type pageInfo struct {
 }
 
 // inspectAndPrune records the title, og:title, <html lang> and <body> of doc,
-// gathers what publication dates and links need (info.scan), and removes from the tree what never holds page text and only costs time
+// gathers what publication dates and links need (info.scan, when scan is
+// set), and removes from the tree what never holds page text and only costs time
 // later (scripts, styles, JSON-LD, templates, SVG, comments), so that
 // readability's clones and scoring run on a smaller tree.
-func inspectAndPrune(doc *html.Node) pageInfo {
+func inspectAndPrune(doc *html.Node, scan bool) pageInfo {
 	var info pageInfo
 	var remove []*html.Node
 	depth := 0
@@ -336,7 +337,9 @@ func inspectAndPrune(doc *html.Node) pageInfo {
 		default:
 			return false
 		}
-		info.scan.element(n)
+		if scan {
+			info.scan.element(n)
+		}
 		switch n.DataAtom {
 		case atom.Title:
 			if info.title == "" && n.Namespace == "" {

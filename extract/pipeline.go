@@ -48,6 +48,9 @@ func Extract(h http.Header, body []byte, opts Options) (*Document, error) {
 		doc.Extractor = ExtractorPlain
 		finish(doc, words, "", opts)
 	}
+	if opts.TextOnly {
+		return doc, decErr
+	}
 	if doc.PublishedFrom == "" && opts.BaseURL != "" {
 		if t, ok := DateFromURL(opts.BaseURL); ok {
 			doc.Published, doc.PublishedFrom = t, PublishedFromURL
@@ -102,9 +105,11 @@ func extractHTML(doc *Document, payload []byte, ct string, opts Options) {
 		finish(doc, nil, "", opts)
 		return
 	}
-	info := inspectAndPrune(root)
-	doc.Published, doc.PublishedFrom = info.scan.published(opts.BaseURL, root)
-	doc.Links = info.scan.links(opts.BaseURL, opts.MaxLinks)
+	info := inspectAndPrune(root, !opts.TextOnly)
+	if !opts.TextOnly {
+		doc.Published, doc.PublishedFrom = info.scan.published(opts.BaseURL, root)
+		doc.Links = info.scan.links(opts.BaseURL, opts.MaxLinks)
+	}
 	doc.Title = info.title
 	if doc.Title == "" {
 		doc.Title = info.ogTitle

@@ -278,7 +278,9 @@ func readAndExtract(ctx context.Context, c timemap.Capture, cfg *Config) (*extra
 	if err != nil {
 		return nil, fmt.Errorf("read payload: %w", err)
 	}
-	doc, err := extract.Extract(h, body, cfg.Extract)
+	opts := cfg.Extract
+	opts.TextOnly = true // detection reads neither links nor publication dates
+	doc, err := extract.Extract(h, body, opts)
 	if err != nil && doc == nil {
 		return nil, fmt.Errorf("extract: %w", err)
 	}
