@@ -119,6 +119,9 @@ func TestIndexSpill(t *testing.T) {
 	if spilled.Stats().Runs < 10 {
 		t.Fatalf("only %d runs spilled", spilled.Stats().Runs)
 	}
+	if spilled.orig.table == nil || spilled.orig.len() != mem.orig.len() {
+		t.Errorf("digest map: on disk %v with %d digests, want a table of the %d digests held in memory", spilled.orig.table != nil, spilled.orig.len(), mem.orig.len())
+	}
 	perLevel := map[int]int{}
 	for _, r := range spilled.runs {
 		perLevel[r.level]++
