@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/offtopic/offtopic/extract"
 	"github.com/offtopic/offtopic/internal/testcorpus"
 )
 
@@ -52,7 +53,8 @@ var devEvents = []struct{ archive, event string }{
 // OFFTOPIC_CRAWL_TABLE=1 it also crawls ct-f and prints the README's table
 // (OFFTOPIC_CRAWL_STRATEGIES=a,b to choose, OFFTOPIC_CRAWL_DIAG=1 for where
 // the first 100 documents went, OFFTOPIC_CRAWL_LIST=event to list the first
-// documents of an event).
+// documents of an event, OFFTOPIC_CRAWL_LINKS=1 for how many relevant pages
+// each kind of page links to).
 func TestDevEvents(t *testing.T) {
 	if testing.Short() {
 		t.Skip("dev events skipped in -short mode")
@@ -92,6 +94,9 @@ func TestDevEvents(t *testing.T) {
 			t.Fatal(err)
 		}
 		gold := readGold(t, filepath.Join(dir, ev.event, "relevant.tsv"))
+		if os.Getenv("OFFTOPIC_CRAWL_LINKS") != "" {
+			linkNeighbourhood(t, ctx, ev.event, a, spec.Event(), gold)
+		}
 		budgets := []int{archivedRelevant(gold), 100, 200}
 		spec.TargetSize = 200
 		line := fmt.Sprintf("| %s %s (%d) |", ev.archive, ev.event, budgets[0])
@@ -172,6 +177,49 @@ func diagnose(t *testing.T, event string, s Strategy, log []Entry, gold map[stri
 	}
 	t.Logf("%s %s first %d: relevant %d, topical-not-relevant %d, off-topic TempR>=.5 %d, off-topic other %d, no gold %d; mean TopicR topical %.3f off %.3f; dates (docs, wrong) %v",
 		event, s, len(log), rel, topNotRel, offInWin, offOut, noGold, sumTopicRel/float64(max(1, nTopicRel)), sumTopicOff/float64(max(1, nTopicOff)), from)
+}
+
+// linkNeighbourhood reads the snapshot a crawl would collect of every page
+// in the gold list and logs, for relevant pages, topical pages published
+// outside the event's window and off-topic pages, how many relevant pages
+// each links to on average: what reading a page of each kind reveals.
+func linkNeighbourhood(t *testing.T, ctx context.Context, event string, a *LocalArchive, ev Event, gold map[string]goldRow) {
+	type kind struct{ pages, links, relevant int }
+	kinds := map[string]*kind{"relevant": {}, "topical outside the window": {}, "off-topic": {}}
+	for k, g := range gold {
+		snap, ok := SelectSnapshot(a.byKey[k], ev)
+		if !ok {
+			continue
+		}
+		h, body, err := a.Read(ctx, snap)
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc, _ := extract.Extract(h, body, extract.Options{BaseURL: snap.URIR})
+		name := "off-topic"
+		switch {
+		case g.relevant:
+			name = "relevant"
+		case g.topical:
+			name = "topical outside the window"
+		}
+		x := kinds[name]
+		x.pages++
+		for _, l := range pageLinks(doc.Links) {
+			if lg, ok := gold[canon(l.URL)]; ok {
+				x.links++
+				if lg.relevant && lg.archived {
+					x.relevant++
+				}
+			}
+		}
+	}
+	line := event + ": relevant pages linked per page:"
+	for _, name := range []string{"relevant", "topical outside the window", "off-topic"} {
+		x := kinds[name]
+		line += fmt.Sprintf(" %s %.2f (%d pages, %.1f article links each);", name, float64(x.relevant)/float64(max(1, x.pages)), x.pages, float64(x.links)/float64(max(1, x.pages)))
+	}
+	t.Log(line)
 }
 
 func archivedRelevant(gold map[string]goldRow) int {
