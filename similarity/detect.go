@@ -44,11 +44,15 @@ type Options struct {
 	// subject. Word-count and byte-count collapses are never guarded. 0 = off.
 	TopicGuard float64
 	// Continuity is what the topic guard asks besides the topic score: the
-	// capture's similarity (cosine, collection IDF) to the latest capture
-	// before it that was judged on-topic (t0 to begin with). A page whose
-	// stories rotate changes step by step, each capture sharing stories with
-	// the one before; a page repurposed to a neighbouring subject, which the
-	// topic score alone lets through, jumps at once. 0 = off.
+	// capture's similarity (cosine, collection IDF) to the page's anchor, the
+	// latest capture before it that was judged on-topic and was itself no
+	// jump (t0 to begin with). A page whose stories rotate changes step by
+	// step, each capture sharing stories with the one before; a page
+	// repurposed to a neighbouring subject, which the topic score alone lets
+	// through, jumps at once. A capture that the rule passes (it keeps a few
+	// of t0's words) but that jumps from the anchor stays on-topic without
+	// becoming the anchor, so that a parked or repurposed site that starts
+	// so is still measured against the page as it was. 0 = off.
 	Continuity float64
 }
 
@@ -183,8 +187,9 @@ func Score(ctx context.Context, in Input, model *Model, opts Options) (*TimeMapR
 		}
 		measures = append(measures, m)
 	}
-	// lastOn is the latest capture judged on-topic so far, t0 to begin with:
-	// the topic guard's continuity is measured against it.
+	// lastOn is the anchor: the latest capture judged on-topic and no jump
+	// from the anchor before it, t0 to begin with. The topic guard's
+	// continuity is measured against it.
 	lastOn := t0
 	for i, p := range prep {
 		if p == nil {
@@ -205,10 +210,15 @@ func Score(ctx context.Context, in Input, model *Model, opts Options) (*TimeMapR
 			cr.Verdict, cr.Reason = VerdictOn, "t0"
 			continue
 		}
-		cr.Verdict, cr.Reason = judge(scores, opts, func() float64 {
-			return roundScore(Cosine(p.collectionVec(model), prep[lastOn].collectionVec(model)))
-		})
-		if cr.Verdict == VerdictOn && i > t0 {
+		step := math.NaN()
+		continuity := func() float64 {
+			if math.IsNaN(step) {
+				step = roundScore(Cosine(p.collectionVec(model), prep[lastOn].collectionVec(model)))
+			}
+			return step
+		}
+		cr.Verdict, cr.Reason = judge(scores, opts, continuity)
+		if cr.Verdict == VerdictOn && i > t0 && (opts.Continuity <= 0 || continuity() >= opts.Continuity) {
 			lastOn = i
 		}
 	}

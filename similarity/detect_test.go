@@ -234,6 +234,51 @@ func TestTopicGuardContinuity(t *testing.T) {
 	}
 }
 
+// TestJumpIsNoAnchor: a capture that passes the rule (it keeps a few of t0's
+// terms) but shares next to nothing with the latest on-topic capture is
+// on-topic, yet does not become the capture that continuity is measured
+// against: a page that went on from it (a parked or repurposed site) is a
+// jump from the page as it was.
+func TestJumpIsNoAnchor(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	b := twoSubjects(rng)
+	words := func(from, to, times int) string {
+		var w []string
+		for range times {
+			for k := from; k < to; k++ {
+				w = append(w, fmt.Sprintf("light%03d", k))
+			}
+		}
+		return strings.Join(w, " ")
+	}
+	in := input(
+		[3]string{"200", "text/html", words(0, 40, 1)},                           // t0
+		[3]string{"200", "text/html", words(0, 4, 1) + " " + words(160, 196, 3)}, // jaccard 4/76 with t0: the rule passes it
+		[3]string{"200", "text/html", words(160, 196, 3)},                        // the same site on, nothing of t0's
+	)
+	b.Add(in)
+	model := b.Build()
+	rule, err := ParseRule("jaccard=0.05")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Score(context.Background(), in, model, Options{Rule: rule, MinT0Words: 5, TopicGuard: DefaultTopicGuard, Continuity: DefaultContinuity})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []struct{ verdict, reason string }{
+		{VerdictOn, "t0"},
+		{VerdictOn, "no threshold crossed"},
+		{VerdictOff, "a jump from the latest on-topic capture"},
+	}
+	for i, w := range want {
+		c := res.Captures[i]
+		if c.Verdict != w.verdict || !strings.Contains(c.Reason, w.reason) {
+			t.Errorf("capture %d: %s (%s), scores %v; want %s (%s)", i, c.Verdict, c.Reason, c.Scores, w.verdict, w.reason)
+		}
+	}
+}
+
 // TestT0Stub: a first capture that is a stub of the page (a short error page
 // that shares nothing with the page's full captures) is passed over for t0;
 // a short first capture that the page grows from (a live page) is not.
