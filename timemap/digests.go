@@ -58,9 +58,9 @@ const digestFanIn = 64
 // concurrent use; lookups after freeze are.
 type digestMap struct {
 	m       map[digestKey]packedOriginal
-	max     int    // digests held in m before a run is spilled (0: no limit)
-	tempDir string // where runs and the table go ("" for the system's)
-	runs    []*os.File
+	max     int         // digests held in m before a run is spilled (0: no limit)
+	tempDir string      // where runs and the table go ("" for the system's)
+	runs    []string    // names of the sorted runs spilled (closed), oldest first
 	table   *os.File    // the merged runs, once frozen with runs spilled
 	sparse  []digestKey // first key of each block of table
 	n       int64       // records in table
@@ -127,10 +127,14 @@ func (d *digestMap) spill() error {
 		encodeDigestRec(&rec, k, d.m[k])
 		bw.Write(rec[:])
 	}
-	if err := bw.Flush(); err != nil {
+	err = bw.Flush()
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	d.runs = append(d.runs, f.Name())
+	if err != nil {
 		return fmt.Errorf("timemap: digest spill %s: %w", f.Name(), err)
 	}
-	d.runs = append(d.runs, f)
 	clear(d.m)
 	return nil
 }
@@ -184,15 +188,25 @@ func (d *digestMap) freeze() error {
 		}
 	}
 	d.m = nil
+	// Each pass merges consecutive groups of runs, so that every record is
+	// rewritten log_64(runs) times and runs stay in the order they were
+	// added (which breaks rank ties).
 	for len(d.runs) > digestFanIn {
-		f, _, err := d.merge(d.runs[:digestFanIn], nil)
-		if err != nil {
-			d.err = err
-			return err
+		var next []string
+		for i := 0; i < len(d.runs); i += digestFanIn {
+			group := d.runs[i:min(i+digestFanIn, len(d.runs))]
+			f, _, err := d.merge(group, nil)
+			if err == nil {
+				err = f.Close()
+			}
+			if err != nil {
+				d.err = err
+				d.runs = append(next, d.runs[i:]...)
+				return err
+			}
+			next = append(next, f.Name())
 		}
-		// The merged run takes the place of the oldest runs, so that
-		// later merges still see runs in the order they were added.
-		d.runs = append([]*os.File{f}, d.runs[digestFanIn:]...)
+		d.runs = next
 	}
 	f, sparse, err := d.merge(d.runs, &d.n)
 	if err != nil {
@@ -241,14 +255,15 @@ func (h *digestHeap) Pop() any {
 	return x
 }
 
-// merge merges runs (removing them) into a new file, keeping the first
-// record of each key in heap order. With count set it also counts the
-// records and returns the first key of every digestBlock of them.
-func (d *digestMap) merge(runs []*os.File, count *int64) (*os.File, []digestKey, error) {
+// merge merges the named runs into a new file, left open, keeping the first
+// record of each key in heap order; the runs are removed once it is written.
+// With count set it also counts the records and returns the first key of
+// every digestBlock of them.
+func (d *digestMap) merge(runs []string, count *int64) (*os.File, []digestKey, error) {
+	var open []*os.File
 	defer func() {
-		for _, f := range runs {
+		for _, f := range open {
 			f.Close()
-			os.Remove(f.Name())
 		}
 	}()
 	out, err := d.create()
@@ -261,8 +276,13 @@ func (d *digestMap) merge(runs []*os.File, count *int64) (*os.File, []digestKey,
 		return nil, nil, fmt.Errorf("timemap: digest merge %s: %w", out.Name(), err)
 	}
 	h := make(digestHeap, 0, len(runs))
-	for i, f := range runs {
-		r := &digestRun{r: bufio.NewReaderSize(io.NewSectionReader(f, 0, 1<<62), 16<<10), ord: i}
+	for i, name := range runs {
+		f, err := os.Open(name)
+		if err != nil {
+			return fail(err)
+		}
+		open = append(open, f)
+		r := &digestRun{r: bufio.NewReaderSize(f, 16<<10), ord: i}
 		switch err := r.next(); {
 		case err == io.EOF:
 		case err != nil:
@@ -297,6 +317,9 @@ func (d *digestMap) merge(runs []*os.File, count *int64) (*os.File, []digestKey,
 	}
 	if err := bw.Flush(); err != nil {
 		return fail(err)
+	}
+	for _, name := range runs {
+		os.Remove(name)
 	}
 	if count != nil {
 		*count = n
@@ -362,10 +385,11 @@ func (d *digestMap) close() error {
 		return nil
 	}
 	var errs []error
-	for _, f := range append(d.runs, d.table) {
-		if f != nil {
-			errs = append(errs, f.Close(), os.Remove(f.Name()))
-		}
+	for _, name := range d.runs {
+		errs = append(errs, os.Remove(name))
+	}
+	if d.table != nil {
+		errs = append(errs, d.table.Close(), os.Remove(d.table.Name()))
 	}
 	d.runs, d.table, d.m = nil, nil, nil
 	return errors.Join(errs...)

@@ -76,6 +76,9 @@ func TestDigestMapSpillAgrees(t *testing.T) {
 		mem.add(d, o, rank)
 		disk.add(d, o, rank)
 	}
+	if len(disk.runs) <= digestFanIn {
+		t.Fatalf("%d runs spilled: too few for more than one merge pass", len(disk.runs))
+	}
 	if err := disk.freeze(); err != nil {
 		t.Fatal(err)
 	}
