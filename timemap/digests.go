@@ -196,15 +196,15 @@ func (d *digestMap) freeze() error {
 		for i := 0; i < len(d.runs); i += digestFanIn {
 			group := d.runs[i:min(i+digestFanIn, len(d.runs))]
 			f, _, err := d.merge(group, nil)
-			if err == nil {
-				err = f.Close()
-			}
-			if err != nil {
-				d.err = err
-				d.runs = append(next, d.runs[i:]...)
+			if err != nil { // the group's runs are still there
+				d.err, d.runs = err, append(next, d.runs[i:]...)
 				return err
 			}
 			next = append(next, f.Name())
+			if err := f.Close(); err != nil {
+				d.err, d.runs = err, append(next, d.runs[i+len(group):]...)
+				return err
+			}
 		}
 		d.runs = next
 	}
