@@ -600,7 +600,7 @@ func (idx *CDXIndex) TimeMaps(ctx context.Context) iter.Seq2[*TimeMap, error] {
 				it.stop()
 			}
 		}()
-		h := make(mergeHeap, 0, len(idx.files))
+		h := newMinHeap(len(idx.files), lessRun)
 		for fi := range idx.files {
 			next, stop := iter.Pull2(idx.fileEntries(fi))
 			it := &runIter{stop: stop}
@@ -621,9 +621,9 @@ func (idx *CDXIndex) TimeMaps(ctx context.Context) iter.Seq2[*TimeMap, error] {
 				return
 			}
 			it.cur = e
-			h = append(h, it)
+			h.items = append(h.items, it)
 		}
-		heap.Init(&h)
+		heap.Init(h)
 		var group []entry
 		emit := func() bool {
 			if len(group) == 0 {
@@ -633,8 +633,8 @@ func (idx *CDXIndex) TimeMaps(ctx context.Context) iter.Seq2[*TimeMap, error] {
 			group = group[:0]
 			return yield(tm, nil)
 		}
-		for len(h) > 0 {
-			it := h[0]
+		for h.Len() > 0 {
+			it := h.items[0]
 			e := it.cur
 			if len(group) > 0 && group[0].C.Key != e.C.Key {
 				if err := ctx.Err(); err != nil {
@@ -649,13 +649,13 @@ func (idx *CDXIndex) TimeMaps(ctx context.Context) iter.Seq2[*TimeMap, error] {
 			next, err := it.next()
 			switch {
 			case err == io.EOF:
-				heap.Pop(&h)
+				heap.Pop(h)
 			case err != nil:
 				yield(nil, err)
 				return
 			default:
 				it.cur = next
-				heap.Fix(&h, 0)
+				heap.Fix(h, 0)
 			}
 		}
 		emit()

@@ -234,25 +234,15 @@ func (r *digestRun) next() error {
 	return nil
 }
 
-type digestHeap []*digestRun
-
-func (h digestHeap) Len() int { return len(h) }
-func (h digestHeap) Less(i, j int) bool {
-	if c := bytes.Compare(h[i].key[:], h[j].key[:]); c != 0 {
+// lessDigestRun orders runs in a merge by key, then rank, then run order.
+func lessDigestRun(a, b *digestRun) bool {
+	if c := bytes.Compare(a.key[:], b.key[:]); c != 0 {
 		return c < 0
 	}
-	if h[i].orig.rank != h[j].orig.rank {
-		return h[i].orig.rank < h[j].orig.rank
+	if a.orig.rank != b.orig.rank {
+		return a.orig.rank < b.orig.rank
 	}
-	return h[i].ord < h[j].ord
-}
-func (h digestHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *digestHeap) Push(x any)   { *h = append(*h, x.(*digestRun)) }
-func (h *digestHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
+	return a.ord < b.ord
 }
 
 // merge merges the named runs into a new file, left open, keeping the first
@@ -275,7 +265,7 @@ func (d *digestMap) merge(runs []string, count *int64) (*os.File, []digestKey, e
 		os.Remove(out.Name())
 		return nil, nil, fmt.Errorf("timemap: digest merge %s: %w", out.Name(), err)
 	}
-	h := make(digestHeap, 0, len(runs))
+	h := newMinHeap(len(runs), lessDigestRun)
 	for i, name := range runs {
 		f, err := os.Open(name)
 		if err != nil {
@@ -288,18 +278,18 @@ func (d *digestMap) merge(runs []string, count *int64) (*os.File, []digestKey, e
 		case err != nil:
 			return fail(err)
 		default:
-			h = append(h, r)
+			h.items = append(h.items, r)
 		}
 	}
-	heap.Init(&h)
+	heap.Init(h)
 	bw := bufio.NewWriterSize(out, 64<<10)
 	var sparse []digestKey
 	var n int64
 	var last digestKey
-	for len(h) > 0 {
-		r := h[0]
+	for h.Len() > 0 {
+		r := h.items[0]
 		if n == 0 || r.key != last {
-			if n%digestBlock == 0 {
+			if count != nil && n%digestBlock == 0 {
 				sparse = append(sparse, r.key)
 			}
 			bw.Write(r.rec[:])
@@ -308,11 +298,11 @@ func (d *digestMap) merge(runs []string, count *int64) (*os.File, []digestKey, e
 		}
 		switch err := r.next(); {
 		case err == io.EOF:
-			heap.Pop(&h)
+			heap.Pop(h)
 		case err != nil:
 			return fail(err)
 		default:
-			heap.Fix(&h, 0)
+			heap.Fix(h, 0)
 		}
 	}
 	if err := bw.Flush(); err != nil {

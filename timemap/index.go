@@ -463,19 +463,8 @@ type runIter struct {
 	stop func()
 }
 
-// mergeHeap is a min-heap of run iterators by their current entry.
-type mergeHeap []*runIter
-
-func (h mergeHeap) Len() int           { return len(h) }
-func (h mergeHeap) Less(i, j int) bool { return cmpEntry(&h[i].cur, &h[j].cur) < 0 }
-func (h mergeHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *mergeHeap) Push(x any)        { *h = append(*h, x.(*runIter)) }
-func (h *mergeHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
-}
+// lessRun orders run iterators by their current entry.
+func lessRun(a, b *runIter) bool { return cmpEntry(&a.cur, &b.cur) < 0 }
 
 // entries yields all entries in order, merging the runs.
 func (idx *Index) entries() iter.Seq2[entry, error] {
@@ -519,7 +508,7 @@ func mergeRuns(runs []run, mem []entry) iter.Seq2[entry, error] {
 			rest = rest[1:]
 			return e, nil
 		}})
-		h := make(mergeHeap, 0, len(its))
+		h := newMinHeap(len(its), lessRun)
 		for _, it := range its {
 			e, err := it.next()
 			if err == io.EOF {
@@ -530,24 +519,24 @@ func mergeRuns(runs []run, mem []entry) iter.Seq2[entry, error] {
 				return
 			}
 			it.cur = e
-			h = append(h, it)
+			h.items = append(h.items, it)
 		}
-		heap.Init(&h)
-		for len(h) > 0 {
-			it := h[0]
+		heap.Init(h)
+		for h.Len() > 0 {
+			it := h.items[0]
 			if !yield(it.cur, nil) {
 				return
 			}
 			e, err := it.next()
 			switch {
 			case err == io.EOF:
-				heap.Pop(&h)
+				heap.Pop(h)
 			case err != nil:
 				yield(entry{}, err)
 				return
 			default:
 				it.cur = e
-				heap.Fix(&h, 0)
+				heap.Fix(h, 0)
 			}
 		}
 	}
