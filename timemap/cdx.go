@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
-	"container/heap"
 	"context"
 	"errors"
 	"fmt"
@@ -600,65 +599,18 @@ func (idx *CDXIndex) TimeMaps(ctx context.Context) iter.Seq2[*TimeMap, error] {
 				it.stop()
 			}
 		}()
-		h := newMinHeap(len(idx.files), lessRun)
 		for fi := range idx.files {
 			next, stop := iter.Pull2(idx.fileEntries(fi))
-			it := &runIter{stop: stop}
-			it.next = func() (entry, error) {
+			its = append(its, &runIter{stop: stop, next: func() (entry, error) {
 				e, err, ok := next()
 				if !ok {
 					return entry{}, io.EOF
 				}
 				return e, err
-			}
-			its = append(its, it)
-			e, err := it.next()
-			if err == io.EOF {
-				continue
-			}
-			if err != nil {
-				yield(nil, err)
-				return
-			}
-			it.cur = e
-			h.items = append(h.items, it)
+			}})
 		}
-		heap.Init(h)
-		var group []entry
-		emit := func() bool {
-			if len(group) == 0 {
-				return true
-			}
-			tm := idx.resolve(group)
-			group = group[:0]
-			return yield(tm, nil)
-		}
-		for h.Len() > 0 {
-			it := h.items[0]
-			e := it.cur
-			if len(group) > 0 && group[0].C.Key != e.C.Key {
-				if err := ctx.Err(); err != nil {
-					yield(nil, err)
-					return
-				}
-				if !emit() {
-					return
-				}
-			}
-			group = append(group, e)
-			next, err := it.next()
-			switch {
-			case err == io.EOF:
-				heap.Pop(h)
-			case err != nil:
-				yield(nil, err)
-				return
-			default:
-				it.cur = next
-				heap.Fix(h, 0)
-			}
-		}
-		emit()
+		merged := func(yield func(entry, error) bool) { mergeIters(its, yield) }
+		groupTimeMaps(ctx, merged, idx.resolve, yield)
 	}
 }
 

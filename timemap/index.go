@@ -508,70 +508,82 @@ func mergeRuns(runs []run, mem []entry) iter.Seq2[entry, error] {
 			rest = rest[1:]
 			return e, nil
 		}})
-		h := newMinHeap(len(its), lessRun)
-		for _, it := range its {
-			e, err := it.next()
-			if err == io.EOF {
-				continue
-			}
-			if err != nil {
-				yield(entry{}, err)
-				return
-			}
-			it.cur = e
-			h.items = append(h.items, it)
+		mergeIters(its, yield)
+	}
+}
+
+// mergeIters yields the entries of sorted run iterators in order (the
+// caller stops the iterators).
+func mergeIters(its []*runIter, yield func(entry, error) bool) {
+	h := newMinHeap(len(its), lessRun)
+	for _, it := range its {
+		e, err := it.next()
+		if err == io.EOF {
+			continue
 		}
-		heap.Init(h)
-		for h.Len() > 0 {
-			it := h.items[0]
-			if !yield(it.cur, nil) {
-				return
-			}
-			e, err := it.next()
-			switch {
-			case err == io.EOF:
-				heap.Pop(h)
-			case err != nil:
-				yield(entry{}, err)
-				return
-			default:
-				it.cur = e
-				heap.Fix(h, 0)
-			}
+		if err != nil {
+			yield(entry{}, err)
+			return
+		}
+		it.cur = e
+		h.items = append(h.items, it)
+	}
+	heap.Init(h)
+	for h.Len() > 0 {
+		it := h.items[0]
+		if !yield(it.cur, nil) {
+			return
+		}
+		e, err := it.next()
+		switch {
+		case err == io.EOF:
+			heap.Pop(h)
+		case err != nil:
+			yield(entry{}, err)
+			return
+		default:
+			it.cur = e
+			heap.Fix(h, 0)
 		}
 	}
+}
+
+// groupTimeMaps yields, from entries in key order, the TimeMap resolve makes
+// of each key's entries: one TimeMap held at a time.
+func groupTimeMaps(ctx context.Context, entries iter.Seq2[entry, error], resolve func([]entry) *TimeMap, yield func(*TimeMap, error) bool) {
+	var group []entry
+	emit := func() bool {
+		if len(group) == 0 {
+			return true
+		}
+		tm := resolve(group)
+		group = group[:0]
+		return yield(tm, nil)
+	}
+	for e, err := range entries {
+		if err != nil {
+			yield(nil, err)
+			return
+		}
+		if len(group) > 0 && group[0].C.Key != e.C.Key {
+			if err := ctx.Err(); err != nil {
+				yield(nil, err)
+				return
+			}
+			if !emit() {
+				return
+			}
+		}
+		group = append(group, e)
+	}
+	emit()
 }
 
 // TimeMaps yields the TimeMaps of the index in key order, revisits resolved.
 // Only one TimeMap is held in memory at a time.
 func (idx *Index) TimeMaps(ctx context.Context) iter.Seq2[*TimeMap, error] {
 	return func(yield func(*TimeMap, error) bool) {
-		var group []entry
-		emit := func() bool {
-			if len(group) == 0 {
-				return true
-			}
-			tm := idx.resolve(group)
-			group = group[:0]
-			return yield(tm, nil)
-		}
-		for e, err := range idx.entries() {
-			if err != nil {
-				yield(nil, err)
-				return
-			}
-			if len(group) > 0 && group[0].C.Key != e.C.Key {
-				if err := ctx.Err(); err != nil {
-					yield(nil, err)
-					return
-				}
-				if !emit() {
-					return
-				}
-			}
-			group = append(group, e)
-		}
-		emit()
+		groupTimeMaps(ctx, idx.entries(), idx.resolve, yield)
 	}
 }
 
