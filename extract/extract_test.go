@@ -9,8 +9,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-
-	"golang.org/x/net/html"
 )
 
 // template lays content into a site template with chrome, scripts, styles
@@ -160,20 +158,38 @@ func TestReadabilityWordsNotGlued(t *testing.T) {
 	}
 }
 
-func TestReadabilityLeavesTreeAlone(t *testing.T) {
-	root, err := html.Parse(strings.NewReader(template("t", articleParas)))
-	if err != nil {
-		t.Fatal(err)
+// TestReadabilityRunsLast: readability works on the parsed tree itself, so
+// whatever else reads the tree (links, dates, the visible body the fallback
+// takes) must have read it first and come out as without readability.
+func TestReadabilityRunsLast(t *testing.T) {
+	var cells strings.Builder
+	for i := range 120 {
+		fmt.Fprintf(&cells, "<tr><td>row%d</td><td>quarterly figure %d rising</td></tr>", i, i)
 	}
-	inspectAndPrune(root, true)
-	var before, after bytes.Buffer
-	html.Render(&before, root)
-	if _, err := readabilityWords(root, 0); err != nil {
-		t.Fatal(err)
+	tests := []struct{ name, page, extractor string }{
+		{"article", template("t", articleParas+`<p>Filed on <time itemprop="datePublished" datetime="2005-03-16">16 March 2005</time>.
+<a href="/politics/budget-reaction">Reaction</a></p>`), ExtractorReadability},
+		{"short article, body fallback", template("t", articleParas+`<table class="comments">`+cells.String()+`</table>`), ExtractorBody},
 	}
-	html.Render(&after, root)
-	if before.String() != after.String() {
-		t.Error("readability changed the parsed document")
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			opts := Options{BaseURL: "http://example.org/politics/budget"}
+			with, _ := Extract(htmlHeader(), []byte(tt.page), opts)
+			if with.Extractor != tt.extractor {
+				t.Fatalf("extractor %s, want %s", with.Extractor, tt.extractor)
+			}
+			opts.NoReadability = true
+			without, _ := Extract(htmlHeader(), []byte(tt.page), opts)
+			if !with.Published.Equal(without.Published) {
+				t.Errorf("published %v with readability, %v without", with.Published, without.Published)
+			}
+			if fmt.Sprint(with.Links) != fmt.Sprint(without.Links) || len(with.Links) == 0 {
+				t.Errorf("links %v with readability, %v without", with.Links, without.Links)
+			}
+			if tt.extractor == ExtractorBody && with.Text != without.Text {
+				t.Errorf("body text with readability:\n%s\nwithout:\n%s", with.Text, without.Text)
+			}
+		})
 	}
 }
 
