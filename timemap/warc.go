@@ -20,12 +20,21 @@ import (
 // gowarc's state, not ours.
 var newUnmarshalerMu sync.Mutex
 
-// warcSource reads WARC records with gowarc, driving the gzip members itself
-// so that it knows each member's offset and compressed length and can read
-// members holding more than one record (gowarc stops after the first record
-// of a member and discards the rest of it). gowarc is used with its default
-// validation policy, the only one under which record blocks stay readable
-// after Unmarshal returns.
+// warcSource reads WARC records, driving the gzip members itself so that it
+// knows each member's offset and compressed length and can read members
+// holding more than one record (gowarc stops after the first record of a
+// member and discards the rest of it).
+//
+// It parses every record header itself (it must, to bound what a damaged file
+// can make a parser read). A record whose block fits in directBlockMax and
+// that needs no payload digest computed is then read straight into a reused
+// buffer. The others go through gowarc, with its default validation policy,
+// the only one under which record blocks stay readable after Unmarshal
+// returns: it computes the payload digest a response or resource record does
+// not state, and buffers a large block in memory or in TempDir. Its
+// validation (a WHATWG parse of every URI, a SHA-1 of every block, a copy of
+// every block into its buffer) is a third of the index pass and its verdicts
+// are not used, so no record pays for it that does not need it.
 type warcSource struct {
 	path string
 	opts ReadOptions
@@ -47,6 +56,8 @@ type warcSource struct {
 	gwr        *bufio.Reader // what gowarc reads: one record, bounded
 	body       *bufio.Reader
 	bcnt       countingReader // block bytes read through body
+	blk        []byte         // the block of a record read directly
+	viaGowarc  bool           // read every record through gowarc (tests)
 	done       bool
 	resynced   bool // skipped bytes after a bad record are not reported
 }
@@ -351,13 +362,27 @@ func (s *warcSource) readOne(recOff, inner int64) (*Record, error) {
 		spool = c
 	}
 	blkr := &blockReader{r: s.dbr, n: spool}
-	if s.gwr == nil {
-		s.gwr = bufio.NewReaderSize(nil, 32<<10)
-	}
-	s.gwr.Reset(io.MultiReader(bytes.NewReader(header), blkr, strings.NewReader("\r\n\r\n")))
-	wr, _, _, err := s.u.Unmarshal(s.gwr)
-	if wr != nil {
-		s.cur = wr
+	var (
+		wr     gowarc.WarcRecord
+		block  io.Reader // the block's bytes, once the switch below passed
+		direct = s.direct(spool)
+		err    error
+	)
+	if direct {
+		if int64(cap(s.blk)) < spool {
+			s.blk = make([]byte, spool)
+		}
+		n, _ := io.ReadFull(blkr, s.blk[:spool])
+		block = bytes.NewReader(s.blk[:n])
+	} else {
+		if s.gwr == nil {
+			s.gwr = bufio.NewReaderSize(nil, 32<<10)
+		}
+		s.gwr.Reset(io.MultiReader(bytes.NewReader(header), blkr, strings.NewReader("\r\n\r\n")))
+		wr, _, _, err = s.u.Unmarshal(s.gwr)
+		if wr != nil {
+			s.cur = wr
+		}
 	}
 	switch {
 	case blkr.err != nil:
@@ -383,20 +408,27 @@ func (s *warcSource) readOne(recOff, inner int64) (*Record, error) {
 	}
 
 	rec := &Record{Format: FormatWARC, Fields: raw}
-	if v := wr.Version(); v != nil {
-		rec.Version = strings.TrimPrefix(v.String(), "WARC/")
-	}
-	hdr := wr.WarcHeader()
-	get := func(k string) string {
-		if v := raw.Get(k); v != "" {
-			return v
+	get := raw.Get
+	if direct {
+		rec.Version = warcVersion(header)
+	} else {
+		if v := wr.Version(); v != nil {
+			rec.Version = strings.TrimPrefix(v.String(), "WARC/")
 		}
-		return hdr.Get(k)
+		hdr := wr.WarcHeader()
+		get = func(k string) string {
+			if v := raw.Get(k); v != "" {
+				return v
+			}
+			return hdr.Get(k)
+		}
 	}
 	rec.Type = strings.ToLower(get(gowarc.WarcType))
 	rec.TargetURI = CleanURI(get(gowarc.WarcTargetURI))
 	rec.RecordID = get(gowarc.WarcRecordID)
-	rec.PayloadDigest = get(gowarc.WarcPayloadDigest)
+	// As recorded: gowarc adds a computed one to every record lacking it,
+	// which only response and resource records get below.
+	rec.PayloadDigest = raw.Get(gowarc.WarcPayloadDigest)
 	rec.RefersTo = get(gowarc.WarcRefersTo)
 	rec.RefersToTargetURI = CleanURI(get(gowarc.WarcRefersToTargetURI))
 	if d := get(gowarc.WarcRefersToDate); d != "" {
@@ -433,15 +465,16 @@ func (s *warcSource) readOne(recOff, inner int64) (*Record, error) {
 
 	// Block: HTTP head and body.
 	rec.Body = bytes.NewReader(nil)
-	blk := wr.Block()
-	if blk == nil {
-		return rec, nil
+	var blk gowarc.Block
+	if !direct {
+		if blk = wr.Block(); blk == nil {
+			return rec, nil
+		}
+		if block, err = blk.RawBytes(); err != nil {
+			return rec, nil
+		}
 	}
-	rb, err := blk.RawBytes()
-	if err != nil {
-		return rec, nil
-	}
-	s.bcnt = countingReader{r: rb}
+	s.bcnt = countingReader{r: block}
 	if s.body == nil {
 		s.body = bufio.NewReaderSize(&s.bcnt, 32<<10)
 	} else {
@@ -456,12 +489,37 @@ func (s *warcSource) readOne(recOff, inner int64) (*Record, error) {
 	bodyLen := declared - (s.bcnt.n - int64(s.body.Buffered()))
 	rec.BodyCut = maxBody > 0 && bodyLen > maxBody
 	rec.Body = limitedReader(s.body, maxBody)
-	if rec.PayloadDigest == "" && spool == declared && (rec.Type == "response" || rec.Type == "resource") {
-		if pb, ok := blk.(gowarc.PayloadBlock); ok {
+	if rec.PayloadDigest == "" && spool == declared && digestable(rec.Type) {
+		if blk == nil && rec.HTTP != nil {
+			// Read directly: the block is in s.blk, the payload after
+			// what the HTTP head took of it.
+			payload := s.blk[min(s.bcnt.n-int64(s.body.Buffered()), declared):declared]
+			rec.PayloadDigest, _ = sha1Base32(bytes.NewReader(payload))
+		} else if pb, ok := blk.(gowarc.PayloadBlock); ok {
 			rec.PayloadDigest = pb.PayloadDigest()
 		}
 	}
 	return rec, nil
+}
+
+// directBlockMax is the largest record block read directly, into a buffer
+// reused from record to record; larger blocks go through gowarc, which
+// buffers them in TempDir beyond a few megabytes.
+const directBlockMax = 1 << 20
+
+// direct reports whether a record block of spool bytes is read directly
+// rather than through gowarc.
+func (s *warcSource) direct(spool int64) bool { return !s.viaGowarc && spool <= directBlockMax }
+
+// digestable reports whether a record of type typ without a
+// WARC-Payload-Digest gets one computed from its payload, the HTTP body.
+func digestable(typ string) bool { return typ == "response" || typ == "resource" }
+
+// warcVersion returns the version of the record header h ("1.0" of
+// "WARC/1.0").
+func warcVersion(h []byte) string {
+	line, _, _ := bytes.Cut(h, []byte("\n"))
+	return string(bytes.TrimPrefix(bytes.TrimSpace(line), []byte("WARC/")))
 }
 
 // isHTTPBlock reports whether the block is an HTTP message: by content type,
