@@ -30,8 +30,44 @@ type Payloads struct {
 	maxOpen int // 0: maxOpenFiles
 	files   map[string]*payloadFile
 	order   []string // open files, oldest first
-	bufs    sync.Pool
-	zrs     sync.Pool
+	free    chan *inflater
+}
+
+// inflater is what one quick read needs: the member's compressed bytes, a
+// gzip reader and the buffered readers over it. Payloads keeps a few in a
+// free list (a sync.Pool is emptied at every collection, and a new gzip
+// reader costs a 32 KiB window).
+type inflater struct {
+	buf []byte
+	zr  *gzip.Reader
+	rd  *bufio.Reader // the decompressed member
+	blk *bufio.Reader // the record block
+}
+
+// maxKeptInflaters bounds the free list; maxKeptMember is the largest
+// compressed buffer an inflater keeps when it goes back to the list.
+const (
+	maxKeptInflaters = 16
+	maxKeptMember    = 4 << 20
+)
+
+func (p *Payloads) getInflater() *inflater {
+	select {
+	case in := <-p.free:
+		return in
+	default:
+		return &inflater{}
+	}
+}
+
+func (p *Payloads) putInflater(in *inflater) {
+	if cap(in.buf) > maxKeptMember {
+		in.buf = nil
+	}
+	select {
+	case p.free <- in:
+	default:
+	}
 }
 
 // maxOpenFiles bounds the files Payloads keeps open.
@@ -48,7 +84,7 @@ type payloadFile struct {
 
 // NewPayloads returns a payload reader with no file open yet.
 func NewPayloads() *Payloads {
-	return &Payloads{files: map[string]*payloadFile{}}
+	return &Payloads{files: map[string]*payloadFile{}, free: make(chan *inflater, maxKeptInflaters)}
 }
 
 // Close closes every open file.
@@ -137,31 +173,32 @@ func (p *Payloads) Read(_ context.Context, c Capture) (http.Header, []byte, erro
 // record is not a plain WARC response or request with an HTTP head (the
 // caller then takes the general path, which reports what is wrong).
 func (p *Payloads) quick(f *os.File, loc Location) (http.Header, []byte, bool) {
-	bp, _ := p.bufs.Get().(*[]byte)
-	if bp == nil {
-		bp = new([]byte)
+	in := p.getInflater()
+	defer p.putInflater(in)
+	if int64(cap(in.buf)) < loc.Length {
+		in.buf = make([]byte, loc.Length)
 	}
-	defer p.bufs.Put(bp)
-	if int64(cap(*bp)) < loc.Length {
-		*bp = make([]byte, loc.Length)
-	}
-	buf := (*bp)[:loc.Length]
+	buf := in.buf[:loc.Length]
 	if _, err := f.ReadAt(buf, loc.Offset); err != nil {
 		return nil, nil, false
 	}
-	zr, _ := p.zrs.Get().(*gzip.Reader)
 	br := bytes.NewReader(buf)
-	if zr == nil {
+	if in.zr == nil {
 		var err error
-		if zr, err = gzip.NewReader(br); err != nil {
+		if in.zr, err = gzip.NewReader(br); err != nil {
+			in.zr = nil
 			return nil, nil, false
 		}
-	} else if err := zr.Reset(br); err != nil {
+	} else if err := in.zr.Reset(br); err != nil {
 		return nil, nil, false
 	}
-	defer p.zrs.Put(zr)
-	zr.Multistream(false)
-	rd := bufio.NewReaderSize(zr, 32<<10)
+	in.zr.Multistream(false)
+	if in.rd == nil {
+		in.rd = bufio.NewReaderSize(in.zr, 32<<10)
+	} else {
+		in.rd.Reset(in.zr)
+	}
+	rd := in.rd
 	// WARC header: version line, fields, blank line.
 	line, err := rd.ReadSlice('\n')
 	if err != nil || !bytes.HasPrefix(line, []byte("WARC/")) {
@@ -199,12 +236,18 @@ func (p *Payloads) quick(f *os.File, loc Location) (http.Header, []byte, bool) {
 	if length < 0 {
 		return nil, nil, false
 	}
-	block := bufio.NewReaderSize(io.LimitReader(rd, length), 4<<10)
+	if in.blk == nil {
+		in.blk = bufio.NewReaderSize(io.LimitReader(rd, length), 4<<10)
+	} else {
+		in.blk.Reset(io.LimitReader(rd, length))
+	}
+	block := in.blk
 	head, err := parseHTTPHead(block)
 	if err != nil {
 		return nil, nil, false
 	}
 	var body bytes.Buffer
+	body.Grow(int(min(length, p.maxBody())) + bytes.MinRead)
 	if _, err := body.ReadFrom(io.LimitReader(block, p.maxBody())); err != nil {
 		return nil, nil, false
 	}
