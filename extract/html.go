@@ -267,15 +267,19 @@ const (
 	visibleText
 )
 
-// textWords returns the words of the text under root, text nodes joined
-// with spaces at element boundaries (inline elements excepted) so that block
-// elements never glue words. maxWords caps the result (0: no cap).
-func textWords(root *html.Node, mode textMode, maxWords int) []string {
-	var b strings.Builder
+// textWords returns the text under root with its white space collapsed
+// (see wordWriter) and its word count; text nodes are separated at element
+// boundaries (inline elements excepted) so that block elements never glue
+// words. maxWords caps the words (0: no cap).
+func textWords(root *html.Node, mode textMode, maxWords int) (string, int) {
+	w := wordWriter{max: maxWords}
 	enter := func(n *html.Node) bool {
+		if w.full {
+			return false
+		}
 		switch n.Type {
 		case html.TextNode:
-			b.WriteString(n.Data)
+			w.write(n.Data)
 			return false
 		case html.ElementNode:
 			if neverText(n) {
@@ -285,7 +289,7 @@ func textWords(root *html.Node, mode textMode, maxWords int) []string {
 				return false
 			}
 			if !inline(n) {
-				b.WriteByte(' ')
+				w.brk()
 			}
 			return true
 		case html.DocumentNode:
@@ -295,15 +299,11 @@ func textWords(root *html.Node, mode textMode, maxWords int) []string {
 	}
 	leave := func(n *html.Node) {
 		if n.Type == html.ElementNode && !inline(n) {
-			b.WriteByte(' ')
+			w.brk()
 		}
 	}
 	walk(root, enter, leave)
-	words := strings.Fields(b.String())
-	if maxWords > 0 && len(words) > maxWords {
-		words = words[:maxWords]
-	}
-	return words
+	return w.b.String(), w.n
 }
 
 // pageInfo is what one pass over the parsed page finds before pruning.

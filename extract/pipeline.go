@@ -41,12 +41,9 @@ func Extract(h http.Header, body []byte, opts Options) (*Document, error) {
 	case "text/plain":
 		text, cs, from := toUTF8(payload, ct, false)
 		doc.Charset, doc.CharsetFrom = cs, from
-		words := strings.Fields(string(text))
-		if len(words) > opts.MaxWords {
-			words = words[:opts.MaxWords]
-		}
+		words, n := collapseSpace(string(text), opts.MaxWords)
 		doc.Extractor = ExtractorPlain
-		finish(doc, words, "", opts)
+		finish(doc, words, n, "", opts)
 	}
 	if opts.TextOnly {
 		return doc, decErr
@@ -102,7 +99,7 @@ func extractHTML(doc *Document, payload []byte, ct string, opts Options) {
 	root, err := html.Parse(bytes.NewReader(cutAtElements(text, opts.MaxElements)))
 	if err != nil || root == nil {
 		doc.Extractor = ExtractorBody
-		finish(doc, nil, "", opts)
+		finish(doc, "", 0, "", opts)
 		return
 	}
 	info := inspectAndPrune(root, !opts.TextOnly)
@@ -118,44 +115,47 @@ func extractHTML(doc *Document, payload []byte, ct string, opts Options) {
 	if bodyRoot == nil {
 		bodyRoot = root
 	}
-	words := textWords(bodyRoot, visibleText, opts.MaxWords)
+	words, n := textWords(bodyRoot, visibleText, opts.MaxWords)
 	doc.Extractor = ExtractorBody
-	if !opts.NoReadability && len(words) >= opts.MinMainWords &&
+	if !opts.NoReadability && n >= opts.MinMainWords &&
 		info.elements <= opts.MaxElements && info.depth <= opts.MaxDepth {
-		need := max(opts.MinMainWords, int(math.Ceil(opts.MinMainShare*float64(len(words)))))
-		if main, err := readabilityWords(root, opts.MaxWords); err == nil && len(main) >= need {
-			words = main
+		need := max(opts.MinMainWords, int(math.Ceil(opts.MinMainShare*float64(n))))
+		if main, mn, err := readabilityWords(root, opts.MaxWords); err == nil && mn >= need {
+			words, n = main, mn
 			doc.Extractor = ExtractorReadability
 		}
 	}
-	finish(doc, words, info.lang, opts)
+	finish(doc, words, n, info.lang, opts)
 }
 
 // readabilityWords runs go-readability (readeck's maintained fork) on the
-// parsed (and pruned) page and returns the visible words of the article it
-// finds. It works on root itself, which saves cloning every page, so it runs
-// after everything else that reads the tree.
-func readabilityWords(root *html.Node, maxWords int) (words []string, err error) {
+// parsed (and pruned) page and returns the visible text of the article it
+// finds (collapsed, see textWords) and its word count. It works on root
+// itself, which saves cloning every page, so it runs after everything else
+// that reads the tree.
+func readabilityWords(root *html.Node, maxWords int) (words string, n int, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			words, err = nil, fmt.Errorf("extract: readability panicked: %v", r)
+			words, n, err = "", 0, fmt.Errorf("extract: readability panicked: %v", r)
 		}
 	}()
 	p := readability.NewParser()
 	art, err := p.ParseAndMutate(root, nil)
 	if err != nil {
-		return nil, err
+		return "", 0, err
 	}
 	if art.Node == nil {
-		return nil, fmt.Errorf("extract: readability found no article")
+		return "", 0, fmt.Errorf("extract: readability found no article")
 	}
-	return textWords(art.Node, visibleText, maxWords), nil
+	words, n = textWords(art.Node, visibleText, maxWords)
+	return words, n, nil
 }
 
-// finish sets Text, WordCount, Lang, Terms and TermsLang from the words.
-func finish(doc *Document, words []string, langHint string, opts Options) {
-	doc.Text = strings.Join(words, " ")
-	doc.WordCount = len(words)
+// finish sets Text, WordCount, Lang, Terms and TermsLang from the collapsed
+// text words of n words.
+func finish(doc *Document, words string, n int, langHint string, opts Options) {
+	doc.Text = words
+	doc.WordCount = n
 	toks := tokenize(doc.Text, 0)
 	doc.Lang = detectTokensLang(toks, langHint)
 	tl := doc.Lang

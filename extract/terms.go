@@ -69,7 +69,8 @@ func keepToken(t string) bool {
 // common words come first, so it keeps the words that matter).
 type StemCache struct {
 	mu    sync.RWMutex
-	stems map[string]string // language code + "\x00" + word -> stem
+	stems map[string]map[string]string // language code -> word -> stem
+	n     int                          // words held
 	max   int
 }
 
@@ -78,12 +79,12 @@ func NewStemCache(max int) *StemCache {
 	if max <= 0 {
 		max = 1 << 18
 	}
-	return &StemCache{stems: make(map[string]string, 1024), max: max}
+	return &StemCache{stems: make(map[string]map[string]string), max: max}
 }
 
-func (c *StemCache) get(key string) (string, bool) {
+func (c *StemCache) get(code, word string) (string, bool) {
 	c.mu.RLock()
-	s, ok := c.stems[key]
+	s, ok := c.stems[code][word]
 	c.mu.RUnlock()
 	return s, ok
 }
@@ -91,11 +92,19 @@ func (c *StemCache) get(key string) (string, bool) {
 func (c *StemCache) put(learned map[string]string, code string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	m := c.stems[code]
+	if m == nil {
+		m = make(map[string]string, 1024)
+		c.stems[code] = m
+	}
 	for w, s := range learned {
-		if len(c.stems) >= c.max {
+		if c.n >= c.max {
 			return
 		}
-		c.stems[code+"\x00"+w] = s
+		if _, ok := m[w]; !ok {
+			m[w] = s
+			c.n++
+		}
 	}
 }
 
@@ -132,7 +141,7 @@ func termsOf(toks []string, code string, cache *StemCache) []string {
 			if l.stem != nil {
 				s, ok := stems[t]
 				if !ok && cache != nil {
-					s, ok = cache.get(code + "\x00" + t)
+					s, ok = cache.get(code, t)
 				}
 				if !ok {
 					s = l.stem(t, false)

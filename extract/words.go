@@ -1,0 +1,90 @@
+package extract
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// wordWriter builds a text with its white space collapsed: the words (runs
+// of characters other than white space, as strings.Fields splits them)
+// joined by single spaces, up to max words (0: no cap). It is what
+// strings.Join(strings.Fields(text), " ") gives, without the slice of words.
+type wordWriter struct {
+	b    strings.Builder
+	n    int  // words begun
+	max  int  // 0: no cap
+	in   bool // the last byte written belongs to a word
+	full bool // max words written: the rest is dropped
+}
+
+// brk ends the current word, as white space would.
+func (w *wordWriter) brk() { w.in = false }
+
+// write appends s.
+func (w *wordWriter) write(s string) {
+	for i := 0; i < len(s) && !w.full; {
+		// Skip white space.
+		for i < len(s) {
+			c := s[i]
+			if c < utf8.RuneSelf {
+				if !asciiSpace[c] {
+					break
+				}
+				i++
+				w.in = false
+				continue
+			}
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if !unicode.IsSpace(r) {
+				break
+			}
+			i += size
+			w.in = false
+		}
+		if i >= len(s) {
+			return
+		}
+		// A run of word bytes.
+		j := i
+		for j < len(s) {
+			c := s[j]
+			if c < utf8.RuneSelf {
+				if asciiSpace[c] {
+					break
+				}
+				j++
+				continue
+			}
+			r, size := utf8.DecodeRuneInString(s[j:])
+			if unicode.IsSpace(r) {
+				break
+			}
+			j += size
+		}
+		if !w.in {
+			if w.max > 0 && w.n >= w.max {
+				w.full = true
+				return
+			}
+			if w.n > 0 {
+				w.b.WriteByte(' ')
+			}
+			w.n++
+			w.in = true
+		}
+		w.b.WriteString(s[i:j])
+		i = j
+	}
+}
+
+// asciiSpace are the ASCII bytes unicode.IsSpace reports.
+var asciiSpace = [utf8.RuneSelf]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}
+
+// collapseSpace returns s with its white space collapsed (see wordWriter)
+// and its word count, at most max words (0: no cap).
+func collapseSpace(s string, max int) (string, int) {
+	w := wordWriter{max: max}
+	w.write(s)
+	return w.b.String(), w.n
+}

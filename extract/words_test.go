@@ -1,0 +1,66 @@
+package extract
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// fieldsJoined is what wordWriter must equal: the words of s as
+// strings.Fields splits them, at most max (0: all), joined by spaces.
+func fieldsJoined(s string, max int) (string, int) {
+	f := strings.Fields(s)
+	if max > 0 && len(f) > max {
+		f = f[:max]
+	}
+	return strings.Join(f, " "), len(f)
+}
+
+func TestCollapseSpace(t *testing.T) {
+	tests := []struct {
+		in   string
+		max  int
+		want string
+		n    int
+	}{
+		{"", 0, "", 0},
+		{"  \t\n ", 0, "", 0},
+		{"one", 0, "one", 1},
+		{"  one  two\r\nthree\v\f", 0, "one two three", 3},
+		{"no\u00a0break\u0085nel\u2003em\u3000ideo", 0, "no break nel em ideo", 5},
+		{"zero\u200bwidth", 0, "zero\u200bwidth", 1}, // not white space for unicode.IsSpace
+		{"bad\xffbyte \xfe", 0, "bad\xffbyte \xfe", 2},
+		{"a b c d", 2, "a b", 2},
+		{"  a   b  ", 1, "a", 1},
+	}
+	for _, tt := range tests {
+		got, n := collapseSpace(tt.in, tt.max)
+		if got != tt.want || n != tt.n {
+			t.Errorf("collapseSpace(%q, %d) = %q, %d; want %q, %d", tt.in, tt.max, got, n, tt.want, tt.n)
+		}
+	}
+	// Random text in random pieces, with breaks between some: the same as
+	// strings.Fields over the pieces joined with a space at each break.
+	alphabet := []string{"a", "Z", "é", "\u00a0", " ", "\t", "\n", "\u2028", "\xff", "字", "\u0085", "\r\n"}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := 0; i < 2000; i++ {
+		w := wordWriter{max: rng.IntN(4)}
+		var joined strings.Builder
+		for p := rng.IntN(6); p >= 0; p-- {
+			var piece strings.Builder
+			for c := rng.IntN(8); c >= 0; c-- {
+				piece.WriteString(alphabet[rng.IntN(len(alphabet))])
+			}
+			w.write(piece.String())
+			joined.WriteString(piece.String())
+			if rng.IntN(3) == 0 {
+				w.brk()
+				joined.WriteByte(' ')
+			}
+		}
+		want, n := fieldsJoined(joined.String(), w.max)
+		if got := w.b.String(); got != want || w.n != n {
+			t.Fatalf("pieces of %q (max %d): %q, %d words; want %q, %d", joined.String(), w.max, got, w.n, want, n)
+		}
+	}
+}
