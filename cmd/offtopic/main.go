@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strings"
 	"syscall"
 
@@ -43,9 +44,25 @@ const exitStatusHelp = `Exit status (every command):
 var version = "0.1.0-dev"
 
 func main() {
+	collectLessOften()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	os.Exit(run(ctx, os.Args, os.Stdin, os.Stdout, os.Stderr))
+}
+
+// gcPercent is the heap growth that triggers a collection when GOGC is not
+// set (Go's default is 100). A run's live heap is small (tens of MB: the index
+// and the digest map spill to disk, extraction is bounded per worker) and
+// parsing pages allocates fast, so collecting half as often saves about a
+// tenth of the CPU on the dev corpus (4.6-4.9 against 5.0-5.8 CPU-s, side by
+// side) for 20 MB more peak RSS (75 against 55 MB).
+const gcPercent = 200
+
+// collectLessOften sets gcPercent unless the user chose with GOGC.
+func collectLessOften() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(gcPercent)
+	}
 }
 
 // run is main without the process: it returns the exit status.
