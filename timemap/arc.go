@@ -241,17 +241,9 @@ func (s *arcSource) load() error {
 		n, _ := skipToGzipMagic(s.br)
 		return &RecordError{File: s.path, Offset: off, Err: fmt.Errorf("%d bytes of garbage between gzip members", n)}
 	}
-	if s.zr == nil {
-		s.zr, err = gzip.NewReader(s.br)
-	} else {
-		err = s.zr.Reset(s.br)
+	if err := startGzipMember(&s.zr, s.br); err != nil {
+		return &RecordError{File: s.path, Offset: off, Err: err}
 	}
-	if err != nil {
-		_, _ = s.br.Discard(1)
-		_, _ = skipToGzipMagic(s.br)
-		return &RecordError{File: s.path, Offset: off, Err: fmt.Errorf("bad gzip member: %w", err)}
-	}
-	s.zr.Multistream(false)
 	b, rerr := io.ReadAll(s.zr)
 	s.chunk, s.chunkOff, s.chunkLen = b, off, s.filePos()-off
 	s.items = parseARCChunk(b)

@@ -127,18 +127,9 @@ func (s *warcSource) startMember() error {
 			}
 			return s.recErr(off, fmt.Errorf("%d bytes of garbage between gzip members", n))
 		}
-		var zerr error
-		if s.zr == nil {
-			s.zr, zerr = gzip.NewReader(s.br)
-		} else {
-			zerr = s.zr.Reset(s.br)
+		if err := startGzipMember(&s.zr, s.br); err != nil {
+			return s.recErr(off, err)
 		}
-		if zerr != nil {
-			_, _ = s.br.Discard(1)
-			_, _ = skipToGzipMagic(s.br)
-			return s.recErr(off, fmt.Errorf("bad gzip member: %w", zerr))
-		}
-		s.zr.Multistream(false)
 		s.dcnt = countingReader{r: s.zr}
 		s.dbr.Reset(&s.dcnt)
 		s.inMember, s.memberOff, s.memberRecs = true, off, 0
@@ -153,6 +144,25 @@ func (s *warcSource) startMember() error {
 }
 
 func trailingSpaceOnly(b []byte) bool { return len(bytes.TrimSpace(b)) == 0 }
+
+// startGzipMember makes *zr (reused when there is one) read the gzip member
+// at the start of br, that member only. When its header is bad, br is left
+// at the next gzip magic after it and the error says so.
+func startGzipMember(zr **gzip.Reader, br *bufio.Reader) error {
+	var err error
+	if *zr == nil {
+		*zr, err = gzip.NewReader(br)
+	} else {
+		err = (*zr).Reset(br)
+	}
+	if err != nil {
+		_, _ = br.Discard(1)
+		_, _ = skipToGzipMagic(br)
+		return fmt.Errorf("bad gzip member: %w", err)
+	}
+	(*zr).Multistream(false)
+	return nil
+}
 
 // skipToGzipMagic discards bytes up to the next gzip member header.
 func skipToGzipMagic(br *bufio.Reader) (int64, error) {
