@@ -242,28 +242,30 @@ func Prepare(ctx context.Context, tm *timemap.TimeMap, cfg *Config, cache *extra
 			failed++
 			continue
 		}
-		if c.Status != 200 || !IsHTML(c.MIME) {
+		if !measured(c) {
 			continue
 		}
 		if c.Revisit && c.Payload.IsZero() && c.URIM == "" {
 			in.Errs[i] = "revisit of a payload that is not in the input"
 			continue
 		}
+		// The Input is spilled with its TimeMap: the note is no longer needed.
+		tm.Captures[i].Note = ""
 		if doc, ok := cache.Get(c.Digest); ok && c.Digest != "" {
 			in.Docs[i] = doc
 			continue
 		}
-		doc, err := readAndExtract(ctx, c, cfg)
-		if err != nil {
-			failed++
-			in.Errs[i] = err.Error()
-			if cfg.OnError != nil {
-				cfg.OnError(fmt.Errorf("%s %s (%s offset %d): %w", c.URIR, c.Timestamp14(), c.Payload.File, c.Payload.Offset, err))
+		doc, err := noteDoc(c.Note)
+		if c.Note == "" || err != nil {
+			if doc, err = readAndExtract(ctx, c, cfg); err != nil {
+				failed++
+				in.Errs[i] = err.Error()
+				if cfg.OnError != nil {
+					cfg.OnError(fmt.Errorf("%s %s (%s offset %d): %w", c.URIR, c.Timestamp14(), c.Payload.File, c.Payload.Offset, err))
+				}
+				continue
 			}
-			continue
-		}
-		if !cfg.Computes(MeasureRawSimhash) { // raw_simhash hashes the whole text
-			doc.Text = excerpt(doc.Text, cfg.ExcerptWords)
+			trimDoc(doc, cfg.Options)
 		}
 		if c.Digest != "" {
 			cache.Put(c.Digest, doc)
@@ -278,13 +280,29 @@ func readAndExtract(ctx context.Context, c timemap.Capture, cfg *Config) (*extra
 	if err != nil {
 		return nil, fmt.Errorf("read payload: %w", err)
 	}
-	opts := cfg.Extract
+	return extractPayload(h, body, cfg.Extract)
+}
+
+// measured reports whether the measures apply to c's payload: HTTP 200 and
+// HTML.
+func measured(c timemap.Capture) bool { return c.Status == 200 && IsHTML(c.MIME) }
+
+// extractPayload extracts a payload as detection needs it.
+func extractPayload(h http.Header, body []byte, opts extract.Options) (*extract.Document, error) {
 	opts.TextOnly = true // detection reads neither links nor publication dates
 	doc, err := extract.Extract(h, body, opts)
 	if err != nil && doc == nil {
 		return nil, fmt.Errorf("extract: %w", err)
 	}
 	return doc, nil
+}
+
+// trimDoc keeps of doc's text what results show: an excerpt (raw_simhash
+// hashes the whole text).
+func trimDoc(doc *extract.Document, opts Options) {
+	if !opts.Computes(MeasureRawSimhash) {
+		doc.Text = excerpt(doc.Text, opts.ExcerptWords)
+	}
 }
 
 // spilled is an Input as the spill file holds it: gob cannot encode nil
@@ -329,7 +347,9 @@ func DefaultOptions() Options {
 // reading payloads from the files). It holds all results in memory: for small
 // collections and tests; Detect streams.
 func DetectFiles(ctx context.Context, files []string, cfg Config) ([]*TimeMapResult, error) {
-	idx, err := timemap.BuildIndex(ctx, files, timemap.IndexOptions{TempDir: cfg.TempDir, OnError: cfg.OnError, Workers: cfg.Workers})
+	notes := NewPayloadNotes(cfg.Options, cfg.Extract)
+	idx, err := timemap.BuildIndex(ctx, files, timemap.IndexOptions{TempDir: cfg.TempDir, OnError: cfg.OnError, Workers: cfg.Workers,
+		Note: notes.Note, WantsNote: notes.Wants})
 	if err != nil {
 		return nil, err
 	}

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"iter"
+	"net/http"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -48,6 +49,23 @@ type IndexOptions struct {
 	// OnError receives each skipped record (*RecordError) and each file that
 	// could not be read. Calls are serialised. Nil means ignore.
 	OnError func(error)
+	// Note, when set, is called with the HTTP header and body (capped at
+	// Read.MaxBodyBytes) of every capture whose own record holds its payload
+	// (no revisit) with an HTTP head and that WantsNote (when set) accepts;
+	// what it returns becomes the capture's Note. It runs on Workers
+	// goroutines beside the file readers, while the payload is at hand, so
+	// that per-payload work needs no second read and inflate of the record.
+	Note func(c *Capture, h http.Header, body []byte) []byte
+	// WantsNote says which captures Note is for; only their bodies are
+	// copied for it. Nil means all.
+	WantsNote func(c *Capture) bool
+}
+
+// noteJob is a capture entry waiting for its Note.
+type noteJob struct {
+	e    entry
+	h    http.Header
+	body []byte
 }
 
 // Stats counts what BuildIndex read.
@@ -177,13 +195,30 @@ func BuildIndex(ctx context.Context, files []string, opts IndexOptions) (*Index,
 			full = full[n:]
 		}
 	}
+	// Entries that get a note are flushed one by one by the note workers.
+	var notes chan noteJob
+	var noteWG sync.WaitGroup
+	if opts.Note != nil {
+		notes = make(chan noteJob, opts.Workers)
+		for w := 0; w < opts.Workers; w++ {
+			noteWG.Add(1)
+			go func() {
+				defer noteWG.Done()
+				st := Stats{Records: map[string]int{}}
+				for j := range notes {
+					j.e.C.Note = string(opts.Note(&j.e.C, j.h, j.body))
+					flush([]entry{j.e}, &st)
+				}
+			}()
+		}
+	}
 	jobs := make(chan int)
 	for w := 0; w < opts.Workers; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for fi := range jobs {
-				ok := idx.scanFile(ctx, fi, files[fi], report, flush)
+				ok := idx.scanFile(ctx, fi, files[fi], report, flush, notes)
 				mu.Lock()
 				if ok {
 					okFiles++
@@ -204,6 +239,10 @@ func BuildIndex(ctx context.Context, files []string, opts IndexOptions) (*Index,
 	}
 	close(jobs)
 	wg.Wait()
+	if notes != nil {
+		close(notes)
+		noteWG.Wait()
+	}
 	if err := ctx.Err(); err != nil {
 		idx.Close()
 		return nil, err
@@ -239,7 +278,7 @@ func (s *Stats) add(o *Stats) {
 
 // scanFile reads one file, handing batches of entries to flush. It reports
 // whether the file could be opened.
-func (idx *Index) scanFile(ctx context.Context, fi int, path string, report func(error), flush func([]entry, *Stats)) bool {
+func (idx *Index) scanFile(ctx context.Context, fi int, path string, report func(error), flush func([]entry, *Stats), notes chan<- noteJob) bool {
 	st := Stats{Records: map[string]int{}}
 	rr, err := OpenRecords(path, idx.opts.Read)
 	if err != nil {
@@ -279,6 +318,12 @@ func (idx *Index) scanFile(ctx context.Context, fi int, path string, report func
 		}
 		if rec.BodyCut {
 			st.Cut++
+		}
+		if notes != nil && !e.C.Revisit && rec.HTTP != nil && (idx.opts.WantsNote == nil || idx.opts.WantsNote(&e.C)) {
+			if body, err := io.ReadAll(rec.Body); err == nil {
+				notes <- noteJob{e: e, h: rec.HTTP.Header, body: body}
+				continue
+			}
 		}
 		batch = append(batch, e)
 		if len(batch) >= min(batchSize, idx.opts.MaxInMemory) {

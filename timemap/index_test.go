@@ -2,6 +2,9 @@ package timemap
 
 import (
 	"context"
+	"crypto/sha256"
+	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -262,5 +265,57 @@ func BenchmarkBuildIndexDev(b *testing.B) {
 			n++
 		}
 		idx.Close()
+	}
+}
+
+// TestIndexNotes: every capture whose own record holds an HTTP payload and
+// that WantsNote accepts gets the note of exactly its payload, in memory and
+// through spilled runs (the note workers flush one entry at a time); other
+// captures and revisits get none, and the captures are those of an index
+// without notes.
+func TestIndexNotes(t *testing.T) {
+	dir := filepath.Join(sharedDir(t), "fixtures", "warc")
+	files := []string{filepath.Join(dir, "pywb-iana.warc.gz"), filepath.Join(dir, "pywb-dupes.warc.gz"), filepath.Join(dir, "aut-example.warc.gz")}
+	plain, _ := buildIndex(t, files, IndexOptions{})
+	want := collect(t, plain)
+	wants := func(c *Capture) bool { return c.Status == 200 }
+	note := func(c *Capture, h http.Header, body []byte) []byte {
+		return fmt.Appendf(nil, "%s %s %d %x", c.URIR, h.Get("Content-Type"), len(body), sha256.Sum256(body))
+	}
+	for _, opts := range []IndexOptions{
+		{Note: note, WantsNote: wants},
+		{Note: note, WantsNote: wants, MaxInMemory: 5, TempDir: t.TempDir(), Workers: 3, fanIn: 3},
+	} {
+		idx, _ := buildIndex(t, files, opts)
+		got := collect(t, idx)
+		if len(got) != len(want) {
+			t.Fatalf("%d TimeMaps with notes, %d without", len(got), len(want))
+		}
+		noted := 0
+		for i, tm := range got {
+			for j, c := range tm.Captures {
+				if c.Revisit || c.Status != 200 {
+					if c.Note != "" {
+						t.Errorf("%s %s: note %q on a revisit or non-200 capture", c.URIR, c.Timestamp14(), c.Note)
+					}
+				} else if c.Note != "" {
+					noted++
+					r, err := ReadResponse(c.Loc, 0)
+					if err != nil {
+						t.Fatalf("%s: %v", c.URIR, err)
+					}
+					if w := string(note(&c, r.Header, r.Body)); c.Note != w {
+						t.Errorf("%s %s: note %q, want %q", c.URIR, c.Timestamp14(), c.Note, w)
+					}
+				}
+				c.Note = ""
+				if !reflect.DeepEqual(c, want[i].Captures[j]) {
+					t.Errorf("capture %+v, without notes %+v", c, want[i].Captures[j])
+				}
+			}
+		}
+		if noted < 20 {
+			t.Errorf("only %d captures got a note", noted)
+		}
 	}
 }

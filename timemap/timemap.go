@@ -93,6 +93,9 @@ type Capture struct {
 	// Error says why the capture could not be fetched from a remote archive
 	// ("" when it was, and for local captures).
 	Error string `json:"error,omitempty"`
+	// Note is what IndexOptions.Note made of the capture's payload while the
+	// index read it ("" otherwise): opaque bytes to this package.
+	Note string `json:"-"`
 }
 
 // Timestamp14 returns the capture time as a 14-digit UTC timestamp (YYYYMMDDhhmmss).

@@ -13,7 +13,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/offtopic/offtopic/extract"
 	"github.com/offtopic/offtopic/remote"
+	"github.com/offtopic/offtopic/similarity"
 	"github.com/offtopic/offtopic/timemap"
 )
 
@@ -212,7 +214,10 @@ func openSource(c *cli.Context, st *setup, files []string, prog *progress, warn 
 		return nil, errors.New("no input: give WARC/ARC files, --index, --timemap, --cdx-server, --timegate or --archiveit")
 	}
 	prog.begin("index", 0)
+	// Payloads are extracted as the index reads them, not read again.
+	notes := similarity.NewPayloadNotes(st.opts, extract.Options{})
 	idx, err := timemap.BuildIndex(ctx, files, timemap.IndexOptions{Canon: st.canon, TempDir: c.String("temp-dir"), OnError: warn.add, Workers: c.Int("workers"),
+		Note: notes.Note, WantsNote: notes.Wants,
 		Progress: func(filesDone, captures int) {
 			prog.update(captures, fmt.Sprintf("captures, %d/%d files", filesDone, len(files)))
 		}})

@@ -1,0 +1,169 @@
+package extract
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// docFormat is the first byte of a Document's binary form: its version.
+const docFormat = 1
+
+// AppendBinary appends the Document in a compact binary form to b (see
+// UnmarshalBinary), for what keeps extracted documents on disk between two
+// passes. It implements encoding.BinaryAppender.
+func (d *Document) AppendBinary(b []byte) ([]byte, error) {
+	b = append(b, docFormat)
+	for _, s := range []string{d.Title, d.Text, d.Extractor, d.Lang, d.MediaType, d.Charset, d.CharsetFrom, d.TermsLang, d.PublishedFrom} {
+		b = appendString(b, s)
+	}
+	b = binary.AppendVarint(b, int64(d.WordCount))
+	b = binary.AppendVarint(b, int64(d.ByteCount))
+	b, err := d.Published.AppendBinary(b)
+	if err != nil {
+		return nil, fmt.Errorf("extract: document: %w", err)
+	}
+	b = binary.AppendUvarint(b, uint64(len(d.Terms)))
+	for _, t := range d.Terms {
+		b = appendString(b, t)
+	}
+	b = binary.AppendUvarint(b, uint64(len(d.Links)))
+	for _, l := range d.Links {
+		b = appendString(appendString(b, l.URL), l.Anchor)
+	}
+	return b, nil
+}
+
+// MarshalBinary returns the Document in the form AppendBinary writes. It
+// implements encoding.BinaryMarshaler (which encoding/gob uses too).
+func (d *Document) MarshalBinary() ([]byte, error) { return d.AppendBinary(nil) }
+
+// UnmarshalBinary sets the Document from the form AppendBinary wrote. It
+// implements encoding.BinaryUnmarshaler.
+func (d *Document) UnmarshalBinary(b []byte) error {
+	r := docReader{b: b}
+	if v := r.byte(); v != docFormat {
+		return fmt.Errorf("extract: document: format %d, want %d", v, docFormat)
+	}
+	*d = Document{}
+	for _, s := range []*string{&d.Title, &d.Text, &d.Extractor, &d.Lang, &d.MediaType, &d.Charset, &d.CharsetFrom, &d.TermsLang, &d.PublishedFrom} {
+		*s = r.string()
+	}
+	d.WordCount = int(r.varint())
+	d.ByteCount = int(r.varint())
+	r.time(&d.Published)
+	if n := r.count(); n > 0 {
+		d.Terms = make([]string, n)
+		for i := range d.Terms {
+			d.Terms[i] = r.string()
+		}
+	}
+	if n := r.count(); n > 0 {
+		d.Links = make([]Link, n)
+		for i := range d.Links {
+			d.Links[i] = Link{URL: r.string(), Anchor: r.string()}
+		}
+	}
+	if r.err == nil && len(r.b) > 0 {
+		r.err = fmt.Errorf("%d bytes left over", len(r.b))
+	}
+	if r.err != nil {
+		return fmt.Errorf("extract: document: %w", r.err)
+	}
+	return nil
+}
+
+func appendString(b []byte, s string) []byte {
+	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
+}
+
+var errShort = errors.New("cut short")
+
+// docReader reads what AppendBinary wrote; the first error sticks and every
+// later read returns zero values.
+type docReader struct {
+	b   []byte
+	err error
+}
+
+func (r *docReader) byte() byte {
+	if r.err != nil || len(r.b) == 0 {
+		r.fail(errShort)
+		return 0
+	}
+	c := r.b[0]
+	r.b = r.b[1:]
+	return c
+}
+
+func (r *docReader) uvarint() uint64 {
+	v, n := binary.Uvarint(r.b)
+	if n <= 0 {
+		r.fail(errShort)
+		return 0
+	}
+	r.b = r.b[n:]
+	return v
+}
+
+func (r *docReader) varint() int64 {
+	v, n := binary.Varint(r.b)
+	if n <= 0 {
+		r.fail(errShort)
+		return 0
+	}
+	r.b = r.b[n:]
+	return v
+}
+
+// count reads a length that cannot exceed the bytes left (every element
+// takes one byte at least).
+func (r *docReader) count() int {
+	n := r.uvarint()
+	if n > uint64(len(r.b)) {
+		r.fail(errShort)
+		return 0
+	}
+	return int(n)
+}
+
+func (r *docReader) string() string {
+	n := r.count()
+	if r.err != nil {
+		return ""
+	}
+	s := string(r.b[:n])
+	r.b = r.b[n:]
+	return s
+}
+
+// time reads a time.Time's binary form, whose length its first bytes give:
+// a version byte, 8 bytes of seconds, 4 of nanoseconds, 2 of zone offset,
+// and 1 more of seconds offset in version 2.
+func (r *docReader) time(t *time.Time) {
+	if r.err != nil || len(r.b) == 0 {
+		r.fail(errShort)
+		return
+	}
+	n := 15
+	if r.b[0] == 2 {
+		n = 16
+	}
+	if len(r.b) < n {
+		r.fail(errShort)
+		return
+	}
+	if err := t.UnmarshalBinary(r.b[:n]); err != nil {
+		r.fail(err)
+		return
+	}
+	r.b = r.b[n:]
+}
+
+func (r *docReader) fail(err error) {
+	if r.err == nil {
+		r.err = err
+	}
+	r.b = nil
+}

@@ -1,0 +1,67 @@
+package extract
+
+import (
+	"reflect"
+	"testing"
+	"time"
+)
+
+func TestDocumentBinaryRoundTrip(t *testing.T) {
+	full := Document{
+		Title: "Budget <b>", Text: "the chancellor unveiled", Extractor: ExtractorReadability, Lang: "en",
+		Terms: []string{"chancellor", "unveil", "", "budget"}, WordCount: 3, ByteCount: -1,
+		MediaType: "text/html", Charset: "utf-8", CharsetFrom: "header", TermsLang: "en",
+		Published:     time.Date(2005, 3, 16, 12, 30, 0, 7, time.FixedZone("x", 3600+30)),
+		PublishedFrom: PublishedFromTime,
+		Links:         []Link{{URL: "http://example.org/a", Anchor: "A"}, {URL: "http://example.org/b"}},
+	}
+	// Every field is set, so that a field added to Document without being
+	// added to the binary form fails here.
+	v := reflect.ValueOf(full)
+	for i := range v.NumField() {
+		if v.Field(i).IsZero() {
+			t.Fatalf("field %s is zero in the test document", v.Type().Field(i).Name)
+		}
+	}
+	for _, d := range []Document{full, {}, {Text: "x", Published: time.Date(2001, 1, 1, 0, 0, 0, 0, time.UTC)}} {
+		b, err := d.AppendBinary([]byte("prefix"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got Document
+		if err := got.UnmarshalBinary(b[len("prefix"):]); err != nil {
+			t.Fatalf("UnmarshalBinary: %v", err)
+		}
+		if !got.Published.Equal(d.Published) {
+			t.Errorf("Published %v, want %v", got.Published, d.Published)
+		}
+		_, gotOff := got.Published.Zone()
+		_, wantOff := d.Published.Zone()
+		got.Published, d.Published = time.Time{}, time.Time{}
+		if !reflect.DeepEqual(got, d) || gotOff != wantOff {
+			t.Errorf("round trip:\n got %+v (offset %d)\nwant %+v (offset %d)", got, gotOff, d, wantOff)
+		}
+	}
+}
+
+func TestDocumentBinaryDamage(t *testing.T) {
+	d := Document{Title: "t", Text: "some text", Terms: []string{"some", "text"}, Links: []Link{{URL: "u"}}}
+	b, err := d.AppendBinary(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for cut := range len(b) {
+		var got Document
+		if err := got.UnmarshalBinary(b[:cut]); err == nil {
+			t.Errorf("cut at %d of %d: no error", cut, len(b))
+		}
+	}
+	var got Document
+	if err := got.UnmarshalBinary(append(b, 0)); err == nil {
+		t.Error("a byte too many: no error")
+	}
+	bad := append([]byte{docFormat + 1}, b[1:]...)
+	if err := got.UnmarshalBinary(bad); err == nil {
+		t.Error("unknown format: no error")
+	}
+}

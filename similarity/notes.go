@@ -1,0 +1,54 @@
+package similarity
+
+import (
+	"net/http"
+
+	"github.com/offtopic/offtopic/extract"
+	"github.com/offtopic/offtopic/timemap"
+)
+
+// PayloadNotes extracts payloads for Prepare while the index reads them
+// (timemap.IndexOptions.Note and WantsNote), so that detection over local
+// files inflates every record once: Prepare then takes a capture's document
+// from its Note and reads no payload. Revisits, captures read through other
+// sources and notes that do not decode take the payload reader as before.
+type PayloadNotes struct {
+	opts Options
+	ext  extract.Options
+}
+
+// NewPayloadNotes returns notes made as a run with these options and the
+// Config's Extract options ext extracts (ext.Stems may be shared with it).
+func NewPayloadNotes(opts Options, ext extract.Options) *PayloadNotes {
+	if ext.Stems == nil {
+		ext.Stems = extract.NewStemCache(0)
+	}
+	return &PayloadNotes{opts: opts.WithDefaults(), ext: ext}
+}
+
+// Wants reports whether Prepare extracts c's payload: HTTP 200 and HTML.
+func (n *PayloadNotes) Wants(c *timemap.Capture) bool { return measured(*c) }
+
+// Note extracts a payload as Prepare does and returns the document in its
+// binary form.
+func (n *PayloadNotes) Note(_ *timemap.Capture, h http.Header, body []byte) []byte {
+	doc, _ := extractPayload(h, body, n.ext)
+	if doc == nil {
+		return nil
+	}
+	trimDoc(doc, n.opts)
+	b, err := doc.AppendBinary(nil)
+	if err != nil {
+		return nil
+	}
+	return b
+}
+
+// noteDoc decodes a capture's Note.
+func noteDoc(note string) (*extract.Document, error) {
+	doc := new(extract.Document)
+	if err := doc.UnmarshalBinary([]byte(note)); err != nil {
+		return nil, err
+	}
+	return doc, nil
+}
