@@ -61,6 +61,10 @@ type IndexOptions struct {
 	WantsNote func(c *Capture) bool
 }
 
+// maxMemNotes bounds the bytes of notes the index holds in memory: past it
+// the entries are spilled as a sorted run, as past MaxInMemory entries.
+const maxMemNotes = 4 << 20
+
 // noteJob is a capture entry waiting for its Note.
 type noteJob struct {
 	e    entry
@@ -120,7 +124,8 @@ type original struct {
 
 // Index is a sorted capture index over a set of WARC/ARC files: captures in
 // (Key, Time, input order), held as sorted runs in memory and on disk and
-// merged when iterated. Memory: at most MaxInMemory capture entries, at
+// merged when iterated. Memory: at most MaxInMemory capture entries (and
+// maxMemNotes bytes of their notes), at
 // most MaxInMemory digest-to-location entries for revisit resolution across
 // TimeMaps (beyond that they go to a sorted table on disk, see digestMap),
 // plus the largest TimeMap while iterating.
@@ -149,7 +154,8 @@ func BuildIndex(ctx context.Context, files []string, opts IndexOptions) (*Index,
 	}
 	idx := &Index{opts: opts, orig: newDigestMap(opts.MaxInMemory, opts.TempDir), stats: Stats{Files: len(files), Records: map[string]int{}}}
 	var (
-		mu        sync.Mutex // guards idx.mem, idx.runs, idx.orig, idx.stats
+		mu        sync.Mutex // guards idx.mem, idx.runs, idx.orig, idx.stats, memNotes
+		memNotes  int        // bytes of the notes in idx.mem
 		errMu     sync.Mutex
 		spillMu   sync.Mutex
 		spillEr   error
@@ -168,6 +174,9 @@ func BuildIndex(ctx context.Context, files []string, opts IndexOptions) (*Index,
 		mu.Lock()
 		idx.mem = append(idx.mem, batch...)
 		for i := range batch {
+			memNotes += len(batch[i].C.Note)
+		}
+		for i := range batch {
 			// The original of a digest is its first response in input
 			// order, whichever worker read it first.
 			if c := &batch[i].C; !c.Revisit && c.Digest != "" {
@@ -179,8 +188,9 @@ func BuildIndex(ctx context.Context, files []string, opts IndexOptions) (*Index,
 			opts.Progress(filesDone, idx.stats.Captures)
 		}
 		var full []entry
-		if len(idx.mem) >= opts.MaxInMemory {
+		if len(idx.mem) >= opts.MaxInMemory || memNotes >= maxMemNotes {
 			full, idx.mem = idx.mem, make([]entry, 0, min(opts.MaxInMemory, 1<<16))
+			memNotes = 0
 		}
 		mu.Unlock()
 		for len(full) > 0 {
