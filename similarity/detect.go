@@ -127,7 +127,7 @@ func Score(ctx context.Context, in Input, model *Model, opts Options) (*TimeMapR
 	res := &TimeMapResult{Key: tm.Key, URIR: tm.URIR, URIT: in.URIT, Captures: make([]CaptureResult, len(tm.Captures))}
 
 	prep := make([]*prepared, len(tm.Captures))
-	local := newDFTable()
+	voc := newVocab()
 	for i, c := range tm.Captures {
 		doc, errText := at(in.Docs, i), atS(in.Errs, i)
 		cr := &res.Captures[i]
@@ -145,22 +145,12 @@ func Score(ctx context.Context, in Input, model *Model, opts Options) (*TimeMapR
 			cr.Verdict, cr.Reason = VerdictNotScored, why
 			continue
 		}
-		p := &prepared{doc: doc, tf: termCounts(doc.Terms)}
-		local.add(p.tf)
-		prep[i] = p
+		prep[i] = &prepared{doc: doc, tf: voc.counts(doc.Terms)}
 	}
+	sc := &scoring{ctx: ctx, prep: prep, model: model, voc: voc}
+	sc.weigh(opts.CollectionIDF)
 
-	var idf IDF = local
-	if opts.CollectionIDF && model != nil && model.DF != nil {
-		idf = model.DF
-	}
-	for _, p := range prep {
-		if p != nil {
-			p.vec = tfidf(p.tf, idf)
-		}
-	}
-
-	t0, why := chooseT0(in, prep, model, opts)
+	t0, why := chooseT0(in, sc, opts)
 	if t0 < 0 {
 		res.T0Reason = why
 		for i := range res.Captures {
@@ -173,7 +163,7 @@ func Score(ctx context.Context, in Input, model *Model, opts Options) (*TimeMapR
 	res.T0, res.T0Reason = res.Captures[t0].URIM, why
 	res.Captures[t0].IsT0 = true
 
-	sc := &scoring{ctx: ctx, prep: prep, t0: t0, model: model}
+	sc.t0 = t0
 	var measures []Measure
 	for _, m := range Measures() {
 		// topic is always computed where there is a model: the topic guard reads it.
@@ -213,7 +203,7 @@ func Score(ctx context.Context, in Input, model *Model, opts Options) (*TimeMapR
 		step := math.NaN()
 		continuity := func() float64 {
 			if math.IsNaN(step) {
-				step = roundScore(Cosine(p.collectionVec(model), prep[lastOn].collectionVec(model)))
+				step = roundScore(collectionCosine(p, prep[lastOn]))
 			}
 			return step
 		}
