@@ -6,6 +6,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/offtopic/offtopic/extract"
 	"github.com/offtopic/offtopic/timemap"
@@ -266,12 +267,44 @@ func describe(crossed []Threshold, scores map[string]float64) string {
 	return strings.Join(parts, "; ")
 }
 
+// excerpt is the first words words of text separated by single spaces,
+// followed by "…" when there are more. An excerpt of an excerpt is the
+// excerpt itself, returned without allocating.
 func excerpt(text string, words int) string {
-	f := strings.Fields(text)
-	if len(f) > words {
-		f = append(f[:words], "…")
+	if isExcerpt(text, words) {
+		return text
 	}
-	return strings.Join(f, " ")
+	var b strings.Builder
+	n := 0
+	for f := range strings.FieldsSeq(text) {
+		if n > 0 {
+			b.WriteByte(' ')
+		}
+		if n == words {
+			b.WriteString("…")
+			break
+		}
+		b.WriteString(f)
+		n++
+	}
+	return b.String()
+}
+
+// isExcerpt reports whether excerpt(text, words) is text: its fields are
+// separated by single spaces, and there are at most words of them, or one
+// more that is "…".
+func isExcerpt(text string, words int) bool {
+	spaces := 0
+	for i, r := range text {
+		if !unicode.IsSpace(r) {
+			continue
+		}
+		if r != ' ' || i == 0 || i == len(text)-1 || text[i-1] == ' ' {
+			return false
+		}
+		spaces++
+	}
+	return text == "" || spaces < words || spaces == words && strings.HasSuffix(text, " …")
 }
 
 func at(docs []*extract.Document, i int) *extract.Document {

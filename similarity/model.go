@@ -115,7 +115,7 @@ func (m *Model) localTopic(v sparse, vn float64, voc *vocab) ([]float64, float64
 		}
 		all = append(all, scored{i, s})
 	}
-	slices.SortStableFunc(all, func(a, b scored) int { return cmp.Compare(b.s, a.s) })
+	slices.SortFunc(all, func(a, b scored) int { return cmp.Or(cmp.Compare(b.s, a.s), cmp.Compare(a.i, b.i)) })
 	all = all[:min(len(all), neighbours(len(m.refs)))]
 	// Summed in reference order, so that the centroid is the same bit for
 	// bit whatever order the neighbours were found in.

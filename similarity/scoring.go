@@ -93,12 +93,12 @@ func (s *scoring) weigh(collectionIDF bool) {
 		if p == nil {
 			continue
 		}
-		p.vec = p.tf.weigh(idf)
+		p.vec = p.tf.weigh(idf, &s.voc.wChunk)
 		p.norm = p.vec.norm()
 		if cidf != nil {
 			p.cvec, p.cnorm = p.vec, p.norm
 			if !collectionIDF {
-				p.cvec = p.tf.weigh(cidf)
+				p.cvec = p.tf.weigh(cidf, &s.voc.wChunk)
 				p.cnorm = p.cvec.norm()
 			}
 		}

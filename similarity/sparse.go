@@ -14,6 +14,25 @@ type vocab struct {
 	// cnt is counts's scratch: zero for every id between calls.
 	cnt  []int32
 	seen []int32
+	// idChunk and wChunk are the chunks that vectors over the vocabulary
+	// are carved from: a few allocations per TimeMap rather than some per
+	// capture.
+	idChunk []int32
+	wChunk  []float64
+}
+
+// chunk is the least number of elements carve allocates at once.
+const chunk = 4096
+
+// carve returns the next n elements of *buf, starting a new chunk when the
+// current one is full.
+func carve[T any](buf *[]T, n int) []T {
+	if cap(*buf)-len(*buf) < n {
+		*buf = make([]T, 0, max(n, chunk))
+	}
+	b := *buf
+	*buf = b[:len(b)+n]
+	return b[len(b) : len(b)+n : len(b)+n]
 }
 
 func newVocab() *vocab { return &vocab{ids: map[string]int32{}} }
@@ -41,7 +60,8 @@ func (v *vocab) counts(terms []string) sparse {
 		v.cnt[id]++
 	}
 	slices.Sort(v.seen)
-	s := sparse{ids: slices.Clone(v.seen), w: make([]float64, len(v.seen))}
+	s := sparse{ids: carve(&v.idChunk, len(v.seen)), w: carve(&v.wChunk, len(v.seen))}
+	copy(s.ids, v.seen)
 	for k, id := range s.ids {
 		s.w[k] = float64(v.cnt[id])
 		v.cnt[id] = 0
@@ -55,9 +75,10 @@ type sparse struct {
 	w   []float64
 }
 
-// weigh is the vector with the same terms and weights w[k]*idf[ids[k]].
-func (s sparse) weigh(idf []float64) sparse {
-	out := sparse{ids: s.ids, w: make([]float64, len(s.w))}
+// weigh is the vector with the same terms and weights w[k]*idf[ids[k]],
+// its weights carved from buf.
+func (s sparse) weigh(idf []float64, buf *[]float64) sparse {
+	out := sparse{ids: s.ids, w: carve(buf, len(s.w))}
 	for k, id := range s.ids {
 		out.w[k] = s.w[k] * idf[id]
 	}

@@ -32,6 +32,7 @@ func TestSparseMatchesMaps(t *testing.T) {
 		{"one empty", nil, long},
 		{"both empty", nil, nil},
 		{"ties", strings.Fields("b a c b a c d"), strings.Fields("a b")},
+		{"more terms than a chunk", words(3*chunk, 2*chunk), long},
 	}
 	idf := &dfTable{n: 10, df: map[string]int{"w1": 9, "w2": 3, "lighthouse": 1}}
 	for _, c := range cases {
@@ -56,7 +57,7 @@ func TestSparseMatchesMaps(t *testing.T) {
 			for id, term := range voc.terms {
 				w[id] = idf.IDF(term)
 			}
-			va, vb := sa.weigh(w), sb.weigh(w)
+			va, vb := sa.weigh(w, &voc.wChunk), sb.weigh(w, &voc.wChunk)
 			got := cosine(va, va.norm(), vb, vb.norm())
 			if want := Cosine(tfidf(ma, idf), tfidf(mb, idf)); math.Abs(got-want) > 1e-12 {
 				t.Errorf("cosine = %v, want %v", got, want)
