@@ -3,7 +3,6 @@ package similarity
 import (
 	"context"
 	"slices"
-	"strings"
 
 	"github.com/offtopic/offtopic/extract"
 )
@@ -192,25 +191,37 @@ func (s *scoring) topTerms(i int) []int32 {
 	return p.top
 }
 
-// topIDs returns the ids of the k most frequent terms of tf, ties broken by
-// term so that results do not depend on numbering.
+// topIDs returns the ids of the k most frequent terms of tf, most frequent
+// first, ties broken by term so that results do not depend on numbering.
+// It keeps the best k seen so far in order, inserting each better one: k is
+// small (20), so this costs far less than sorting every term.
 func topIDs(tf sparse, terms []string, k int) []int32 {
-	order := make([]int, len(tf.ids))
-	for j := range order {
-		order[j] = j
-	}
-	slices.SortFunc(order, func(a, b int) int {
+	better := func(a, b int32) bool { // positions in tf
 		if tf.w[a] != tf.w[b] {
-			if tf.w[a] > tf.w[b] {
-				return -1
-			}
-			return 1
+			return tf.w[a] > tf.w[b]
 		}
-		return strings.Compare(terms[tf.ids[a]], terms[tf.ids[b]])
-	})
-	top := make([]int32, min(k, len(order)))
-	for j := range top {
-		top[j] = tf.ids[order[j]]
+		return terms[tf.ids[a]] < terms[tf.ids[b]]
+	}
+	if k <= 0 {
+		return nil
+	}
+	top := make([]int32, 0, min(k, len(tf.ids)))
+	for pos := range int32(len(tf.ids)) {
+		if len(top) == k {
+			if !better(pos, top[k-1]) {
+				continue
+			}
+			top = top[:k-1]
+		}
+		j := len(top)
+		top = append(top, pos)
+		for ; j > 0 && better(pos, top[j-1]); j-- {
+			top[j] = top[j-1]
+		}
+		top[j] = pos
+	}
+	for j, pos := range top {
+		top[j] = tf.ids[pos]
 	}
 	return top
 }
