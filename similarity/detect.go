@@ -299,12 +299,12 @@ func isExcerpt(text string, words int) bool {
 		if !unicode.IsSpace(r) {
 			continue
 		}
-		if r != ' ' || i == 0 || i == len(text)-1 || text[i-1] == ' ' {
+		if r != ' ' || i == 0 || i == len(text)-1 || text[i-1] == ' ' || spaces == words {
 			return false
 		}
 		spaces++
 	}
-	return text == "" || spaces < words || spaces == words && strings.HasSuffix(text, " …")
+	return spaces < words || spaces == words && strings.HasSuffix(text, " …")
 }
 
 func at(docs []*extract.Document, i int) *extract.Document {

@@ -166,11 +166,12 @@ func simhash(features map[uint64]int) uint64 {
 	return out
 }
 
-// termSimhash is the Simhash of a document's terms weighted by their counts.
-func termSimhash(tf map[string]int) uint64 {
-	feats := make(map[uint64]int, len(tf))
-	for t, n := range tf {
-		feats[featureHash(t)] += n
+// termSimhash is the Simhash of a document's terms (tf over terms' ids)
+// weighted by their counts.
+func termSimhash(tf sparse, terms []string) uint64 {
+	feats := make(map[uint64]int, len(tf.ids))
+	for k, id := range tf.ids {
+		feats[featureHash(terms[id])] += int(tf.w[k])
 	}
 	return simhash(feats)
 }
@@ -178,14 +179,9 @@ func termSimhash(tf map[string]int) uint64 {
 // prepareTermSimhash hashes each prepared capture's term counts once.
 func prepareTermSimhash(s *scoring) error {
 	for _, p := range s.prep {
-		if p == nil {
-			continue
+		if p != nil {
+			p.termHash = termSimhash(p.tf, s.voc.terms)
 		}
-		feats := make(map[uint64]int, len(p.tf.ids))
-		for k, id := range p.tf.ids {
-			feats[featureHash(s.voc.terms[id])] += int(p.tf.w[k])
-		}
-		p.termHash = simhash(feats)
 	}
 	return nil
 }
