@@ -306,31 +306,33 @@ func (s *ModelStats) Model() *Model {
 	m.TypicalTopicSim = sims[len(sims)/2]
 	slices.Sort(terms)
 	m.TypicalTerms = terms[len(terms)/2]
-	// Reference terms numbered in term order, each reference's terms in
-	// that order.
-	voc := newVocab()
-	var all []string
+	// Reference terms numbered in term order, so that the model is the same
+	// bit for bit however it was built.
+	m.refTerm = map[string]int32{}
+	var names []string
 	for _, r := range refs {
 		for t := range r {
-			all = append(all, t)
+			if _, ok := m.refTerm[t]; !ok {
+				m.refTerm[t] = 0
+				names = append(names, t)
+			}
 		}
 	}
-	slices.Sort(all)
-	for _, t := range all {
-		voc.id(t)
+	slices.Sort(names)
+	for id, t := range names {
+		m.refTerm[t] = int32(id)
 	}
-	m.refTerm = voc.ids
-	m.post = make([][]refWeight, len(voc.terms))
+	m.post = make([][]refWeight, len(names))
 	m.refs = make([]sparse, len(refs))
 	for i, r := range refs {
 		v := sparse{ids: make([]int32, 0, len(r))}
 		for t := range r {
-			v.ids = append(v.ids, voc.ids[t])
+			v.ids = append(v.ids, m.refTerm[t])
 		}
 		slices.Sort(v.ids)
 		v.w = make([]float64, len(v.ids))
 		for k, id := range v.ids {
-			v.w[k] = r[voc.terms[id]]
+			v.w[k] = r[names[id]]
 			m.post[id] = append(m.post[id], refWeight{int32(i), v.w[k]})
 		}
 		m.refs[i] = v
