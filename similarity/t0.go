@@ -50,7 +50,7 @@ func chooseT0(in Input, s *scoring, opts Options) (int, string) {
 			return false
 		}
 		for _, j := range cands {
-			// Rounded as scores are: sums over maps vary in their last bits.
+			// Rounded as scores are, so that summation order cannot matter.
 			if !short(j) && roundScore(collectionCosine(prep[i], prep[j])) >= stubOverlap {
 				return false
 			}
