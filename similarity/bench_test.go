@@ -2,24 +2,20 @@ package similarity
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/offtopic/offtopic/extract"
-
+	"github.com/offtopic/offtopic/internal/testcorpus"
 	"github.com/offtopic/offtopic/timemap"
 )
 
 // devFiles returns the dev corpus WARCs, skipping where ../shared is absent.
 func devFiles(b testing.TB) []string {
-	dir := os.Getenv("OFFTOPIC_SHARED")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "shared")
-	}
-	files, _ := filepath.Glob(filepath.Join(dir, "corpus", "dev", "*.warc.gz"))
+	dir := testcorpus.Path(b, "corpus/dev")
+	files, _ := filepath.Glob(filepath.Join(dir, "*.warc.gz"))
 	if len(files) == 0 {
-		b.Skipf("dev corpus not found under %s (set OFFTOPIC_SHARED)", dir)
+		b.Skipf("no WARC in %s", dir)
 	}
 	return files
 }

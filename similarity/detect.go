@@ -6,6 +6,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/offtopic/offtopic/extract"
 	"github.com/offtopic/offtopic/timemap"
@@ -127,7 +128,7 @@ func Score(ctx context.Context, in Input, model *Model, opts Options) (*TimeMapR
 	res := &TimeMapResult{Key: tm.Key, URIR: tm.URIR, URIT: in.URIT, Captures: make([]CaptureResult, len(tm.Captures))}
 
 	prep := make([]*prepared, len(tm.Captures))
-	local := newDFTable()
+	voc := newVocab()
 	for i, c := range tm.Captures {
 		doc, errText := at(in.Docs, i), atS(in.Errs, i)
 		cr := &res.Captures[i]
@@ -145,22 +146,12 @@ func Score(ctx context.Context, in Input, model *Model, opts Options) (*TimeMapR
 			cr.Verdict, cr.Reason = VerdictNotScored, why
 			continue
 		}
-		p := &prepared{doc: doc, tf: termCounts(doc.Terms)}
-		local.add(p.tf)
-		prep[i] = p
+		prep[i] = &prepared{doc: doc, tf: voc.counts(doc.Terms)}
 	}
+	sc := &scoring{ctx: ctx, prep: prep, model: model, voc: voc}
+	sc.weigh(opts.CollectionIDF)
 
-	var idf IDF = local
-	if opts.CollectionIDF && model != nil && model.DF != nil {
-		idf = model.DF
-	}
-	for _, p := range prep {
-		if p != nil {
-			p.vec = tfidf(p.tf, idf)
-		}
-	}
-
-	t0, why := chooseT0(in, prep, model, opts)
+	t0, why := chooseT0(in, sc, opts)
 	if t0 < 0 {
 		res.T0Reason = why
 		for i := range res.Captures {
@@ -173,7 +164,7 @@ func Score(ctx context.Context, in Input, model *Model, opts Options) (*TimeMapR
 	res.T0, res.T0Reason = res.Captures[t0].URIM, why
 	res.Captures[t0].IsT0 = true
 
-	sc := &scoring{ctx: ctx, prep: prep, t0: t0, model: model}
+	sc.t0 = t0
 	var measures []Measure
 	for _, m := range Measures() {
 		// topic is always computed where there is a model: the topic guard reads it.
@@ -213,7 +204,7 @@ func Score(ctx context.Context, in Input, model *Model, opts Options) (*TimeMapR
 		step := math.NaN()
 		continuity := func() float64 {
 			if math.IsNaN(step) {
-				step = roundScore(Cosine(p.collectionVec(model), prep[lastOn].collectionVec(model)))
+				step = roundScore(collectionCosine(p, prep[lastOn]))
 			}
 			return step
 		}
@@ -276,12 +267,44 @@ func describe(crossed []Threshold, scores map[string]float64) string {
 	return strings.Join(parts, "; ")
 }
 
+// excerpt is the first words words of text separated by single spaces,
+// followed by "…" when there are more. An excerpt of an excerpt is the
+// excerpt itself, returned without allocating.
 func excerpt(text string, words int) string {
-	f := strings.Fields(text)
-	if len(f) > words {
-		f = append(f[:words], "…")
+	if isExcerpt(text, words) {
+		return text
 	}
-	return strings.Join(f, " ")
+	var b strings.Builder
+	n := 0
+	for f := range strings.FieldsSeq(text) {
+		if n > 0 {
+			b.WriteByte(' ')
+		}
+		if n == words {
+			b.WriteString("…")
+			break
+		}
+		b.WriteString(f)
+		n++
+	}
+	return b.String()
+}
+
+// isExcerpt reports whether excerpt(text, words) is text: its fields are
+// separated by single spaces, and there are at most words of them, or one
+// more that is "…".
+func isExcerpt(text string, words int) bool {
+	spaces := 0
+	for i, r := range text {
+		if !unicode.IsSpace(r) {
+			continue
+		}
+		if r != ' ' || i == 0 || i == len(text)-1 || text[i-1] == ' ' || spaces == words {
+			return false
+		}
+		spaces++
+	}
+	return spaces < words || spaces == words && strings.HasSuffix(text, " …")
 }
 
 func at(docs []*extract.Document, i int) *extract.Document {

@@ -326,3 +326,34 @@ func TestT0Stub(t *testing.T) {
 		}
 	}
 }
+
+// TestExcerpt: excerpt keeps the first words, normalises spaces, marks a
+// cut with "…", and gives an excerpt back unchanged.
+func TestExcerpt(t *testing.T) {
+	cases := []struct {
+		text  string
+		words int
+		want  string
+	}{
+		{"", 3, ""},
+		{"one two", 3, "one two"},
+		{"one two three", 3, "one two three"},
+		{"one two three four", 3, "one two three …"},
+		{"one two three …", 3, "one two three …"},
+		{"  one\ttwo\n\nthree  ", 3, "one two three"},
+		{"one\u00a0two three four", 3, "one two three …"},
+		{"one  two", 3, "one two"},
+		{"one two …", 3, "one two …"},
+		{"a b c d …", 3, "a b c …"},
+		{"abc", 0, "…"},
+	}
+	for _, c := range cases {
+		got := excerpt(c.text, c.words)
+		if got != c.want {
+			t.Errorf("excerpt(%q, %d) = %q, want %q", c.text, c.words, got, c.want)
+		}
+		if again := excerpt(got, c.words); again != got {
+			t.Errorf("excerpt of the excerpt %q = %q", got, again)
+		}
+	}
+}

@@ -90,12 +90,18 @@ var registry = append(paperMeasures[:], otmtMeasures[:]...)
 
 var paperMeasures = [...]Measure{
 	{Name: MeasureCosine, Doc: "cosine of the TF-IDF vectors", Threshold: 0.15, Min: 0, Max: 1, SweepLo: 0, SweepHi: 1,
-		score: func(s *scoring, i int) (float64, bool) { return Cosine(s.prep[i].vec, s.prep[s.t0].vec), true }},
+		score: func(s *scoring, i int) (float64, bool) {
+			p, t0 := s.prep[i], s.prep[s.t0]
+			return cosine(p.vec, p.norm, t0.vec, t0.norm), true
+		}},
 	{Name: MeasureJaccard, Doc: "Jaccard similarity of the term sets", Threshold: 0.05, Min: 0, Max: 1, SweepLo: 0, SweepHi: 1,
-		score: func(s *scoring, i int) (float64, bool) { return Jaccard(s.prep[i].tf, s.prep[s.t0].tf), true }},
+		score: func(s *scoring, i int) (float64, bool) {
+			a, b := s.prep[i].tf.ids, s.prep[s.t0].tf.ids
+			return jaccard(common(a, b), len(a), len(b)), true
+		}},
 	{Name: MeasureTFIntersection, Doc: "share of the 20 most frequent terms in common", Threshold: 0, Min: 0, Max: 1, SweepLo: 0, SweepHi: 1,
 		score: func(s *scoring, i int) (float64, bool) {
-			return topIntersection(s.prep[i].topTerms(), s.prep[s.t0].topTerms()), true
+			return topIntersection(s.topTerms(i), s.topTerms(s.t0)), true
 		}},
 	{Name: MeasureSEKernel, Doc: "Jaccard similarity with t0's terms expanded by a search over the collection", Threshold: 0.05, Min: 0, Max: 1, SweepLo: 0, SweepHi: 1,
 		prepare: prepareSEKernel, score: scoreSEKernel},

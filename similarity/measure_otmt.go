@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/bits"
 	"slices"
+	"strings"
 	"unicode"
 
 	"gonum.org/v1/gonum/mat"
@@ -34,7 +35,10 @@ const LSISample = 300
 // otmtMeasures are registered in the registry (measure.go).
 var otmtMeasures = [...]Measure{
 	{Name: MeasureSorensen, Doc: "Sørensen-Dice similarity of the term sets", Threshold: 0.10, Min: 0, Max: 1, SweepLo: 0, SweepHi: 1, Extra: true,
-		score: func(s *scoring, i int) (float64, bool) { return Sorensen(s.prep[i].tf, s.prep[s.t0].tf), true }},
+		score: func(s *scoring, i int) (float64, bool) {
+			a, b := s.prep[i].tf.ids, s.prep[s.t0].tf.ids
+			return sorensen(common(a, b), len(a), len(b)), true
+		}},
 	{Name: MeasureLevenshtein, Doc: "edit distance between the term sequences (first 1000 terms)", Threshold: 150, Direction: HigherIsOff,
 		Min: 0, Max: LevenshteinCap, SweepLo: 0, SweepHi: LevenshteinCap, Extra: true, prepare: prepareTermIDs,
 		score: func(s *scoring, i int) (float64, bool) {
@@ -72,27 +76,17 @@ var otmtMeasures = [...]Measure{
 // Sorensen is the Sørensen-Dice coefficient 2|A∩B| / (|A|+|B|) of two term
 // sets, 0 when both are empty.
 func Sorensen[V any, W any](a map[string]V, b map[string]W) float64 {
-	if len(a)+len(b) == 0 {
-		return 0
-	}
-	inter := 0
-	for t := range a {
-		if _, ok := b[t]; ok {
-			inter++
-		}
-	}
-	return 2 * float64(inter) / float64(len(a)+len(b))
+	return sorensen(overlap(a, b), len(a), len(b))
 }
 
 // prepareTermIDs gives every prepared capture its first LevenshteinCap
-// terms as small integers (one table per TimeMap), done once per TimeMap
-// for both Levenshtein measures.
+// terms as the TimeMap's term ids, done once per TimeMap for both
+// Levenshtein measures.
 func prepareTermIDs(s *scoring) error {
 	if s.idsDone {
 		return nil
 	}
 	s.idsDone = true
-	ids := map[string]int32{}
 	for _, p := range s.prep {
 		if p == nil {
 			continue
@@ -100,12 +94,7 @@ func prepareTermIDs(s *scoring) error {
 		terms := p.doc.Terms[:min(len(p.doc.Terms), LevenshteinCap)]
 		p.ids = make([]int32, len(terms))
 		for j, t := range terms {
-			id, ok := ids[t]
-			if !ok {
-				id = int32(len(ids))
-				ids[t] = id
-			}
-			p.ids[j] = id
+			p.ids[j] = s.voc.ids[t]
 		}
 	}
 	return nil
@@ -177,11 +166,12 @@ func simhash(features map[uint64]int) uint64 {
 	return out
 }
 
-// termSimhash is the Simhash of a document's terms weighted by their counts.
-func termSimhash(tf map[string]int) uint64 {
-	feats := make(map[uint64]int, len(tf))
-	for t, n := range tf {
-		feats[featureHash(t)] += n
+// termSimhash is the Simhash of a document's terms (tf over terms' ids)
+// weighted by their counts.
+func termSimhash(tf sparse, terms []string) uint64 {
+	feats := make(map[uint64]int, len(tf.ids))
+	for k, id := range tf.ids {
+		feats[featureHash(terms[id])] += int(tf.w[k])
 	}
 	return simhash(feats)
 }
@@ -190,7 +180,7 @@ func termSimhash(tf map[string]int) uint64 {
 func prepareTermSimhash(s *scoring) error {
 	for _, p := range s.prep {
 		if p != nil {
-			p.termHash = termSimhash(p.tf)
+			p.termHash = termSimhash(p.tf, s.voc.terms)
 		}
 	}
 	return nil
@@ -257,25 +247,20 @@ func prepareLSI(s *scoring) error {
 			docs = append(docs, i)
 		}
 	}
-	// Sparse rows over a vocabulary in sorted order, so that every sum runs
-	// in the same order and the result does not depend on map iteration.
-	vocab := map[string]int32{}
-	var terms []string
-	for _, i := range docs {
-		for t := range s.prep[i].vec {
-			if _, ok := vocab[t]; !ok {
-				vocab[t] = 0
-				terms = append(terms, t)
-			}
-		}
+	// Sparse rows over the vocabulary in term order, so that every sum runs
+	// in the same order however the terms were numbered.
+	order := make([]int32, len(s.voc.terms))
+	for id := range order {
+		order[id] = int32(id)
 	}
-	slices.Sort(terms)
-	for j, t := range terms {
-		vocab[t] = int32(j)
+	slices.SortFunc(order, func(a, b int32) int { return strings.Compare(s.voc.terms[a], s.voc.terms[b]) })
+	rank := make([]int32, len(order))
+	for r, id := range order {
+		rank[id] = int32(r)
 	}
-	rows := make([]sparseRow, len(s.prep))
+	rows := make([]sparse, len(s.prep))
 	for _, i := range docs {
-		rows[i] = newSparseRow(s.prep[i].vec, vocab)
+		rows[i] = renumber(s.prep[i].vec, rank)
 	}
 	sample := lsiSample(docs, s.t0, LSISample)
 	n := len(sample)
@@ -337,45 +322,22 @@ func lsiSample(docs []int, t0, n int) []int {
 	return out
 }
 
-// sparseRow is a vector as term indices (ascending) and weights.
-type sparseRow struct {
-	idx []int32
-	w   []float64
-}
-
-func newSparseRow(v Vector, vocab map[string]int32) sparseRow {
+// renumber is v with its ids renumbered by rank.
+func renumber(v sparse, rank []int32) sparse {
 	type entry struct {
 		i int32
 		w float64
 	}
-	es := make([]entry, 0, len(v))
-	for t, w := range v {
-		es = append(es, entry{vocab[t], w})
+	es := make([]entry, len(v.ids))
+	for k, id := range v.ids {
+		es[k] = entry{rank[id], v.w[k]}
 	}
 	slices.SortFunc(es, func(a, b entry) int { return int(a.i) - int(b.i) })
-	r := sparseRow{idx: make([]int32, len(es)), w: make([]float64, len(es))}
+	r := sparse{ids: make([]int32, len(es)), w: make([]float64, len(es))}
 	for k, e := range es {
-		r.idx[k], r.w[k] = e.i, e.w
+		r.ids[k], r.w[k] = e.i, e.w
 	}
 	return r
-}
-
-// dot is the dot product of two sparse rows, summed in index order.
-func (r sparseRow) dot(o sparseRow) float64 {
-	var s float64
-	for a, b := 0, 0; a < len(r.idx) && b < len(o.idx); {
-		switch {
-		case r.idx[a] < o.idx[b]:
-			a++
-		case r.idx[a] > o.idx[b]:
-			b++
-		default:
-			s += r.w[a] * o.w[b]
-			a++
-			b++
-		}
-	}
-	return s
 }
 
 // cosDense is the cosine of two dense vectors, 0 when either is zero.

@@ -66,8 +66,9 @@ func TestSimhash(t *testing.T) {
 	if sNear <= sFar {
 		t.Errorf("raw simhash: near edit %v <= unrelated text %v", sNear, sFar)
 	}
-	tf := func(s string) map[string]int { return termCounts(strings.Fields(strings.ToLower(s))) }
-	tNear, tFar := hammingSim(termSimhash(tf(text)), termSimhash(tf(near1))), hammingSim(termSimhash(tf(text)), termSimhash(tf(other)))
+	voc := newVocab()
+	th := func(s string) uint64 { return termSimhash(voc.counts(strings.Fields(strings.ToLower(s))), voc.terms) }
+	tNear, tFar := hammingSim(th(text), th(near1)), hammingSim(th(text), th(other))
 	if tNear <= tFar {
 		t.Errorf("term simhash: near edit %v <= unrelated text %v", tNear, tFar)
 	}

@@ -13,9 +13,7 @@ func TestMeasures(t *testing.T) {
 	a := termCounts(strings.Fields("lighthouse lens keeper lighthouse tower"))
 	b := termCounts(strings.Fields("lighthouse lens casino"))
 	empty := termCounts(nil)
-	idf := newDFTable()
-	idf.add(a)
-	idf.add(b)
+	idf := &dfTable{n: 2, df: map[string]int{"lighthouse": 2, "lens": 2, "keeper": 1, "tower": 1, "casino": 1}}
 	tests := []struct {
 		name string
 		got  float64
@@ -159,7 +157,7 @@ func TestBM25(t *testing.T) {
 	if got, _ := e.Search(context.Background(), []string{"nothing"}, 10); len(got) != 0 {
 		t.Errorf("Search for an unknown term = %v, want none", got)
 	}
-	kernel, err := seKernelSet(context.Background(), e, termCounts(strings.Fields("keeper lens")))
+	kernel, err := seKernelSet(context.Background(), e, []string{"keeper", "lens"}, []string{"keeper", "lens"})
 	if err != nil {
 		t.Fatal(err)
 	}

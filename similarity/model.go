@@ -29,11 +29,18 @@ type Model struct {
 	// TypicalTerms is the median number of terms of the sampled first
 	// captures.
 	TypicalTerms int
-	// refs are unit vectors of the sample of first captures, the neighbours
-	// from which a TimeMap's own topic is drawn; post is their inverted
-	// index (term -> references holding it, with the weight).
-	refs []Vector
-	post map[string][]refWeight
+	// topicNorm is the length of Topic.
+	topicNorm float64
+	// refTerm numbers the terms of the sample of first captures, the
+	// neighbours from which a TimeMap's own topic is drawn; refs are their
+	// unit vectors over those numbers, and post their inverted index (term
+	// number -> references holding it, with the weight).
+	refTerm map[string]int32
+	refs    []sparse
+	post    [][]refWeight
+	// centroids holds localTopic's scratch (*centroid), so that concurrent
+	// scorers reuse it instead of allocating one per TimeMap.
+	centroids sync.Pool
 }
 
 type refWeight struct {
@@ -57,21 +64,41 @@ func neighbours(refs int) int {
 	return max(min(10, refs), refs/4)
 }
 
-// LocalTopic is the topic of the part of the collection a document belongs
-// to: the centroid of the sampled first captures most similar to it (itself
-// excluded). A collection mixing subjects (or several collections scored
-// together) thus gives each TimeMap the topic of its own subject.
-func (m *Model) LocalTopic(tf map[string]int) Vector {
-	if m == nil || len(m.refs) == 0 {
-		return nil
+// centroid is localTopic's scratch: a dense vector over the reference
+// terms, zero but for the numbers in touched.
+type centroid struct {
+	w       []float64
+	touched []int32
+}
+
+// localTopic is the topic of the part of the collection a TimeMap belongs
+// to: the centroid of the sampled first captures most similar to its t0
+// (t0 itself excluded). A collection mixing subjects (or several collections
+// scored together) thus gives each TimeMap the topic of its own subject. v is
+// t0's vector with collection IDF over the TimeMap's vocabulary voc, vn its
+// length. It returns the centroid's weights at voc's ids (0 where it has
+// none) and its length; nil when there is no topic.
+func (m *Model) localTopic(v sparse, vn float64, voc *vocab) ([]float64, float64) {
+	if m == nil || len(m.refs) == 0 || vn == 0 {
+		return nil, 0
 	}
-	v := unit(tfidf(tf, m.DF))
-	// Every reference's dot product with v at once, through the inverted
+	refOf := make([]int32, len(voc.terms))
+	for id, t := range voc.terms {
+		if r, ok := m.refTerm[t]; ok {
+			refOf[id] = r
+		} else {
+			refOf[id] = -1
+		}
+	}
+	// Every reference's dot product with v/vn at once, through the inverted
 	// index: work in proportion to the postings of v's terms.
 	dots := make([]float64, len(m.refs))
-	for t, w := range v {
-		for _, p := range m.post[t] {
-			dots[p.ref] += w * p.w
+	for k, id := range v.ids {
+		if r := refOf[id]; r >= 0 {
+			w := v.w[k] / vn
+			for _, p := range m.post[r] {
+				dots[p.ref] += w * p.w
+			}
 		}
 	}
 	type scored struct {
@@ -80,26 +107,48 @@ func (m *Model) LocalTopic(tf map[string]int) Vector {
 	}
 	all := make([]scored, 0, len(m.refs))
 	for i, d := range dots {
-		// Rounded, so that summation noise (map order) cannot change which
-		// neighbours are chosen; ties keep the earlier reference.
+		// Rounded, so that summation noise cannot change which neighbours
+		// are chosen; ties keep the earlier reference.
 		s := math.Round(d*1e9) / 1e9
 		if s > 0.999 { // the document itself, or an identical one
 			continue
 		}
 		all = append(all, scored{i, s})
 	}
-	slices.SortStableFunc(all, func(a, b scored) int { return cmp.Compare(b.s, a.s) })
+	slices.SortFunc(all, func(a, b scored) int { return cmp.Or(cmp.Compare(b.s, a.s), cmp.Compare(a.i, b.i)) })
 	all = all[:min(len(all), neighbours(len(m.refs)))]
 	// Summed in reference order, so that the centroid is the same bit for
 	// bit whatever order the neighbours were found in.
 	slices.SortFunc(all, func(a, b scored) int { return cmp.Compare(a.i, b.i) })
-	c := Vector{}
+	c, _ := m.centroids.Get().(*centroid)
+	if c == nil {
+		c = &centroid{w: make([]float64, len(m.refTerm))}
+	}
 	for _, b := range all {
-		for t, w := range m.refs[b.i] {
-			c[t] += w
+		r := m.refs[b.i]
+		for k, t := range r.ids {
+			if c.w[t] == 0 {
+				c.touched = append(c.touched, t)
+			}
+			c.w[t] += r.w[k]
 		}
 	}
-	return unit(c)
+	var sum float64
+	for _, t := range c.touched {
+		sum += c.w[t] * c.w[t]
+	}
+	at := make([]float64, len(voc.terms))
+	for id, r := range refOf {
+		if r >= 0 {
+			at[id] = c.w[r]
+		}
+	}
+	for _, t := range c.touched {
+		c.w[t] = 0
+	}
+	c.touched = c.touched[:0]
+	m.centroids.Put(c)
+	return at, math.Sqrt(sum)
 }
 
 // termTotal is the number of terms counted in tf.
@@ -111,16 +160,17 @@ func termTotal(tf map[string]int) int {
 	return n
 }
 
-// Vec is a document's vector with collection IDF.
-func (m *Model) Vec(tf map[string]int) Vector { return tfidf(tf, m.DF) }
-
 // TopicSim is the cosine of a document's terms (collection IDF) with the
 // collection's topic; 0 without a model.
 func (m *Model) TopicSim(tf map[string]int) float64 {
-	if m == nil || len(m.Topic) == 0 {
+	if m == nil || m.topicNorm == 0 {
 		return 0
 	}
-	return Cosine(m.Vec(tf), m.Topic)
+	v := tfidf(tf, m.DF)
+	if n := norm(v); n > 0 {
+		return clamp(dot(v, m.Topic)/(n*m.topicNorm), 0, 1)
+	}
+	return 0
 }
 
 // ModelStats are the partial statistics of a collection model: what one part
@@ -241,41 +291,67 @@ func (s *ModelStats) Model() *Model {
 	for t, w := range s.Centroid {
 		m.Topic[t] = float64(w) / fixedOne * df.IDF(t)
 	}
+	m.topicNorm = normInOrder(m.Topic)
 	// Rounded and normalised in term order: the model must be the same bit
 	// for bit however it was built, and sums over maps run in random order.
 	sims := make([]float64, len(s.Sample))
 	terms := make([]int, len(s.Sample))
-	m.refs = make([]Vector, len(s.Sample))
+	refs := make([]Vector, len(s.Sample))
 	for i, d := range s.Sample {
 		sims[i] = math.Round(m.TopicSim(d.TF)*1e9) / 1e9
 		terms[i] = termTotal(d.TF)
-		m.refs[i] = unitInOrder(prune(tfidf(d.TF, df), refTerms))
+		refs[i] = unitInOrder(prune(tfidf(d.TF, df), refTerms))
 	}
 	sort.Float64s(sims)
 	m.TypicalTopicSim = sims[len(sims)/2]
 	slices.Sort(terms)
 	m.TypicalTerms = terms[len(terms)/2]
-	m.post = map[string][]refWeight{}
-	for i, r := range m.refs {
-		for t, w := range r {
-			m.post[t] = append(m.post[t], refWeight{int32(i), w})
+	// Reference terms numbered in term order, so that the model is the same
+	// bit for bit however it was built.
+	m.refTerm = map[string]int32{}
+	var names []string
+	for _, r := range refs {
+		for t := range r {
+			if _, ok := m.refTerm[t]; !ok {
+				m.refTerm[t] = 0
+				names = append(names, t)
+			}
 		}
+	}
+	slices.Sort(names)
+	for id, t := range names {
+		m.refTerm[t] = int32(id)
+	}
+	m.post = make([][]refWeight, len(names))
+	m.refs = make([]sparse, len(refs))
+	for i, r := range refs {
+		v := sparse{ids: make([]int32, 0, len(r))}
+		for t := range r {
+			v.ids = append(v.ids, m.refTerm[t])
+		}
+		slices.Sort(v.ids)
+		v.w = make([]float64, len(v.ids))
+		for k, id := range v.ids {
+			v.w[k] = r[names[id]]
+			m.post[id] = append(m.post[id], refWeight{int32(i), v.w[k]})
+		}
+		m.refs[i] = v
 	}
 	return m
 }
 
-// unitInOrder scales v to length 1 in place, summing in term order.
-func unitInOrder(v Vector) Vector {
-	terms := make([]string, 0, len(v))
-	for t := range v {
-		terms = append(terms, t)
-	}
-	slices.Sort(terms)
+// normInOrder is the length of v, summed in term order.
+func normInOrder(v Vector) float64 {
 	var sum float64
-	for _, t := range terms {
+	for _, t := range sortedTerms(v) {
 		sum += v[t] * v[t]
 	}
-	if n := math.Sqrt(sum); n > 0 {
+	return math.Sqrt(sum)
+}
+
+// unitInOrder scales v to length 1 in place, summing in term order.
+func unitInOrder(v Vector) Vector {
+	if n := normInOrder(v); n > 0 {
 		for t := range v {
 			v[t] /= n
 		}

@@ -2,8 +2,10 @@ package similarity
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"reflect"
+	"sort"
 	"testing"
 	"time"
 
@@ -90,6 +92,68 @@ func TestLocalTopicFixedCost(t *testing.T) {
 		want := min(n, SampleSize)
 		if len(m.refs) != want {
 			t.Errorf("%d TimeMaps: %d references, want %d", n, len(m.refs), want)
+		}
+	}
+}
+
+// TestLocalTopic: the topic localTopic gives a TimeMap is, at the TimeMap's
+// terms and in length, the centroid of the references most similar to t0
+// (t0 itself excluded), as the definition computes it over maps.
+func TestLocalTopic(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 2))
+	s := NewModelStats()
+	var ins []Input
+	for i := range 600 {
+		in := synthInput(rng, fmt.Sprintf("k%04d", i), 2)
+		s.Add(in, 5)
+		ins = append(ins, in)
+	}
+	m := s.Model()
+	refTerms := make([]string, len(m.refTerm))
+	for term, r := range m.refTerm {
+		refTerms[r] = term
+	}
+	for _, in := range ins[:40] {
+		voc := newVocab()
+		tf := voc.counts(in.Docs[0].Terms)
+		cidf := make([]float64, len(voc.terms))
+		for id, term := range voc.terms {
+			cidf[id] = m.DF.IDF(term)
+		}
+		v := tf.weigh(cidf, &voc.wChunk)
+		at, n := m.localTopic(v, v.norm(), voc)
+
+		// The definition, over maps.
+		u := unit(tfidf(termCounts(in.Docs[0].Terms), m.DF))
+		type scored struct {
+			i int
+			s float64
+		}
+		var all []scored
+		for i, r := range m.refs {
+			var d float64
+			for k, id := range r.ids {
+				d += r.w[k] * u[refTerms[id]]
+			}
+			if s := math.Round(d*1e9) / 1e9; s <= 0.999 {
+				all = append(all, scored{i, s})
+			}
+		}
+		sort.SliceStable(all, func(a, b int) bool { return all[a].s > all[b].s })
+		c := Vector{}
+		for _, b := range all[:neighbours(len(m.refs))] {
+			r := m.refs[b.i]
+			for k, id := range r.ids {
+				c[refTerms[id]] += r.w[k]
+			}
+		}
+		if want := norm(c); math.Abs(n-want) > 1e-12*want {
+			t.Errorf("%s: length %v, want %v", in.TimeMap.Key, n, want)
+		}
+		for id, term := range voc.terms {
+			if math.Abs(at[id]-c[term]) > 1e-12 {
+				t.Errorf("%s: weight of %s %v, want %v", in.TimeMap.Key, term, at[id], c[term])
+			}
 		}
 	}
 }

@@ -2,32 +2,32 @@ package similarity
 
 import (
 	"context"
+	"slices"
 
 	"github.com/offtopic/offtopic/extract"
 )
 
-// prepared is a scorable capture: its document and term statistics.
+// prepared is a scorable capture: its document and term statistics, as
+// sparse vectors over its TimeMap's vocabulary.
 type prepared struct {
 	doc *extract.Document
-	tf  map[string]int
-	vec Vector
+	// tf is the term counts.
+	tf sparse
+	// vec is the TF-IDF vector scores compare, with the TimeMap's or the
+	// collection's IDF as the options say; norm is its length.
+	vec  sparse
+	norm float64
+	// cvec is the vector with the collection model's IDF and cnorm its
+	// length (both zero without a model).
+	cvec  sparse
+	cnorm float64
 	// top are the 20 most frequent terms (tfintersection only), made once.
-	top []string
-	// ids are the first LevenshteinCap terms as integers (Levenshtein only).
+	top []int32
+	// ids are the first LevenshteinCap terms (Levenshtein only).
 	ids []int32
 	// termHash and rawHash are the Simhashes of the term counts and of the
 	// text (tf_simhash and raw_simhash only).
 	termHash, rawHash uint64
-	// cvec is the vector with the collection model's IDF, made once.
-	cvec Vector
-}
-
-// collectionVec is the capture's vector with the collection's IDF.
-func (p *prepared) collectionVec(m *Model) Vector {
-	if p.cvec == nil {
-		p.cvec = m.Vec(p.tf)
-	}
-	return p.cvec
 }
 
 // scoring is the context a measure scores a capture in: every prepared
@@ -39,13 +39,20 @@ type scoring struct {
 	prep  []*prepared
 	t0    int
 	model *Model
+	// voc numbers the TimeMap's terms: prep's vectors are over its ids.
+	voc *vocab
+	// topic is the collection's topic at voc's ids (nil until needed).
+	topic []float64
 
-	// kernel is SEKernel's expansion of t0's terms (nil: not computed).
-	kernel map[string]bool
-	// nbhd is the topic of t0's part of the collection, localT0 t0's
-	// similarity to it (0: no topic).
-	nbhd    Vector
-	localT0 float64
+	// kernel is SEKernel's expansion of t0's terms: the ids of those in voc,
+	// and the number of terms in all (kernel nil: not computed).
+	kernel    []int32
+	kernelLen int
+	// nbhd is the topic of t0's part of the collection at voc's ids and
+	// nbhdNorm its length; localT0 is t0's similarity to it (0: no topic).
+	nbhd     []float64
+	nbhdNorm float64
+	localT0  float64
 	// idsDone says prepared captures have their ids.
 	idsDone bool
 	// lsi holds each capture's coordinates in the TimeMap's LSI space (nil:
@@ -53,43 +60,168 @@ type scoring struct {
 	lsi [][]float64
 }
 
+// weigh gives every prepared capture its vectors: cvec with the model's
+// IDF (where there is a model), and vec with the IDF of the TimeMap's own
+// captures, or the collection's when collectionIDF is set.
+func (s *scoring) weigh(collectionIDF bool) {
+	var cidf []float64
+	if s.model != nil && s.model.DF != nil {
+		cidf = make([]float64, len(s.voc.terms))
+		for id, t := range s.voc.terms {
+			cidf[id] = s.model.DF.IDF(t)
+		}
+	}
+	idf := cidf
+	if !collectionIDF || cidf == nil {
+		df := make([]int, len(s.voc.terms))
+		n := 0
+		for _, p := range s.prep {
+			if p != nil {
+				n++
+				for _, id := range p.tf.ids {
+					df[id]++
+				}
+			}
+		}
+		idf = make([]float64, len(df))
+		for id, d := range df {
+			idf[id] = smoothIDF(n, d)
+		}
+	}
+	for _, p := range s.prep {
+		if p == nil {
+			continue
+		}
+		p.vec = p.tf.weigh(idf, &s.voc.wChunk)
+		p.norm = p.vec.norm()
+		if cidf != nil {
+			p.cvec, p.cnorm = p.vec, p.norm
+			if !collectionIDF {
+				p.cvec = p.tf.weigh(cidf, &s.voc.wChunk)
+				p.cnorm = p.cvec.norm()
+			}
+		}
+	}
+}
+
+// collectionCosine is the cosine of two prepared captures with the
+// collection's IDF.
+func collectionCosine(a, b *prepared) float64 { return cosine(a.cvec, a.cnorm, b.cvec, b.cnorm) }
+
+// topicSim is the cosine of capture i (collection IDF) with the collection's
+// topic; 0 without a model.
+func (s *scoring) topicSim(i int) float64 {
+	m, p := s.model, s.prep[i]
+	if m == nil || m.topicNorm == 0 || p.cnorm == 0 {
+		return 0
+	}
+	if s.topic == nil {
+		s.topic = make([]float64, len(s.voc.terms))
+		for id, t := range s.voc.terms {
+			s.topic[id] = m.Topic[t]
+		}
+	}
+	return clamp(p.cvec.dotDense(s.topic)/(p.cnorm*m.topicNorm), 0, 1)
+}
+
 func prepareSEKernel(s *scoring) error {
 	if s.model == nil || s.model.Engine == nil {
 		return nil
 	}
-	var err error
-	s.kernel, err = seKernelSet(s.ctx, s.model.Engine, s.prep[s.t0].tf)
-	return err
+	t0 := s.prep[s.t0].tf
+	terms := make([]string, len(t0.ids))
+	for k, id := range t0.ids {
+		terms[k] = s.voc.terms[id]
+	}
+	query := make([]string, 0, 5)
+	for _, id := range topIDs(t0, s.voc.terms, 5) {
+		query = append(query, s.voc.terms[id])
+	}
+	set, err := seKernelSet(s.ctx, s.model.Engine, terms, query)
+	if err != nil {
+		return err
+	}
+	s.kernel, s.kernelLen = make([]int32, 0, len(set)), len(set)
+	for t := range set {
+		if id, ok := s.voc.ids[t]; ok {
+			s.kernel = append(s.kernel, id)
+		}
+	}
+	slices.Sort(s.kernel)
+	return nil
 }
 
 func scoreSEKernel(s *scoring, i int) (float64, bool) {
 	if s.kernel == nil {
 		return 0, false
 	}
-	return Jaccard(s.prep[i].tf, s.kernel), true
+	ids := s.prep[i].tf.ids
+	return jaccard(common(ids, s.kernel), len(ids), s.kernelLen), true
 }
 
 func prepareTopic(s *scoring) error {
-	if s.model == nil {
-		return nil
-	}
-	if s.nbhd = s.model.LocalTopic(s.prep[s.t0].tf); len(s.nbhd) > 0 {
-		s.localT0 = Cosine(s.prep[s.t0].collectionVec(s.model), s.nbhd)
+	t0 := s.prep[s.t0]
+	if s.nbhd, s.nbhdNorm = s.model.localTopic(t0.cvec, t0.cnorm, s.voc); s.nbhd != nil {
+		s.localT0 = s.nbhdCosine(t0)
 	}
 	return nil
+}
+
+// nbhdCosine is the cosine of p (collection IDF) with the TimeMap's topic.
+func (s *scoring) nbhdCosine(p *prepared) float64 {
+	if p.cnorm == 0 || s.nbhdNorm == 0 {
+		return 0
+	}
+	return clamp(p.cvec.dotDense(s.nbhd)/(p.cnorm*s.nbhdNorm), 0, 1)
 }
 
 func scoreTopic(s *scoring, i int) (float64, bool) {
 	if s.localT0 <= 0 {
 		return 0, false
 	}
-	return Cosine(s.prep[i].collectionVec(s.model), s.nbhd) / s.localT0, true
+	return s.nbhdCosine(s.prep[i]) / s.localT0, true
 }
 
 // topTerms are the capture's 20 most frequent terms, computed on first use.
-func (p *prepared) topTerms() []string {
+func (s *scoring) topTerms(i int) []int32 {
+	p := s.prep[i]
 	if p.top == nil {
-		p.top = topTerms(p.tf, 20)
+		p.top = topIDs(p.tf, s.voc.terms, 20)
 	}
 	return p.top
+}
+
+// topIDs returns the ids of the k most frequent terms of tf, most frequent
+// first, ties broken by term so that results do not depend on numbering.
+// It keeps the best k seen so far in order, inserting each better one: k is
+// small (20), so this costs far less than sorting every term.
+func topIDs(tf sparse, terms []string, k int) []int32 {
+	better := func(a, b int32) bool { // positions in tf
+		if tf.w[a] != tf.w[b] {
+			return tf.w[a] > tf.w[b]
+		}
+		return terms[tf.ids[a]] < terms[tf.ids[b]]
+	}
+	if k <= 0 {
+		return nil
+	}
+	top := make([]int32, 0, min(k, len(tf.ids)))
+	for pos := range int32(len(tf.ids)) {
+		if len(top) == k {
+			if !better(pos, top[k-1]) {
+				continue
+			}
+			top = top[:k-1]
+		}
+		j := len(top)
+		top = append(top, pos)
+		for ; j > 0 && better(pos, top[j-1]); j-- {
+			top[j] = top[j-1]
+		}
+		top[j] = pos
+	}
+	for j, pos := range top {
+		top[j] = tf.ids[pos]
+	}
+	return top
 }

@@ -108,14 +108,14 @@ func (e *BM25) Search(ctx context.Context, query []string, k int) ([][]string, e
 	return out, nil
 }
 
-// SEKernel expands t0's terms with the terms of the top snippets returned for
-// t0's five most frequent terms, and returns that expanded set.
-func seKernelSet(ctx context.Context, eng SearchEngine, t0 map[string]int) (map[string]bool, error) {
-	set := make(map[string]bool, len(t0))
-	for t := range t0 {
+// seKernelSet is SEKernel's expansion of t0's terms: terms with the terms of
+// the top snippets returned for query (t0's five most frequent terms).
+func seKernelSet(ctx context.Context, eng SearchEngine, terms, query []string) (map[string]bool, error) {
+	set := make(map[string]bool, len(terms))
+	for _, t := range terms {
 		set[t] = true
 	}
-	snippets, err := eng.Search(ctx, topTerms(t0, 5), 10)
+	snippets, err := eng.Search(ctx, query, 10)
 	if err != nil {
 		return nil, err
 	}

@@ -27,7 +27,8 @@ const (
 // stub of the page (a soft 404 or a placeholder, a fraction of the length of
 // the page's other captures and not close to the topic), is passed over for
 // the earliest capture that is neither, and the reason says so.
-func chooseT0(in Input, prep []*prepared, model *Model, opts Options) (int, string) {
+func chooseT0(in Input, s *scoring, opts Options) (int, string) {
+	prep, model := s.prep, s.model
 	var cands []int
 	for i, p := range prep {
 		if p != nil && in.Docs[i].WordCount >= opts.MinT0Words {
@@ -43,33 +44,33 @@ func chooseT0(in Input, prep []*prepared, model *Model, opts Options) (int, stri
 		return first, plain
 	}
 	floor := offTopicShare * model.TypicalTopicSim
-	short := func(i int) bool { return termTotal(prep[i].tf)*stubShare < model.TypicalTerms }
+	short := func(i int) bool { return len(prep[i].doc.Terms)*stubShare < model.TypicalTerms }
 	stub := func(i int, sim float64) bool {
 		if !short(i) || sim >= model.TypicalTopicSim {
 			return false
 		}
 		for _, j := range cands {
-			// Rounded as scores are: sums over maps vary in their last bits.
-			if !short(j) && roundScore(Cosine(prep[i].collectionVec(model), prep[j].collectionVec(model))) >= stubOverlap {
+			// Rounded as scores are, so that summation order cannot matter.
+			if !short(j) && roundScore(collectionCosine(prep[i], prep[j])) >= stubOverlap {
 				return false
 			}
 		}
 		return true
 	}
-	sim0 := model.TopicSim(prep[first].tf)
+	sim0 := s.topicSim(first)
 	var why string
 	switch {
 	case sim0 < floor:
 		why = fmt.Sprintf("first capture %s looks off the collection's topic (similarity %.3f, typical %.3f)", in.URIMs[first], sim0, model.TypicalTopicSim)
 	case stub(first, sim0):
 		why = fmt.Sprintf("first capture %s looks like a stub of the page (%d terms where the collection's first captures have %d; nothing in common with the page's longer captures; similarity to the collection's topic %.3f, typical %.3f)",
-			in.URIMs[first], termTotal(prep[first].tf), model.TypicalTerms, sim0, model.TypicalTopicSim)
+			in.URIMs[first], len(prep[first].doc.Terms), model.TypicalTerms, sim0, model.TypicalTopicSim)
 	default:
 		return first, plain
 	}
 	for _, i := range cands[1:] {
-		if s := model.TopicSim(prep[i].tf); s >= floor && !stub(i, s) {
-			return i, fmt.Sprintf("%s; using the earliest capture near the topic (%.3f)", why, s)
+		if sim := s.topicSim(i); sim >= floor && !stub(i, sim) {
+			return i, fmt.Sprintf("%s; using the earliest capture near the topic (%.3f)", why, sim)
 		}
 	}
 	return first, fmt.Sprintf("%s, and so does every later capture; using the first", why)

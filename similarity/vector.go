@@ -33,19 +33,12 @@ type dfTable struct {
 	df map[string]int
 }
 
-func newDFTable() *dfTable { return &dfTable{df: map[string]int{}} }
-
-// add counts one document given its distinct terms.
-func (d *dfTable) add(tf map[string]int) {
-	d.n++
-	for t := range tf {
-		d.df[t]++
-	}
-}
-
 // IDF implements IDF.
-func (d *dfTable) IDF(term string) float64 {
-	return math.Log(float64(1+d.n)/float64(1+d.df[term])) + 1
+func (d *dfTable) IDF(term string) float64 { return smoothIDF(d.n, d.df[term]) }
+
+// smoothIDF is the smoothed IDF of a term held by df of n documents.
+func smoothIDF(n, df int) float64 {
+	return math.Log(float64(1+n)/float64(1+df)) + 1
 }
 
 // tfidf weights raw term counts by idf.
@@ -100,17 +93,18 @@ func norm(v Vector) float64 {
 
 // Jaccard is |A∩B| / |A∪B| of two term sets, 0 when both are empty.
 func Jaccard[V any, W any](a map[string]V, b map[string]W) float64 {
+	return jaccard(overlap(a, b), len(a), len(b))
+}
+
+// overlap is the number of keys of a that b holds too.
+func overlap[V any, W any](a map[string]V, b map[string]W) int {
 	inter := 0
 	for t := range a {
 		if _, ok := b[t]; ok {
 			inter++
 		}
 	}
-	union := len(a) + len(b) - inter
-	if union == 0 {
-		return 0
-	}
-	return float64(inter) / float64(union)
+	return inter
 }
 
 // topTerms returns the k most frequent terms, ties broken alphabetically so
@@ -138,18 +132,15 @@ func TFIntersection(a, b map[string]int, k int) float64 {
 	return topIntersection(topTerms(a, k), topTerms(b, k))
 }
 
-// topIntersection is TFIntersection of two documents' top terms.
-func topIntersection(ta, tb []string) float64 {
+// topIntersection is TFIntersection of two documents' top terms (a few
+// dozen at most, each list without repeats).
+func topIntersection[T comparable](ta, tb []T) float64 {
 	if len(ta) == 0 || len(tb) == 0 {
 		return 0
 	}
-	set := make(map[string]bool, len(ta))
-	for _, t := range ta {
-		set[t] = true
-	}
 	inter := 0
 	for _, t := range tb {
-		if set[t] {
+		if slices.Contains(ta, t) {
 			inter++
 		}
 	}

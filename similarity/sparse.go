@@ -1,0 +1,170 @@
+package similarity
+
+import (
+	"math"
+	"slices"
+)
+
+// vocab numbers the distinct terms of one TimeMap's captures with small
+// integers, in order of first occurrence, so that scoring compares sorted
+// slices of integers instead of looking strings up in maps.
+type vocab struct {
+	ids   map[string]int32
+	terms []string
+	// cnt is counts's scratch: zero for every id between calls.
+	cnt  []int32
+	seen []int32
+	// idChunk and wChunk are the chunks that vectors over the vocabulary
+	// are carved from: a few allocations per TimeMap rather than some per
+	// capture.
+	idChunk []int32
+	wChunk  []float64
+}
+
+// chunk is the least number of elements carve allocates at once.
+const chunk = 4096
+
+// carve returns the next n elements of *buf, starting a new chunk when the
+// current one is full.
+func carve[T any](buf *[]T, n int) []T {
+	if cap(*buf)-len(*buf) < n {
+		*buf = make([]T, 0, max(n, chunk))
+	}
+	b := *buf
+	*buf = b[:len(b)+n]
+	return b[len(b) : len(b)+n : len(b)+n]
+}
+
+func newVocab() *vocab { return &vocab{ids: map[string]int32{}} }
+
+// id returns the term's id, numbering it if it is new.
+func (v *vocab) id(t string) int32 {
+	id, ok := v.ids[t]
+	if !ok {
+		id = int32(len(v.terms))
+		v.ids[t] = id
+		v.terms = append(v.terms, t)
+		v.cnt = append(v.cnt, 0)
+	}
+	return id
+}
+
+// counts is a document's term counts as a sparse vector.
+func (v *vocab) counts(terms []string) sparse {
+	v.seen = v.seen[:0]
+	for _, t := range terms {
+		id := v.id(t)
+		if v.cnt[id] == 0 {
+			v.seen = append(v.seen, id)
+		}
+		v.cnt[id]++
+	}
+	slices.Sort(v.seen)
+	s := sparse{ids: carve(&v.idChunk, len(v.seen)), w: carve(&v.wChunk, len(v.seen))}
+	copy(s.ids, v.seen)
+	for k, id := range s.ids {
+		s.w[k] = float64(v.cnt[id])
+		v.cnt[id] = 0
+	}
+	return s
+}
+
+// sparse is a vector over a vocab's ids: ids ascending, w their weights.
+type sparse struct {
+	ids []int32
+	w   []float64
+}
+
+// weigh is the vector with the same terms and weights w[k]*idf[ids[k]],
+// its weights carved from buf.
+func (s sparse) weigh(idf []float64, buf *[]float64) sparse {
+	out := sparse{ids: s.ids, w: carve(buf, len(s.w))}
+	for k, id := range s.ids {
+		out.w[k] = s.w[k] * idf[id]
+	}
+	return out
+}
+
+// norm is the Euclidean length, summed in id order.
+func (s sparse) norm() float64 {
+	var sum float64
+	for _, w := range s.w {
+		sum += w * w
+	}
+	return math.Sqrt(sum)
+}
+
+// dot is the dot product, summed in id order.
+func (s sparse) dot(o sparse) float64 {
+	var sum float64
+	for a, b := 0, 0; a < len(s.ids) && b < len(o.ids); {
+		switch x, y := s.ids[a], o.ids[b]; {
+		case x < y:
+			a++
+		case x > y:
+			b++
+		default:
+			sum += s.w[a] * o.w[b]
+			a++
+			b++
+		}
+	}
+	return sum
+}
+
+// dotDense is the dot product with a dense vector indexed by id.
+func (s sparse) dotDense(d []float64) float64 {
+	var sum float64
+	for k, id := range s.ids {
+		if x := d[id]; x != 0 {
+			sum += s.w[k] * x
+		}
+	}
+	return sum
+}
+
+// common is the number of ids in both of two ascending id lists.
+func common(a, b []int32) int {
+	n := 0
+	for i, j := 0, 0; i < len(a) && j < len(b); {
+		switch {
+		case a[i] < b[j]:
+			i++
+		case a[i] > b[j]:
+			j++
+		default:
+			n++
+			i++
+			j++
+		}
+	}
+	return n
+}
+
+// cosine is the cosine of two vectors given their norms, 0 when either is
+// zero.
+func cosine(a sparse, na float64, b sparse, nb float64) float64 {
+	if na == 0 || nb == 0 {
+		return 0
+	}
+	return clamp(a.dot(b)/(na*nb), 0, 1)
+}
+
+// jaccard is |A∩B| / |A∪B| of two term sets of sizes na and nb with inter
+// terms in common, 0 when both are empty.
+func jaccard(inter, na, nb int) float64 {
+	union := na + nb - inter
+	if union == 0 {
+		return 0
+	}
+	return float64(inter) / float64(union)
+}
+
+// sorensen is 2|A∩B| / (|A|+|B|) of two term sets of sizes na and nb with
+// inter terms in common, 0 when both are empty.
+func sorensen(inter, na, nb int) float64 {
+	if na+nb == 0 {
+		return 0
+	}
+	return 2 * float64(inter) / float64(na+nb)
+}
