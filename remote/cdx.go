@@ -105,6 +105,27 @@ type Query struct {
 	Limit int
 }
 
+// params returns the query as CDX server parameters: url, matchType (left
+// out for an exact match when omitExact), from, to and each filter as
+// filter writes it in the server's dialect.
+func (q Query) params(omitExact bool, filter func(string) string) url.Values {
+	p := url.Values{}
+	p.Set("url", q.URL)
+	if !omitExact || q.MatchType != "exact" {
+		p.Set("matchType", q.MatchType)
+	}
+	if q.From != "" {
+		p.Set("from", q.From)
+	}
+	if q.To != "" {
+		p.Set("to", q.To)
+	}
+	for _, f := range q.Filters {
+		p.Add("filter", filter(f))
+	}
+	return p
+}
+
 // normalize resolves a trailing "*" into a prefix match and checks the query.
 func (q Query) normalize() (Query, error) {
 	q.URL = strings.TrimSpace(q.URL)

@@ -19,18 +19,7 @@ import (
 type pywb struct{}
 
 func (pywb) list(ctx context.Context, s *CDXServer, q Query, k *sink) error {
-	base := url.Values{}
-	base.Set("url", q.URL)
-	base.Set("matchType", q.MatchType)
-	if q.From != "" {
-		base.Set("from", q.From)
-	}
-	if q.To != "" {
-		base.Set("to", q.To)
-	}
-	for _, f := range q.Filters {
-		base.Add("filter", pywbFilter(f))
-	}
+	base := q.params(false, pywbFilter)
 	if q.Limit > 0 {
 		base.Set("limit", strconv.Itoa(q.Limit))
 	}

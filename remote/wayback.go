@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -29,20 +28,7 @@ func (wayback) list(ctx context.Context, s *CDXServer, q Query, k *sink) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		p := url.Values{}
-		p.Set("url", q.URL)
-		if q.MatchType != "exact" {
-			p.Set("matchType", q.MatchType)
-		}
-		if q.From != "" {
-			p.Set("from", q.From)
-		}
-		if q.To != "" {
-			p.Set("to", q.To)
-		}
-		for _, f := range q.Filters {
-			p.Add("filter", iaFilter(f))
-		}
+		p := q.params(true, iaFilter)
 		p.Set("output", "json")
 		p.Set("fl", strings.Join(waybackFields(), ","))
 		limit := s.pageSize()
