@@ -97,18 +97,13 @@ func (r *docReader) byte() byte {
 	return c
 }
 
-func (r *docReader) uvarint() uint64 {
-	v, n := binary.Uvarint(r.b)
-	if n <= 0 {
-		r.fail(errShort)
-		return 0
-	}
-	r.b = r.b[n:]
-	return v
-}
+func (r *docReader) uvarint() uint64 { return readVarint(r, binary.Uvarint) }
 
-func (r *docReader) varint() int64 {
-	v, n := binary.Varint(r.b)
+func (r *docReader) varint() int64 { return readVarint(r, binary.Varint) }
+
+// readVarint reads one number with decode (binary.Uvarint or Varint).
+func readVarint[T int64 | uint64](r *docReader, decode func([]byte) (T, int)) T {
+	v, n := decode(r.b)
 	if n <= 0 {
 		r.fail(errShort)
 		return 0
