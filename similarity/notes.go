@@ -1,6 +1,7 @@
 package similarity
 
 import (
+	"errors"
 	"net/http"
 
 	"github.com/offtopic/offtopic/extract"
@@ -44,8 +45,14 @@ func (n *PayloadNotes) Note(_ *timemap.Capture, h http.Header, body []byte) []by
 	return b
 }
 
+// errNoNote: the index made no note of the capture.
+var errNoNote = errors.New("no note")
+
 // noteDoc decodes a capture's Note.
 func noteDoc(note string) (*extract.Document, error) {
+	if note == "" {
+		return nil, errNoNote
+	}
 	doc := new(extract.Document)
 	if err := doc.UnmarshalBinary([]byte(note)); err != nil {
 		return nil, err

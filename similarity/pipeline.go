@@ -256,7 +256,7 @@ func Prepare(ctx context.Context, tm *timemap.TimeMap, cfg *Config, cache *extra
 			continue
 		}
 		doc, err := noteDoc(c.Note)
-		if c.Note == "" || err != nil {
+		if err != nil {
 			if doc, err = readAndExtract(ctx, c, cfg); err != nil {
 				failed++
 				in.Errs[i] = err.Error()

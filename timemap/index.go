@@ -2,6 +2,7 @@ package timemap
 
 import (
 	"bufio"
+	"bytes"
 	"cmp"
 	"container/heap"
 	"context"
@@ -64,6 +65,9 @@ type IndexOptions struct {
 // maxMemNotes bounds the bytes of notes the index holds in memory: past it
 // the entries are spilled as a sorted run, as past MaxInMemory entries.
 const maxMemNotes = 4 << 20
+
+// noteBatch is how many noted entries a note worker hands on at once.
+const noteBatch = 64
 
 // noteJob is a capture entry waiting for its Note.
 type noteJob struct {
@@ -215,10 +219,15 @@ func BuildIndex(ctx context.Context, files []string, opts IndexOptions) (*Index,
 			go func() {
 				defer noteWG.Done()
 				st := Stats{Records: map[string]int{}}
+				batch := make([]entry, 0, noteBatch)
 				for j := range notes {
 					j.e.C.Note = string(opts.Note(&j.e.C, j.h, j.body))
-					flush([]entry{j.e}, &st)
+					if batch = append(batch, j.e); len(batch) >= min(noteBatch, opts.MaxInMemory) {
+						flush(batch, &st)
+						batch = batch[:0]
+					}
 				}
+				flush(batch, &st)
 			}()
 		}
 	}
@@ -330,8 +339,14 @@ func (idx *Index) scanFile(ctx context.Context, fi int, path string, report func
 			st.Cut++
 		}
 		if notes != nil && !e.C.Revisit && rec.HTTP != nil && (idx.opts.WantsNote == nil || idx.opts.WantsNote(&e.C)) {
-			if body, err := io.ReadAll(rec.Body); err == nil {
-				notes <- noteJob{e: e, h: rec.HTTP.Header, body: body}
+			// The block's length bounds the body's: one buffer, no regrowth.
+			size := min(rec.ContentLength, DefaultMaxBodyBytes)
+			if m := idx.opts.Read.maxBody(); m > 0 {
+				size = min(size, m)
+			}
+			body := bytes.NewBuffer(make([]byte, 0, size+bytes.MinRead))
+			if _, err := body.ReadFrom(rec.Body); err == nil {
+				notes <- noteJob{e: e, h: rec.HTTP.Header, body: body.Bytes()}
 				continue
 			}
 		}
