@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -156,6 +157,26 @@ func (a *LocalArchive) Captures() []timemap.Capture {
 			}
 			seen[d] = true
 			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// Sample returns up to n URLs of the archive drawn at random (deterministic
+// for a seed) among those with a successful HTML capture: a background of
+// what the archive holds, for learning what is not about an event.
+func (a *LocalArchive) Sample(n int, seed int64) []string {
+	rng := rand.New(rand.NewPCG(uint64(seed), 0x6267))
+	var out []string
+	for _, i := range rng.Perm(len(a.keys)) {
+		if len(out) == n {
+			break
+		}
+		for _, c := range a.byKey[a.keys[i]] {
+			if !c.Revisit && c.Status/100 == 2 && isHTML(c.MIME) {
+				out = append(out, c.URIR)
+				break
+			}
 		}
 	}
 	return out

@@ -12,22 +12,29 @@ import (
 
 // Audit of an extracted collection: every document scored against the event
 // (its reference documents, keywords and span) the way the crawl scores
-// what it reads, and flagged when below a threshold learnt as in Klein's
-// method from the examples that look on topic (LearnThresholdMixed). detect cannot do this on a crawl's output: each URL has one
-// snapshot there, so each TimeMap is its own t0 and all are on topic.
+// what it reads, and kept when it is about the event and published in the
+// event's window. The topical threshold is learnt as in Klein's method, from
+// random splits of examples that stand for the event (the reference
+// documents' outlinks), here against a background sample of the archive
+// (LearnThresholdContrast). detect cannot do this on a crawl's output: each
+// URL has one snapshot there, so each TimeMap is its own t0 and all are on
+// topic.
+
+// BackgroundSize is how many URLs of the archive an audit samples as the
+// background its threshold is learnt against.
+const BackgroundSize = 400
 
 // AuditOptions configure AuditCollection.
 type AuditOptions struct {
 	Spec *Spec
 	// Archive resolves the reference documents and their outlinks (the
-	// examples the threshold is learnt from) and dates undated documents by
-	// their first capture; nil uses the collection itself.
-	Archive Archive
-	// Strategy scores documents (default Gated: normalised TopicR x TempR).
-	Strategy Strategy
-	// Threshold, when set, replaces the learnt threshold.
+	// examples the threshold is learnt from), dates undated documents by
+	// their first capture and gives the background sample; nil uses the
+	// collection itself.
+	Archive *LocalArchive
+	// Threshold, when set, replaces the learnt topical threshold.
 	Threshold *float64
-	// Seed drives the random splits of the threshold.
+	// Seed drives the background sample and the threshold's splits.
 	Seed int64
 }
 
@@ -45,19 +52,29 @@ type Audited struct {
 	// TopicR is the cosine with the reference vector, Topic the same
 	// normalised by the reference documents' own (1 = as topical as they are).
 	TopicR, Topic, TempR float64
-	// Relevance is the strategy's score, compared with the threshold.
+	// Relevance is Topic x TempR, the crawl's score (for ranking).
 	Relevance float64
-	OnTopic   bool
+	// InWindow says whether DocTime lies in the span widened by the lead and
+	// cool-down times.
+	InWindow bool
+	// OnTopic is Topic at or above the threshold and InWindow.
+	OnTopic bool
 }
 
 // AuditReport is the outcome of an audit.
 type AuditReport struct {
-	// Threshold is the relevance below which a document is flagged; HeldOut
-	// the share of held-out examples at or above it; Examples how many
-	// examples it was learnt from (0 when given).
-	Threshold float64
-	HeldOut   float64
-	Examples  int
+	// Threshold is the Topic below which a document is flagged. HeldOut is
+	// the share of held-out examples at or above it and FalsePass that of the
+	// held-out background; Examples and Background are how many documents
+	// it was learnt from (0 when given), BackgroundFrom "archive" or
+	// "collection".
+	Threshold          float64
+	HeldOut, FalsePass float64
+	Examples           int
+	Background         int
+	BackgroundFrom     string
+	// Event is the spec's time frame (its window decides InWindow).
+	Event     Event
 	Documents []Audited
 }
 
@@ -71,14 +88,11 @@ func AuditCollection(ctx context.Context, coll *LocalArchive, opts AuditOptions)
 	if err := opts.Spec.Validate(); err != nil {
 		return nil, fmt.Errorf("audit: spec: %w", err)
 	}
-	if opts.Strategy == "" {
-		opts.Strategy = Gated
-	}
-	src := opts.Archive
+	src, from := opts.Archive, "archive"
 	if src == nil {
-		src = coll
+		src, from = coll, "collection"
 	}
-	c, refs, err := newCrawler(ctx, Options{Spec: opts.Spec, Archive: src, Strategy: opts.Strategy, Seed: opts.Seed})
+	c, refs, err := newCrawler(ctx, Options{Spec: opts.Spec, Archive: src, Strategy: Gated, Seed: opts.Seed})
 	if err != nil {
 		return nil, fmt.Errorf("audit: %w", err)
 	}
@@ -98,37 +112,63 @@ func AuditCollection(ctx context.Context, coll *LocalArchive, opts AuditOptions)
 		c.df.Add(Features(s.terms))
 		docs = append(docs, s)
 	}
-	// The table is complete: the examples and the documents are scored with
-	// the same IDF.
+	// The table is complete: the examples, the background and the documents
+	// are scored with the same IDF.
 	c.ownDF = false
-	rep := &AuditReport{}
+	rep := &AuditReport{Event: c.ev}
 	if opts.Threshold != nil {
 		rep.Threshold = *opts.Threshold
 	} else {
-		scores, err := c.exampleScores(ctx, refs)
+		examples, err := c.exampleDocs(ctx, refs)
 		if err != nil {
 			return nil, fmt.Errorf("audit: %w", err)
 		}
-		rep.Examples = len(scores)
-		rep.Threshold, rep.HeldOut = LearnThresholdMixed(scores, opts.Seed)
+		var background []*scored
+		for _, u := range src.Sample(BackgroundSize, opts.Seed) {
+			s, _, err := c.fetch(ctx, u)
+			if err != nil {
+				return nil, fmt.Errorf("audit: background: %w", err)
+			}
+			if s != nil {
+				background = append(background, s)
+			}
+		}
+		rep.Examples, rep.Background, rep.BackgroundFrom = len(examples), len(background), from
+		rep.Threshold, rep.HeldOut, rep.FalsePass = LearnThresholdContrast(c.topics(examples), c.topics(background), opts.Seed)
 	}
 	for _, s := range docs {
 		c.rate(s)
-		r := c.relevance(s.topic, s.temp)
+		topic := c.norm(s.topic)
+		in := c.ev.InWindow(s.docTime)
 		rep.Documents = append(rep.Documents, Audited{
 			Capture: s.snap, Title: s.title, Text: s.text, Extractor: s.extractor, Lang: s.lang, WordCount: s.words, ByteCount: s.bytes,
-			DocTime: s.docTime, DocTimeFrom: s.docTimeFrom, TopicR: s.topic, Topic: c.norm(s.topic), TempR: s.temp,
-			Relevance: r, OnTopic: r >= rep.Threshold,
+			DocTime: s.docTime, DocTimeFrom: s.docTimeFrom, TopicR: s.topic, Topic: topic, TempR: s.temp,
+			Relevance: c.relevance(s.topic, s.temp), InWindow: in, OnTopic: topic >= rep.Threshold && in,
 		})
 	}
 	return rep, nil
 }
 
+// topics are the normalised TopicR of rated documents.
+func (c *crawler) topics(docs []*scored) []float64 {
+	out := make([]float64, len(docs))
+	for i, s := range docs {
+		out[i] = c.norm(s.topic)
+	}
+	return out
+}
+
 // Reason says why an audited document got its verdict.
-func (a Audited) Reason(threshold float64) string {
+func (a Audited) Reason(threshold float64, ev Event) string {
 	cmp := ">="
-	if !a.OnTopic {
+	if a.Topic < threshold {
 		cmp = "<"
 	}
-	return fmt.Sprintf("relevance %.3f %s threshold %.3f (topic %.2f, time %.2f from %s %s)", a.Relevance, cmp, threshold, a.Topic, a.TempR, strings.ReplaceAll(a.DocTimeFrom, "-", " "), a.DocTime.Format("2006-01-02"))
+	where := "inside"
+	if !a.InWindow {
+		where = "outside"
+	}
+	return fmt.Sprintf("topic %.3f %s threshold %.3f; published %s (from %s) %s the event's window %s to %s",
+		a.Topic, cmp, threshold, a.DocTime.Format("2006-01-02"), strings.ReplaceAll(a.DocTimeFrom, "-", " "), where,
+		ev.Start.Add(-ev.Lead).Format("2006-01-02"), ev.End.Add(ev.Cooldown).Format("2006-01-02"))
 }

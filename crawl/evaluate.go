@@ -71,3 +71,44 @@ func RelevantAt(log []Entry, relevant map[string]bool, budgets []int) []int {
 }
 
 func canon(u string) string { return timemap.Canonicalize(u, timemap.CanonSURT) }
+
+// AuditScore is an audit measured against a relevance list: how many of its
+// documents are relevant, how many it kept, and how many of those are
+// relevant.
+type AuditScore struct {
+	Documents, Relevant, Kept, KeptRelevant int
+}
+
+// Precision is the share of kept documents that are relevant (0 when none
+// is kept).
+func (s AuditScore) Precision() float64 { return share(s.KeptRelevant, s.Kept) }
+
+// Recall is the share of relevant documents that are kept (0 when none is
+// relevant).
+func (s AuditScore) Recall() float64 { return share(s.KeptRelevant, s.Relevant) }
+
+func share(a, b int) float64 {
+	if b == 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
+}
+
+// Evaluate measures the audit's verdicts against a relevance list (keys as
+// ReadRelevant gives them).
+func (r *AuditReport) Evaluate(relevant map[string]bool) AuditScore {
+	s := AuditScore{Documents: len(r.Documents)}
+	for _, d := range r.Documents {
+		rel := relevant[canon(d.Capture.URIR)]
+		if rel {
+			s.Relevant++
+		}
+		if d.OnTopic {
+			s.Kept++
+			if rel {
+				s.KeptRelevant++
+			}
+		}
+	}
+	return s
+}

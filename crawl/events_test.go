@@ -102,9 +102,13 @@ func TestDevEvents(t *testing.T) {
 		line := fmt.Sprintf("| %s %s (%d) |", ev.archive, ev.event, budgets[0])
 		got := map[Strategy][]int{}
 		for _, s := range strategies {
-			r, err := Crawl(ctx, Options{Spec: spec, Archive: a, Strategy: s, Out: t.TempDir()})
+			out := t.TempDir()
+			r, err := Crawl(ctx, Options{Spec: spec, Archive: a, Strategy: s, Out: out})
 			if err != nil {
 				t.Fatal(err)
+			}
+			if s == Unfocused {
+				auditDev(t, ctx, ev.event, spec, a, out, rel)
 			}
 			n := RelevantAt(r.Log, rel, budgets)
 			got[s] = n
@@ -134,6 +138,27 @@ func TestDevEvents(t *testing.T) {
 		if u := got[Unfocused]; u != nil && float64(def[0]) < 1.5*float64(u[0]) {
 			t.Errorf("%s: default %d relevant at %d documents, unfocused %d: want at least 1.5 times", ev.event, def[0], budgets[0], u[0])
 		}
+	}
+}
+
+// auditDev audits the unfocused crawl in out, as an archivist pruning an
+// extracted set would, and checks precision and recall of what it keeps
+// against the relevant pages.
+func auditDev(t *testing.T, ctx context.Context, event string, spec *Spec, a *LocalArchive, out string, rel map[string]bool) {
+	t.Helper()
+	coll, err := OpenLocal(ctx, out, "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := AuditCollection(ctx, coll, AuditOptions{Spec: spec, Archive: a, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := rep.Evaluate(rel)
+	t.Logf("audit of the unfocused crawl, %s: %d documents, %d relevant, %d kept, precision %.2f, recall %.2f (threshold %.3f, held out %.2f, background passing %.2f)",
+		event, s.Documents, s.Relevant, s.Kept, s.Precision(), s.Recall(), rep.Threshold, rep.HeldOut, rep.FalsePass)
+	if s.Precision() < 0.6 || s.Recall() < 0.75 {
+		t.Errorf("audit %s: precision %.2f, recall %.2f: want at least 0.6 and 0.75", event, s.Precision(), s.Recall())
 	}
 }
 

@@ -194,6 +194,13 @@ func (e Event) TempR(t time.Time) float64 {
 // Contains reports whether t is inside the event span.
 func (e Event) Contains(t time.Time) bool { return !t.Before(e.Start) && !t.After(e.End) }
 
+// InWindow reports whether t lies inside the span widened by the lead and
+// cool-down times (where TempR is at least 0.5): the time a relevant page is
+// published in. A zero t is outside.
+func (e Event) InWindow(t time.Time) bool {
+	return !t.IsZero() && !t.Before(e.Start.Add(-e.Lead)) && !t.After(e.End.Add(e.Cooldown))
+}
+
 // distance is how far t lies outside the event span (0 inside).
 func (e Event) distance(t time.Time) time.Duration {
 	switch {

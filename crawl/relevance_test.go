@@ -41,7 +41,19 @@ func TestTempRHalfLife(t *testing.T) {
 			t.Errorf("TempR(%s) = %v, want %v", c.at.Format("2006-01-02"), got, c.want)
 		}
 	}
+	// The window a relevant page is published in is where TempR >= 0.5.
+	for d := day("2005-01-01"); d.Before(day("2005-07-01")); d = d.Add(6 * time.Hour) {
+		if got, want := ev.InWindow(d), ev.TempR(d) >= 0.5; got != want {
+			t.Errorf("InWindow(%s) = %v, TempR %v", d, got, ev.TempR(d))
+		}
+	}
+	if ev.InWindow(time.Time{}) {
+		t.Error("InWindow(zero time) = true")
+	}
 	noLead := Event{Start: ev.Start, End: ev.End}
+	if noLead.InWindow(day("2005-04-04")) || !noLead.InWindow(day("2005-04-05")) {
+		t.Error("no lead time: the window must be the span")
+	}
 	if got := noLead.TempR(day("2005-04-04")); got != 0 {
 		t.Errorf("no lead time: TempR before start = %v, want 0", got)
 	}
@@ -203,30 +215,83 @@ func TestPageTime(t *testing.T) {
 	}
 }
 
-func TestOtsuCut(t *testing.T) {
-	cases := []struct {
-		name   string
-		scores []float64
-		lo, hi float64 // the cut must fall in (lo, hi)
-	}{
-		{"two groups", []float64{0.01, 0.02, 0.015, 0.2, 0.25, 0.3}, 0.02, 0.2},
-		{"groups a factor apart, upper tail", []float64{0.01, 0.012, 0.02, 0.15, 0.2, 0.9, 1}, 0.02, 0.15},
-		{"one value", []float64{0.3, 0.3, 0.3}, -1, 1e-12},
+func TestSample(t *testing.T) {
+	var caps []timemap.Capture
+	want := map[string]bool{}
+	for i := range 30 {
+		u := fmt.Sprintf("http://site/%d", i)
+		c := timemap.Capture{URIR: u, Time: day("2005-01-01"), Status: 200, MIME: "text/html", Loc: timemap.Location{File: "f", Offset: int64(i)}}
+		switch i % 4 {
+		case 1:
+			c.Status = 404
+		case 2:
+			c.MIME = "image/png"
+		case 3:
+			c.Revisit = true
+		default:
+			want[u] = true
+		}
+		caps = append(caps, c)
 	}
-	for _, c := range cases {
-		if got := otsuCut(c.scores); got <= c.lo || got >= c.hi {
-			t.Errorf("%s: otsuCut = %v, want in (%v, %v)", c.name, got, c.lo, c.hi)
+	a := NewLocalArchive(caps)
+	all := a.Sample(100, 1)
+	if len(all) != len(want) {
+		t.Errorf("Sample(100) = %d URLs, want the %d with a successful HTML capture", len(all), len(want))
+	}
+	for _, u := range all {
+		if !want[u] {
+			t.Errorf("Sample gave %s, which has no successful HTML capture", u)
 		}
 	}
-	// Mixed examples: Klein's mean - SD is dragged to 0 by the off-topic
-	// half; the mixed threshold separates the groups.
-	ex := []float64{0, 0, 0.01, 0.02, 0.01, 0.005, 0.2, 0.3, 0.25, 0.22, 0.9, 0.18}
-	klein, _ := LearnThreshold(ex, 1)
-	mixed, held := LearnThresholdMixed(ex, 1)
-	if !(klein < 0.05 && mixed > 0.02 && mixed < 0.18) {
-		t.Errorf("thresholds: Klein %v, mixed %v: want Klein near 0 and mixed between the groups", klein, mixed)
+	some := a.Sample(3, 7)
+	if len(some) != 3 || !slices.Equal(some, a.Sample(3, 7)) {
+		t.Errorf("Sample(3, 7) = %v then %v: want 3 URLs, the same for a seed", some, a.Sample(3, 7))
 	}
-	if held <= 0 || held > 1 {
-		t.Errorf("held-out share %v", held)
+	if slices.Equal(some, a.Sample(3, 8)) && slices.Equal(some, a.Sample(3, 9)) {
+		t.Errorf("Sample ignores its seed: %v", some)
+	}
+}
+
+func TestYoudenCut(t *testing.T) {
+	cases := []struct {
+		name     string
+		pos, neg []float64
+		lo, hi   float64 // the cut must fall in (lo, hi)
+	}{
+		{"apart", []float64{0.2, 0.25, 0.3}, []float64{0.01, 0.02, 0.05}, 0.05, 0.2},
+		{"a random example among the positives", []float64{0.03, 0.15, 0.2, 0.25, 0.9}, []float64{0.01, 0.02, 0.04, 0.05, 0.06, 0.08}, 0.08, 0.15},
+		{"background tail above some examples", []float64{0.12, 0.15, 0.2, 0.3}, []float64{0.02, 0.05, 0.07, 0.09, 0.13}, 0.09, 0.12},
+		{"no background: keep every example", []float64{0.1, 0.2}, nil, -1e-12, 0.1},
+		{"no examples", nil, []float64{0.1, 0.2}, -1e-12, 1e-12},
+	}
+	for _, c := range cases {
+		if got := youdenCut(c.pos, c.neg); got <= c.lo || got >= c.hi {
+			t.Errorf("%s: youdenCut = %v, want in (%v, %v)", c.name, got, c.lo, c.hi)
+		}
+	}
+}
+
+func TestLearnThresholdContrast(t *testing.T) {
+	// Examples mix related stories with random ones; Klein's mean - SD is
+	// dragged near 0 by the random half, the contrast with the background
+	// keeps the related stories and few background pages.
+	ex := []float64{0.01, 0.03, 0.05, 0.12, 0.15, 0.18, 0.2, 0.22, 0.25, 0.3, 0.9, 1}
+	var bg []float64
+	for i := range 200 {
+		bg = append(bg, 0.01+0.1*float64(i%20)/20) // 0.01 to 0.105
+	}
+	klein, _ := LearnThreshold(ex, 1)
+	th, held, fp := LearnThresholdContrast(ex, bg, 1)
+	if !(klein < 0.05 && th > 0.08 && th < 0.12) {
+		t.Errorf("thresholds: Klein %v, contrast %v: want Klein near 0 and contrast between the background and the related stories", klein, th)
+	}
+	if held < 0.5 || held > 1 || fp > 0.2 {
+		t.Errorf("held-out examples passing %v, background passing %v", held, fp)
+	}
+	if th2, _, _ := LearnThresholdContrast(ex, bg, 1); th2 != th {
+		t.Errorf("not deterministic for a seed: %v then %v", th, th2)
+	}
+	if th, held, fp := LearnThresholdContrast(nil, bg, 1); th != 0 || held != 0 || fp != 0 {
+		t.Errorf("no examples: %v %v %v, want zeros", th, held, fp)
 	}
 }

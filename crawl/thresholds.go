@@ -24,51 +24,6 @@ const Splits = 10
 // the threshold is the mean of the splits' thresholds. heldOut is the mean
 // share of each split's 40% at or above its threshold. Deterministic for a seed.
 func LearnThreshold(scores []float64, seed int64) (threshold, heldOut float64) {
-	return learnThreshold(scores, seed, false)
-}
-
-// LearnThresholdMixed is LearnThreshold for examples that mix on- and
-// off-topic documents (the outlinks of reference documents are related
-// stories and a few random ones): in each split the training scores are cut
-// in two by Otsu's method on a log scale (relevance is a product of
-// similarities, so groups differ by factors), and the split's threshold is
-// the middle of the gap between the groups.
-func LearnThresholdMixed(scores []float64, seed int64) (threshold, heldOut float64) {
-	return learnThreshold(scores, seed, true)
-}
-
-// otsuCut returns the threshold between the two groups of scores that
-// Otsu's cut on log(score + 0.001) separates best: the midpoint between the
-// highest score of the lower group and the lowest of the upper one; 0 when
-// there are fewer than two distinct scores.
-func otsuCut(scores []float64) float64 {
-	s := append([]float64(nil), scores...)
-	sort.Float64s(s)
-	l := make([]float64, len(s))
-	total := 0.0
-	for i, x := range s {
-		l[i] = math.Log(max(0, x) + 0.001)
-		total += l[i]
-	}
-	best, cut, sumLow := -1.0, 0, 0.0
-	for i := 1; i < len(l); i++ {
-		sumLow += l[i-1]
-		if s[i] == s[i-1] {
-			continue
-		}
-		nl, nh := float64(i), float64(len(l)-i)
-		ml, mh := sumLow/nl, (total-sumLow)/nh
-		if v := nl * nh * (ml - mh) * (ml - mh); v > best {
-			best, cut = v, i
-		}
-	}
-	if cut == 0 {
-		return 0
-	}
-	return (s[cut-1] + s[cut]) / 2
-}
-
-func learnThreshold(scores []float64, seed int64, mixed bool) (threshold, heldOut float64) {
 	if len(scores) == 0 {
 		return 0, 0
 	}
@@ -78,44 +33,125 @@ func learnThreshold(scores []float64, seed int64, mixed bool) (threshold, heldOu
 	for range Splits {
 		rng.Shuffle(len(s), func(i, j int) { s[i], s[j] = s[j], s[i] })
 		n := int(math.Ceil(0.6 * float64(len(s))))
-		train, test := s[:n], s[n:]
-		var t float64
-		if mixed {
-			t = otsuCut(train)
-		} else {
-			t = meanMinusSD(train)
-		}
+		t := meanMinusSD(s[:n])
 		threshold += t
-		if len(test) > 0 {
-			pass := 0
-			for _, x := range test {
-				if x >= t {
-					pass++
-				}
-			}
-			heldOut += float64(pass) / float64(len(test))
-		} else {
-			heldOut++
-		}
+		heldOut += shareAtLeast(s[n:], t, 1)
 	}
 	return threshold / Splits, heldOut / Splits
+}
+
+// LearnThresholdContrast learns the threshold of an audit: the score that
+// best separates examples (documents that stand for the event: the
+// reference documents' outlinks, related stories and a few random ones)
+// from background (a random sample of the archive, nearly all about other
+// things). As LearnThreshold it takes Splits random 60/40 splits, here of
+// both sets; each split's threshold is the cut that maximises Youden's J on
+// its 60% (share of examples at or above minus share of background at or
+// above; a lone off-topic example cannot pull it down as it pulls a mean),
+// and the threshold is their mean. heldOut is the mean share of each split's
+// held-out examples at or above its threshold, falsePass that of its held-out
+// background. Deterministic for a seed.
+func LearnThresholdContrast(examples, background []float64, seed int64) (threshold, heldOut, falsePass float64) {
+	if len(examples) == 0 {
+		return 0, 0, 0
+	}
+	rng := rand.New(rand.NewPCG(uint64(seed), 0x6b6c65696e))
+	ex := append([]float64(nil), examples...)
+	bg := append([]float64(nil), background...)
+	sort.Float64s(ex)
+	sort.Float64s(bg)
+	split := func(s []float64) (train, test []float64) {
+		rng.Shuffle(len(s), func(i, j int) { s[i], s[j] = s[j], s[i] })
+		n := int(math.Ceil(0.6 * float64(len(s))))
+		return s[:n], s[n:]
+	}
+	for range Splits {
+		exTrain, exTest := split(ex)
+		bgTrain, bgTest := split(bg)
+		t := youdenCut(exTrain, bgTrain)
+		threshold += t
+		heldOut += shareAtLeast(exTest, t, 1)
+		falsePass += shareAtLeast(bgTest, t, 0)
+	}
+	return threshold / Splits, heldOut / Splits, falsePass / Splits
+}
+
+// shareAtLeast is the share of xs at or above t (empty when none).
+func shareAtLeast(xs []float64, t, empty float64) float64 {
+	if len(xs) == 0 {
+		return empty
+	}
+	n := 0
+	for _, x := range xs {
+		if x >= t {
+			n++
+		}
+	}
+	return float64(n) / float64(len(xs))
+}
+
+// youdenCut is the threshold that maximises the share of pos at or above it
+// minus the share of neg at or above it, placed halfway between the lowest
+// score it admits and the next lower score of either set; of equal cuts the
+// lowest (it keeps the most examples). 0 when pos is empty or nothing beats
+// keeping everything.
+func youdenCut(pos, neg []float64) float64 {
+	type pt struct {
+		x   float64
+		pos bool
+	}
+	all := make([]pt, 0, len(pos)+len(neg))
+	for _, x := range pos {
+		all = append(all, pt{x, true})
+	}
+	for _, x := range neg {
+		all = append(all, pt{x, false})
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].x > all[j].x })
+	var np, nn, best float64
+	cut := 0.0
+	for i := 0; i < len(all); {
+		x := all[i].x
+		for ; i < len(all) && all[i].x == x; i++ {
+			if all[i].pos {
+				np++
+			} else {
+				nn++
+			}
+		}
+		j := np / float64(max(1, len(pos)))
+		if len(neg) > 0 {
+			j -= nn / float64(len(neg))
+		}
+		if j >= best {
+			best, cut = j, 0
+			if i < len(all) {
+				cut = (x + all[i].x) / 2
+			}
+		}
+	}
+	return cut
 }
 
 // learnThreshold learns the threshold from the archived outlinks of the
 // reference documents.
 func (c *crawler) learnThreshold(ctx context.Context, refs []refDoc) (float64, error) {
-	scores, err := c.exampleScores(ctx, refs)
+	docs, err := c.exampleDocs(ctx, refs)
 	if err != nil {
 		return 0, err
+	}
+	scores := make([]float64, len(docs))
+	for i, s := range docs {
+		scores[i] = c.relevance(s.topic, s.temp)
 	}
 	t, _ := LearnThreshold(scores, c.opts.Seed)
 	return t, nil
 }
 
-// exampleScores scores the archived outlinks of the reference documents
-// (or, when they link nothing, the spec's seeds), which stand for what the
-// curator considers on topic.
-func (c *crawler) exampleScores(ctx context.Context, refs []refDoc) ([]float64, error) {
+// exampleDocs reads and rates the archived outlinks of the reference
+// documents (or, when they link nothing, the spec's seeds), which stand for
+// what the curator considers on topic.
+func (c *crawler) exampleDocs(ctx context.Context, refs []refDoc) ([]*scored, error) {
 	var urls []string
 	for _, r := range refs {
 		for _, l := range r.links {
@@ -125,7 +161,7 @@ func (c *crawler) exampleScores(ctx context.Context, refs []refDoc) ([]float64, 
 	if len(urls) == 0 {
 		urls = c.opts.Spec.Seeds
 	}
-	var scores []float64
+	var docs []*scored
 	seen := map[string]bool{}
 	for _, u := range urls {
 		u = timemap.CleanURI(u)
@@ -138,13 +174,13 @@ func (c *crawler) exampleScores(ctx context.Context, refs []refDoc) ([]float64, 
 			return nil, fmt.Errorf("thresholds: %w", err)
 		}
 		if s != nil {
-			scores = append(scores, c.relevance(s.topic, s.temp))
+			docs = append(docs, s)
 		}
 	}
-	if len(scores) == 0 {
+	if len(docs) == 0 {
 		return nil, fmt.Errorf("thresholds: none of the reference documents' outlinks (or seeds) is archived")
 	}
-	return scores, nil
+	return docs, nil
 }
 
 // meanMinusSD is the mean of xs minus one standard deviation, at least 0.

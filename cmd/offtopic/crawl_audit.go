@@ -22,16 +22,20 @@ func crawlAuditCommand() *cli.Command {
 		ArgsUsage: "COLLECTION",
 		Description: `Scores every HTML document of a collection (a crawl's --out folder, or a folder
 or file of WARCs) against the event of --spec, as the crawl scores what it
-reads (topical relevance to the reference documents and keywords, gated by
-the publication date's relevance to the span), flags those below a threshold
-learnt as in Klein et al. from the reference documents' outlinks (or
---threshold), and writes a results file as detect does, so that report,
-review and prune work on the collection. One TimeMap per document; its score
-"topic" is its topical relevance (1 = as topical as the reference documents).
+reads (topical relevance to the reference documents and keywords), and flags
+those below a topical threshold or published outside the event's window (the
+span widened by the lead and cool-down times). The threshold is learnt as in
+Klein et al. by random splits of the reference documents' outlinks, here as
+the cut that best separates them from a random sample of the archive (or
+--threshold). It writes a results file as detect does, so that report, review
+and prune work on the collection. One TimeMap per document; its score "topic"
+is its topical relevance (1 = as topical as the reference documents).
 
 --archive (the archive the collection was extracted from) resolves the
-reference documents and dates undated pages by their first capture; without
-it the collection must hold them.
+reference documents, dates undated pages by their first capture and gives the
+background sample; without it the collection must hold the reference
+documents and is its own background, which suits only a collection mostly
+about other things.
 
 Examples:
    offtopic crawl audit --spec spec.json --archive archive coll
@@ -41,8 +45,8 @@ Examples:
 			&cli.StringFlag{Name: "spec", Usage: "collection specification `FILE` (JSON)"},
 			&cli.StringFlag{Name: "archive", Usage: "source archive `DIR` (WARC files with index.cdxj)"},
 			&cli.StringFlag{Name: "out-dir", Aliases: []string{"o"}, Usage: "write results.jsonl into `DIR` (default COLLECTION-audit)"},
-			&cli.Float64Flag{Name: "threshold", Usage: "flag documents below `T` instead of the learnt threshold"},
-			&cli.Int64Flag{Name: "seed", Value: 1, Usage: "random seed of the threshold's splits"},
+			&cli.Float64Flag{Name: "threshold", Usage: "flag documents whose topic is below `T` instead of the learnt threshold"},
+			&cli.Int64Flag{Name: "seed", Value: 1, Usage: "random seed of the background sample and the threshold's splits"},
 			&cli.StringFlag{Name: "evaluate", Usage: "relevance list `TSV`: print precision and recall of the on-topic verdicts"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no summary on stderr"},
 		},
@@ -90,7 +94,9 @@ func runCrawlAudit(c *cli.Context) error {
 		dir = strings.TrimSuffix(filepath.Clean(in), filepath.Ext(in)) + "-audit"
 	}
 	run := &report.Run{Tool: "offtopic", Version: version, Started: time.Now().UTC(), Inputs: []string{in}, Measures: similarity.MeasureTopic,
-		Options: map[string]string{"audit": spec.Name, "threshold": fmt.Sprintf("%.4f", rep.Threshold), "examples": fmt.Sprint(rep.Examples)}}
+		Options: map[string]string{"audit": spec.Name, "threshold": fmt.Sprintf("%.4f", rep.Threshold), "examples": fmt.Sprint(rep.Examples),
+			"background": fmt.Sprint(rep.Background), "background_from": rep.BackgroundFrom,
+			"window": rep.Event.Start.Add(-rep.Event.Lead).Format("2006-01-02") + "/" + rep.Event.End.Add(rep.Event.Cooldown).Format("2006-01-02")}}
 	f, err := atomicfile.Create(filepath.Join(dir, "results.jsonl"))
 	if err != nil {
 		return cli.Exit("crawl audit: "+err.Error(), 1)
@@ -100,48 +106,38 @@ func runCrawlAudit(c *cli.Context) error {
 	if err != nil {
 		return cli.Exit("crawl audit: "+err.Error(), 1)
 	}
-	off, tp, flaggedRel := 0, 0, 0
+	off := 0
 	for _, d := range rep.Documents {
-		if err := rw.Write(auditResult(d, rep.Threshold)); err != nil {
+		if err := rw.Write(auditResult(d, rep)); err != nil {
 			return cli.Exit("crawl audit: "+err.Error(), 1)
 		}
-		rel := relevant[timemap.Canonicalize(d.Capture.URIR, timemap.CanonSURT)]
-		switch {
-		case !d.OnTopic:
+		if !d.OnTopic {
 			off++
-			if rel {
-				flaggedRel++
-			}
-		case rel:
-			tp++
 		}
 	}
 	if err := f.Commit(); err != nil {
 		return cli.Exit("crawl audit: "+err.Error(), 1)
 	}
 	if !c.Bool("quiet") {
-		fmt.Fprintf(c.App.ErrWriter, "crawl audit: %d documents, %d flagged off-topic (threshold %.3f from %d examples) -> %s\n",
-			len(rep.Documents), off, rep.Threshold, rep.Examples, filepath.Join(dir, "results.jsonl"))
+		learnt := "given"
+		if rep.Examples > 0 {
+			learnt = fmt.Sprintf("learnt from %d examples against %d background pages of the %s; held out: %.0f%% of examples and %.0f%% of background pass",
+				rep.Examples, rep.Background, rep.BackgroundFrom, 100*rep.HeldOut, 100*rep.FalsePass)
+		}
+		fmt.Fprintf(c.App.ErrWriter, "crawl audit: %d documents, %d flagged off-topic (topic threshold %.3f %s) -> %s\n",
+			len(rep.Documents), off, rep.Threshold, learnt, filepath.Join(dir, "results.jsonl"))
 	}
 	if relevant != nil {
-		on := len(rep.Documents) - off
-		rel := tp + flaggedRel
+		s := rep.Evaluate(relevant)
 		fmt.Fprintf(c.App.Writer, "documents\t%d\nrelevant\t%d\nkept\t%d\nflagged\t%d\nprecision\t%.3f\nrecall\t%.3f\n",
-			len(rep.Documents), rel, on, off, ratio(tp, on), ratio(tp, rel))
+			s.Documents, s.Relevant, s.Kept, s.Documents-s.Kept, s.Precision(), s.Recall())
 	}
 	return nil
 }
 
-func ratio(a, b int) float64 {
-	if b == 0 {
-		return 0
-	}
-	return float64(a) / float64(b)
-}
-
 // auditResult is one audited document as a TimeMap of one capture, the unit
 // of a results file.
-func auditResult(d crawl.Audited, threshold float64) *similarity.TimeMapResult {
+func auditResult(d crawl.Audited, rep *crawl.AuditReport) *similarity.TimeMapResult {
 	cp := d.Capture
 	if !cp.Revisit {
 		cp.Payload = timemap.Location{}
@@ -160,7 +156,7 @@ func auditResult(d crawl.Audited, threshold float64) *similarity.TimeMapResult {
 			URIR: cp.URIR, URIM: cp.URIM, Datetime: cp.Time, Status: cp.Status, MIME: cp.MIME, Digest: cp.Digest, Loc: cp.Loc, Payload: cp.Payload,
 			Extractor: d.Extractor, Lang: d.Lang, Title: d.Title, WordCount: d.WordCount, ByteCount: d.ByteCount,
 			Scores:  map[string]float64{similarity.MeasureTopic: d.Topic, "topic_r": d.TopicR, "temp_r": d.TempR, "relevance": d.Relevance},
-			Verdict: verdict, Reason: d.Reason(threshold), Excerpt: strings.Join(words, " "),
+			Verdict: verdict, Reason: d.Reason(rep.Threshold, rep.Event), Excerpt: strings.Join(words, " "),
 		}},
 	}
 }
