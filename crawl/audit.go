@@ -24,14 +24,21 @@ import (
 // background its threshold is learnt against.
 const BackgroundSize = 400
 
+// Sampler is an archive that can draw a random sample of its URLs (see
+// LocalArchive.Sample).
+type Sampler interface {
+	Sample(n int, seed int64) []string
+}
+
 // AuditOptions configure AuditCollection.
 type AuditOptions struct {
 	Spec *Spec
 	// Archive resolves the reference documents and their outlinks (the
 	// examples the threshold is learnt from), dates undated documents by
-	// their first capture and gives the background sample; nil uses the
-	// collection itself.
-	Archive *LocalArchive
+	// their first capture and, when it is a Sampler (a local archive), gives
+	// the background sample; nil uses the collection itself. Without a
+	// Sampler the collection is its own background.
+	Archive Archive
 	// Threshold, when set, replaces the learnt topical threshold.
 	Threshold *float64
 	// Seed drives the background sample and the threshold's splits.
@@ -88,9 +95,17 @@ func AuditCollection(ctx context.Context, coll *LocalArchive, opts AuditOptions)
 	if err := opts.Spec.Validate(); err != nil {
 		return nil, fmt.Errorf("audit: spec: %w", err)
 	}
-	src, from := opts.Archive, "archive"
-	if src == nil {
-		src, from = coll, "collection"
+	var src Archive = coll
+	if opts.Archive != nil {
+		src = opts.Archive
+	}
+	// The background comes from the archive when it can draw a sample (a
+	// local one), else from the collection, read locally.
+	var bg Sampler = coll
+	var bgArchive Archive = coll
+	from := "collection"
+	if s, ok := opts.Archive.(Sampler); ok {
+		bg, bgArchive, from = s, opts.Archive, "archive"
 	}
 	c, refs, err := newCrawler(ctx, Options{Spec: opts.Spec, Archive: src, Strategy: Gated, Seed: opts.Seed})
 	if err != nil {
@@ -124,8 +139,8 @@ func AuditCollection(ctx context.Context, coll *LocalArchive, opts AuditOptions)
 			return nil, fmt.Errorf("audit: %w", err)
 		}
 		var background []*scored
-		for _, u := range src.Sample(BackgroundSize, opts.Seed) {
-			s, _, err := c.fetch(ctx, u)
+		for _, u := range bg.Sample(BackgroundSize, opts.Seed) {
+			s, _, err := c.fetchFrom(ctx, bgArchive, u)
 			if err != nil {
 				return nil, fmt.Errorf("audit: background: %w", err)
 			}

@@ -395,7 +395,12 @@ type scored struct {
 // fetch resolves, selects, reads and scores one URL; ok is false (with a
 // reason) when the URL goes to the missing list.
 func (c *crawler) fetch(ctx context.Context, u string) (*scored, string, error) {
-	caps, err := c.opts.Archive.Resolve(ctx, u)
+	return c.fetchFrom(ctx, c.opts.Archive, u)
+}
+
+// fetchFrom is fetch from archive a.
+func (c *crawler) fetchFrom(ctx context.Context, a Archive, u string) (*scored, string, error) {
+	caps, err := a.Resolve(ctx, u)
 	if err != nil {
 		return nil, "", fmt.Errorf("resolve %s: %w", u, err)
 	}
@@ -406,7 +411,7 @@ func (c *crawler) fetch(ctx context.Context, u string) (*scored, string, error) 
 	if !ok {
 		return nil, "no successful capture", nil
 	}
-	s, err := c.read(ctx, c.opts.Archive, snap, caps)
+	s, err := c.read(ctx, a, snap, caps)
 	if err != nil {
 		return nil, "unreadable: " + err.Error(), nil
 	}

@@ -31,25 +31,30 @@ the cut that best separates them from a random sample of the archive (or
 and prune work on the collection. One TimeMap per document; its score "topic"
 is its topical relevance (1 = as topical as the reference documents).
 
---archive (the archive the collection was extracted from) resolves the
-reference documents, dates undated pages by their first capture and gives the
-background sample; without it the collection must hold the reference
-documents and is its own background, which suits only a collection mostly
-about other things.
+The archive the collection was extracted from (--archive DIR, or a remote one
+as crawl takes it: --cdx-server URL or --timegate URL) resolves the reference
+documents and dates undated pages by their first capture; a local archive also
+gives the background sample. Without an archive the collection must hold the
+reference documents. Without a local archive the collection is its own
+background, which suits only a collection mostly about other things (an
+unfocused or broad crawl); set --threshold for a focused one.
 
 Examples:
    offtopic crawl audit --spec spec.json --archive archive coll
    offtopic crawl audit --spec spec.json --archive archive --evaluate relevant.tsv coll
+   offtopic crawl audit --spec spec.json --timegate http://localhost:1208/timegate/ --threshold 0.1 coll
    offtopic prune --results coll-audit/results.jsonl coll/*.warc.gz`,
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "spec", Usage: "collection specification `FILE` (JSON)"},
 			&cli.StringFlag{Name: "archive", Usage: "source archive `DIR` (WARC files with index.cdxj)"},
+			&cli.StringFlag{Name: "index", Usage: "CDXJ/CDX index `FILE` of the archive (default DIR/index.cdxj)"},
+			&cli.StringFlag{Name: "timegate", Usage: "source archive behind a Memento TimeGate or aggregator `URL` (as crawl)"},
 			&cli.StringFlag{Name: "out-dir", Aliases: []string{"o"}, Usage: "write results.jsonl into `DIR` (default COLLECTION-audit)"},
 			&cli.Float64Flag{Name: "threshold", Usage: "flag documents whose topic is below `T` instead of the learnt threshold"},
 			&cli.Int64Flag{Name: "seed", Value: 1, Usage: "random seed of the background sample and the threshold's splits"},
 			&cli.StringFlag{Name: "evaluate", Usage: "relevance list `TSV`: print precision and recall of the on-topic verdicts"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no summary on stderr"},
-		},
+		}, append(cdxServerFlags(), clientFlags()...)...),
 		Action: runCrawlAudit,
 	}
 }
@@ -74,10 +79,19 @@ func runCrawlAudit(c *cli.Context) error {
 		return cli.Exit("crawl audit: "+err.Error(), 1)
 	}
 	opts := crawl.AuditOptions{Spec: spec, Seed: c.Int64("seed")}
-	if p := c.String("archive"); p != "" {
-		src, err := crawl.OpenLocal(c.Context, p, "", nil)
+	sources := 0
+	for _, f := range []string{"archive", "cdx-server", "timegate"} {
+		if c.String(f) != "" {
+			sources++
+		}
+	}
+	if sources > 1 {
+		return cli.Exit("crawl audit: give one archive (--archive DIR, --cdx-server URL or --timegate URL)", 2)
+	}
+	if sources == 1 {
+		src, _, code, err := openCrawlArchive(c, spec)
 		if err != nil {
-			return cli.Exit("crawl audit: "+err.Error(), 1)
+			return cli.Exit("crawl audit: "+err.Error(), code)
 		}
 		opts.Archive = src
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/offtopic/offtopic/crawl"
+	"github.com/offtopic/offtopic/report"
 	"github.com/offtopic/offtopic/timemap"
 )
 
@@ -57,6 +58,40 @@ func TestCrawlRemoteEqualsLocal(t *testing.T) {
 	code, _, stderr := runCLI(t, "timemap", "--out-dir", filepath.Join(dir, "tm"), warcs[0])
 	if code != 0 || !strings.Contains(stderr, " "+strconv.Itoa(len(ro))+" captures") {
 		t.Errorf("timemap on the remote crawl's WARC (want %d captures): exit %d: %s", len(ro), code, stderr)
+	}
+	// The remote crawl's collection audited through the same CDX server: the
+	// reference documents come from it, the background from the collection.
+	// The local crawl's against its archive: the background from the archive.
+	for _, c := range []struct {
+		name, coll, from string
+		source           []string
+	}{
+		{"cdx-server", remote, "collection", []string{"--cdx-server", a.URL + "/cdx", "--cdx-kind", "wayback", "--memento-prefix", a.URL + "/web", "--cache-dir", filepath.Join(dir, "cache"), "--rate", "0"}},
+		{"archive", local, "archive", []string{"--archive", filepath.Dir(files[0])}},
+	} {
+		out := filepath.Join(dir, "audit-"+c.name)
+		if code, _, stderr := runCLI(t, append(append([]string{"crawl", "audit", "-q", "--spec", spec, "-o", out}, c.source...), c.coll)...); code != 0 {
+			t.Fatalf("audit through --%s: exit %d: %s", c.name, code, stderr)
+		}
+		f, err := os.Open(filepath.Join(out, "results.jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		var run report.Run
+		for r, err := range report.ReadResults(f, "results.jsonl", &run) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(r.Captures) != 1 || r.Captures[0].Reason == "" {
+				t.Errorf("audit through --%s: %s: %d captures, reason %q", c.name, r.URIR, len(r.Captures), r.Captures[0].Reason)
+			}
+			n++
+		}
+		f.Close()
+		if n != len(ro) || run.Options["background_from"] != c.from {
+			t.Errorf("audit through --%s: %d documents (want %d), run %+v: want the background from the %s", c.name, n, len(ro), run, c.from)
+		}
 	}
 }
 
