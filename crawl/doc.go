@@ -21,5 +21,7 @@
 // byte for byte), its CDXJ index, TimeMaps, a JSONL crawl log, the missing
 // URLs, the accumulated relevance curve (CSV) and the crawl state that
 // --resume continues from. AuditCollection scores the documents of a
-// collection against the event and flags those below a learnt threshold.
+// collection against the event and flags those published outside the
+// event's window or less topical than a threshold learnt from the reference
+// documents' outlinks against a background sample of the archive.
 package crawl
