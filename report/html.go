@@ -136,6 +136,17 @@ func NewHTMLWriter(w io.Writer, run *Run) (*HTMLWriter, error) {
 	return h, nil
 }
 
+// Audit returns the event and its window ("start/end") when the run is an
+// audit of an extracted collection against an event (crawl audit), where
+// every document is compared with the event's reference documents, not with
+// a t0 of its own.
+func (r *Run) Audit() (event, window string, ok bool) {
+	if r == nil || r.Options["audit"] == "" {
+		return "", "", false
+	}
+	return r.Options["audit"], r.Options["window"], true
+}
+
 // topicGuard is the run's topic guard (0 when off or not recorded).
 func (r *Run) topicGuard() float64 {
 	if r == nil {
@@ -219,7 +230,8 @@ func (h *HTMLWriter) Write(r *similarity.TimeMapResult) error {
 		return fmt.Errorf("html report: write after close")
 	}
 	id := len(h.rows)
-	row := htmlRow{URIR: r.URIR, Key: r.Key, Kind: timeMapKind(r), Captures: len(r.Captures), MinKey: math.NaN(), HasT0: r.T0 != ""}
+	_, _, audit := h.run.Audit()
+	row := htmlRow{URIR: r.URIR, Key: r.Key, Kind: timeMapKind(r), Captures: len(r.Captures), MinKey: math.NaN(), HasT0: r.T0 != "" || audit}
 	key := h.keyMeasure()
 	for i := range r.Captures {
 		c := &r.Captures[i]
@@ -633,7 +645,13 @@ type htmlTop struct {
 	Reasons    []countOf
 	Hists      []histChart
 	RunLines   []string
+	// Audit is set for an audit of an extracted collection against an
+	// event (see Run.Audit).
+	Audit *htmlAudit
 }
+
+// htmlAudit is what the overview says of an audit's rule.
+type htmlAudit struct{ Event, From, To string }
 
 // countOf is one line of a breakdown.
 type countOf struct {
@@ -653,6 +671,10 @@ func (h *HTMLWriter) topData() htmlTop {
 		}
 	}
 	t.RunLines = runLines(h.run)
+	if ev, win, ok := h.run.Audit(); ok {
+		from, to, _ := strings.Cut(win, "/")
+		t.Audit = &htmlAudit{Event: ev, From: from, To: to}
+	}
 	return t
 }
 

@@ -385,6 +385,45 @@ func TestHTMLContent(t *testing.T) {
 	}
 }
 
+// TestHTMLAudit: the report of an audit against an event (crawl audit)
+// states the audit's rule, the event and its window, and neither counts nor
+// tags documents as pages without a t0 (each is compared with the event's
+// reference documents).
+func TestHTMLAudit(t *testing.T) {
+	run := &Run{Tool: "offtopic", Measures: "topic=0.1167", Options: map[string]string{"audit": "budget<2005>", "window": "2005-02-14/2005-03-30"}}
+	doc := &similarity.TimeMapResult{Key: "org,example)/a", URIR: "http://example.org/a", URIT: "http://example.org/a", T0Reason: "audit against the event's reference documents",
+		Captures: []similarity.CaptureResult{{URIR: "http://example.org/a", Datetime: time.Date(2005, 4, 15, 0, 0, 0, 0, time.UTC), Status: 200, MIME: "text/html",
+			Scores: map[string]float64{similarity.MeasureTopic: 0.06}, Verdict: similarity.VerdictOff, Reason: "topic 0.060 < threshold 0.117"}}}
+	for _, audit := range []bool{true, false} {
+		r := *run
+		if !audit {
+			r.Options = nil
+		}
+		var buf bytes.Buffer
+		w, err := NewHTMLWriter(&buf, &r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Write(doc); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		page := buf.String()
+		has := func(s string) bool { return strings.Contains(page, s) }
+		if audit != has(`against the event <b>budget&lt;2005&gt;</b>`) || audit != has(`<b>2005-02-14 to 2005-03-30</b>`) {
+			t.Errorf("audit %v: the event and its window stated %v, %v", audit, has(`budget&lt;2005&gt;`), has(`2005-02-14 to 2005-03-30`))
+		}
+		if !has(`<b>topic &lt; 0.1167</b>`) {
+			t.Errorf("audit %v: the threshold is not stated", audit)
+		}
+		if audit == has(`pages without t0`) || audit == has(`against its page's t0`) {
+			t.Errorf("audit %v: the t0 card and rule shown %v, %v", audit, has(`pages without t0`), has(`against its page's t0`))
+		}
+	}
+}
+
 // htmlGuardAndCSS are a page with a capture kept on-topic by the topic guard
 // and a stylesheet's TimeMap (not a page: nothing in it is scored).
 func htmlGuardAndCSS() []*similarity.TimeMapResult {

@@ -108,9 +108,17 @@ func runCrawl(c *cli.Context) error {
 		}
 	}
 	quiet := c.Bool("quiet")
+	t0 := time.Now()
 	archive, df, code, err := openCrawlArchive(c, spec)
 	if err != nil {
 		return cli.Exit("crawl: "+err.Error(), code)
+	}
+	if local, ok := archive.(*crawl.LocalArchive); ok && !quiet {
+		n := 0
+		if df != nil {
+			n = df.Docs()
+		}
+		fmt.Fprintf(stderr, "crawl: archive %d URLs, IDF from %d documents (%.1fs)\n", local.Len(), n, time.Since(t0).Seconds())
 	}
 	var rows []relevantRow
 	harvest := &report.Harvest{Title: spec.Name, Budgets: budgets}
@@ -232,7 +240,6 @@ func crawlSpec(c *cli.Context) (*crawl.Spec, error) {
 // frequencies when --archive-idf asks for them; code is the exit status of an
 // error.
 func openCrawlArchive(c *cli.Context, spec *crawl.Spec) (_ crawl.Archive, _ *crawl.DocFreq, code int, _ error) {
-	t0 := time.Now()
 	switch {
 	case c.String("timegate") != "":
 		client, err := newClient(c)
@@ -260,13 +267,6 @@ func openCrawlArchive(c *cli.Context, spec *crawl.Spec) (_ crawl.Archive, _ *cra
 		if df, err = crawl.BuildDF(c.Context, local, extract.Options{}, 0); err != nil {
 			return nil, nil, 1, err
 		}
-	}
-	if !c.Bool("quiet") {
-		n := 0
-		if df != nil {
-			n = df.Docs()
-		}
-		fmt.Fprintf(c.App.ErrWriter, "crawl: archive %d URLs, IDF from %d documents (%.1fs)\n", local.Len(), n, time.Since(t0).Seconds())
 	}
 	return local, df, 0, nil
 }

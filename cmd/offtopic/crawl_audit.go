@@ -9,7 +9,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/offtopic/offtopic/crawl"
-	"github.com/offtopic/offtopic/internal/atomicfile"
 	"github.com/offtopic/offtopic/report"
 	"github.com/offtopic/offtopic/similarity"
 	"github.com/offtopic/offtopic/timemap"
@@ -27,9 +26,10 @@ those below a topical threshold or published outside the event's window (the
 span widened by the lead and cool-down times). The threshold is learnt as in
 Klein et al. by random splits of the reference documents' outlinks, here as
 the cut that best separates them from a random sample of the archive (or
---threshold). It writes a results file as detect does, so that report, review
-and prune work on the collection. One TimeMap per document; its score "topic"
-is its topical relevance (1 = as topical as the reference documents).
+--threshold). It writes the results file and every report as detect
+--report-dir does (open offtopic.html to review), so that evaluate, review and
+prune work on the collection. One TimeMap per document; its score "topic" is
+its topical relevance (1 = as topical as the reference documents).
 
 The archive the collection was extracted from (--archive DIR, or a remote one
 as crawl takes it: --cdx-server URL or --timegate URL) resolves the reference
@@ -49,7 +49,7 @@ Examples:
 			&cli.StringFlag{Name: "archive", Usage: "source archive `DIR` (WARC files with index.cdxj)"},
 			&cli.StringFlag{Name: "index", Usage: "CDXJ/CDX index `FILE` of the archive (default DIR/index.cdxj)"},
 			&cli.StringFlag{Name: "timegate", Usage: "source archive behind a Memento TimeGate or aggregator `URL` (as crawl)"},
-			&cli.StringFlag{Name: "out-dir", Aliases: []string{"o"}, Usage: "write results.jsonl into `DIR` (default COLLECTION-audit)"},
+			&cli.StringFlag{Name: "out-dir", Aliases: []string{"o"}, Usage: "write the results file and every report (offtopic.html, offtopic.xlsx, offtopic.json, offtopic.csv) into `DIR` (default COLLECTION-audit)"},
 			&cli.Float64Flag{Name: "threshold", Usage: "flag documents whose topic is below `T` instead of the learnt threshold"},
 			&cli.Int64Flag{Name: "seed", Value: 1, Usage: "random seed of the background sample and the threshold's splits"},
 			&cli.StringFlag{Name: "evaluate", Usage: "relevance list `TSV`: print precision and recall of the on-topic verdicts"},
@@ -107,29 +107,28 @@ func runCrawlAudit(c *cli.Context) error {
 	if dir == "" {
 		dir = strings.TrimSuffix(filepath.Clean(in), filepath.Ext(in)) + "-audit"
 	}
-	run := &report.Run{Tool: "offtopic", Version: version, Started: time.Now().UTC(), Inputs: []string{in}, Measures: similarity.MeasureTopic,
+	run := &report.Run{Tool: "offtopic", Version: version, Started: time.Now().UTC(), Inputs: []string{in}, Measures: fmt.Sprintf("%s=%.4f", similarity.MeasureTopic, rep.Threshold),
 		Options: map[string]string{"audit": spec.Name, "threshold": fmt.Sprintf("%.4f", rep.Threshold), "examples": fmt.Sprint(rep.Examples),
 			"background": fmt.Sprint(rep.Background), "background_from": rep.BackgroundFrom,
 			"window": rep.Event.Start.Add(-rep.Event.Lead).Format("2006-01-02") + "/" + rep.Event.End.Add(rep.Event.Cooldown).Format("2006-01-02")}}
-	f, err := atomicfile.Create(filepath.Join(dir, "results.jsonl"))
-	if err != nil {
-		return cli.Exit("crawl audit: "+err.Error(), 1)
-	}
-	defer f.Close()
-	rw, err := report.NewResultsWriter(f, run)
-	if err != nil {
-		return cli.Exit("crawl audit: "+err.Error(), 1)
+	out := &report.Outputs{}
+	for _, f := range report.ReportFormats {
+		if err := out.Add(f, filepath.Join(dir, report.FileName(f)), run, c.App.Writer); err != nil {
+			out.Abort()
+			return cli.Exit("crawl audit: "+err.Error(), 1)
+		}
 	}
 	off := 0
 	for _, d := range rep.Documents {
-		if err := rw.Write(auditResult(d, rep)); err != nil {
+		if err := out.Write(auditResult(d, rep)); err != nil {
+			out.Abort()
 			return cli.Exit("crawl audit: "+err.Error(), 1)
 		}
 		if !d.OnTopic {
 			off++
 		}
 	}
-	if err := f.Commit(); err != nil {
+	if err := out.Commit(); err != nil {
 		return cli.Exit("crawl audit: "+err.Error(), 1)
 	}
 	if !c.Bool("quiet") {
@@ -138,8 +137,8 @@ func runCrawlAudit(c *cli.Context) error {
 			learnt = fmt.Sprintf("learnt from %d examples against %d background pages of the %s; held out: %.0f%% of examples and %.0f%% of background pass",
 				rep.Examples, rep.Background, rep.BackgroundFrom, 100*rep.HeldOut, 100*rep.FalsePass)
 		}
-		fmt.Fprintf(c.App.ErrWriter, "crawl audit: %d documents, %d flagged off-topic (topic threshold %.3f %s) -> %s\n",
-			len(rep.Documents), off, rep.Threshold, learnt, filepath.Join(dir, "results.jsonl"))
+		fmt.Fprintf(c.App.ErrWriter, "crawl audit: %d documents, %d flagged off-topic (topic threshold %.3f %s) -> %s (results.jsonl, offtopic.html, offtopic.xlsx, offtopic.json, offtopic.csv)\n",
+			len(rep.Documents), off, rep.Threshold, learnt, dir)
 	}
 	if relevant != nil {
 		s := rep.Evaluate(relevant)

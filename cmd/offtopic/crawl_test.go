@@ -64,6 +64,11 @@ func TestCrawlAuditDev(t *testing.T) {
 		"--evaluate", filepath.Join(dev, "election2005", "relevant.tsv"), out}, nil, &stdout, &stderr); code != 0 {
 		t.Fatalf("audit exit %d: %s", code, stderr.String())
 	}
+	for _, name := range []string{"offtopic.html", "offtopic.xlsx", "offtopic.json", "offtopic.csv"} {
+		if st, err := os.Stat(filepath.Join(audit, name)); err != nil || st.Size() == 0 {
+			t.Errorf("audit report %s: %v", name, err)
+		}
+	}
 	f, err := os.Open(filepath.Join(audit, "results.jsonl"))
 	if err != nil {
 		t.Fatal(err)
