@@ -30,6 +30,12 @@ type Sampler interface {
 	Sample(n int, seed int64) []string
 }
 
+// sampledArchive is an archive that can also draw a sample.
+type sampledArchive interface {
+	Archive
+	Sampler
+}
+
 // AuditOptions configure AuditCollection.
 type AuditOptions struct {
 	Spec *Spec
@@ -101,11 +107,10 @@ func AuditCollection(ctx context.Context, coll *LocalArchive, opts AuditOptions)
 	}
 	// The background comes from the archive when it can draw a sample (a
 	// local one), else from the collection, read locally.
-	var bg Sampler = coll
-	var bgArchive Archive = coll
+	var bg sampledArchive = coll
 	from := "collection"
-	if s, ok := opts.Archive.(Sampler); ok {
-		bg, bgArchive, from = s, opts.Archive, "archive"
+	if s, ok := opts.Archive.(sampledArchive); ok {
+		bg, from = s, "archive"
 	}
 	c, refs, err := newCrawler(ctx, Options{Spec: opts.Spec, Archive: src, Strategy: Gated, Seed: opts.Seed})
 	if err != nil {
@@ -140,7 +145,7 @@ func AuditCollection(ctx context.Context, coll *LocalArchive, opts AuditOptions)
 		}
 		var background []*scored
 		for _, u := range bg.Sample(BackgroundSize, opts.Seed) {
-			s, _, err := c.fetchFrom(ctx, bgArchive, u)
+			s, _, err := c.fetchFrom(ctx, bg, u)
 			if err != nil {
 				return nil, fmt.Errorf("audit: background: %w", err)
 			}
@@ -183,7 +188,8 @@ func (a Audited) Reason(threshold float64, ev Event) string {
 	if !a.InWindow {
 		where = "outside"
 	}
+	from, to := ev.Window()
 	return fmt.Sprintf("topic %.3f %s threshold %.3f; published %s (from %s) %s the event's window %s to %s",
 		a.Topic, cmp, threshold, a.DocTime.Format("2006-01-02"), strings.ReplaceAll(a.DocTimeFrom, "-", " "), where,
-		ev.Start.Add(-ev.Lead).Format("2006-01-02"), ev.End.Add(ev.Cooldown).Format("2006-01-02"))
+		from.Format("2006-01-02"), to.Format("2006-01-02"))
 }

@@ -198,8 +198,12 @@ func (e Event) Contains(t time.Time) bool { return !t.Before(e.Start) && !t.Afte
 // cool-down times (where TempR is at least 0.5): the time a relevant page is
 // published in. A zero t is outside.
 func (e Event) InWindow(t time.Time) bool {
-	return !t.IsZero() && !t.Before(e.Start.Add(-e.Lead)) && !t.After(e.End.Add(e.Cooldown))
+	from, to := e.Window()
+	return !t.IsZero() && !t.Before(from) && !t.After(to)
 }
+
+// Window is the span widened by the lead and cool-down times.
+func (e Event) Window() (from, to time.Time) { return e.Start.Add(-e.Lead), e.End.Add(e.Cooldown) }
 
 // distance is how far t lies outside the event span (0 inside).
 func (e Event) distance(t time.Time) time.Duration {

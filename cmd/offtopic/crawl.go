@@ -76,13 +76,7 @@ Examples:
 
 func runCrawl(c *cli.Context) error {
 	stderr := c.App.ErrWriter
-	sources := 0
-	for _, f := range []string{"archive", "cdx-server", "timegate"} {
-		if c.String(f) != "" {
-			sources++
-		}
-	}
-	if c.String("spec") == "" || sources != 1 {
+	if c.String("spec") == "" || crawlSources(c) != 1 {
 		return cli.Exit("crawl: --spec and one archive (--archive DIR, --cdx-server URL or --timegate URL) are required", 2)
 	}
 	spec, err := crawlSpec(c)
@@ -233,6 +227,18 @@ func crawlSpec(c *cli.Context) (*crawl.Spec, error) {
 		spec.MaxRuntime = c.Duration("max-runtime").String()
 	}
 	return spec, nil
+}
+
+// crawlSources is how many of the archive flags (--archive, --cdx-server,
+// --timegate) are given.
+func crawlSources(c *cli.Context) int {
+	n := 0
+	for _, f := range []string{"archive", "cdx-server", "timegate"} {
+		if c.String(f) != "" {
+			n++
+		}
+	}
+	return n
 }
 
 // openCrawlArchive opens the archive the flags name (--timegate,

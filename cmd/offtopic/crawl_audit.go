@@ -79,12 +79,7 @@ func runCrawlAudit(c *cli.Context) error {
 		return cli.Exit("crawl audit: "+err.Error(), 1)
 	}
 	opts := crawl.AuditOptions{Spec: spec, Seed: c.Int64("seed")}
-	sources := 0
-	for _, f := range []string{"archive", "cdx-server", "timegate"} {
-		if c.String(f) != "" {
-			sources++
-		}
-	}
+	sources := crawlSources(c)
 	if sources > 1 {
 		return cli.Exit("crawl audit: give one archive (--archive DIR, --cdx-server URL or --timegate URL)", 2)
 	}
@@ -107,10 +102,11 @@ func runCrawlAudit(c *cli.Context) error {
 	if dir == "" {
 		dir = strings.TrimSuffix(filepath.Clean(in), filepath.Ext(in)) + "-audit"
 	}
+	from, to := rep.Event.Window()
 	run := &report.Run{Tool: "offtopic", Version: version, Started: time.Now().UTC(), Inputs: []string{in}, Measures: fmt.Sprintf("%s=%.4f", similarity.MeasureTopic, rep.Threshold),
 		Options: map[string]string{"audit": spec.Name, "threshold": fmt.Sprintf("%.4f", rep.Threshold), "examples": fmt.Sprint(rep.Examples),
 			"background": fmt.Sprint(rep.Background), "background_from": rep.BackgroundFrom,
-			"window": rep.Event.Start.Add(-rep.Event.Lead).Format("2006-01-02") + "/" + rep.Event.End.Add(rep.Event.Cooldown).Format("2006-01-02")}}
+			"window": from.Format("2006-01-02") + "/" + to.Format("2006-01-02")}}
 	out := &report.Outputs{}
 	for _, f := range report.ReportFormats {
 		if err := out.Add(f, filepath.Join(dir, report.FileName(f)), run, c.App.Writer); err != nil {
