@@ -30,25 +30,30 @@ const (
 // It returns the text, the WHATWG name of the encoding used and where it was
 // found ("bom", "header", "meta" or "sniff").
 //
-// Order: byte-order mark, HTTP header charset, <meta charset> or <meta
-// http-equiv=Content-Type>, then sniffing (valid UTF-8 is UTF-8, anything
-// else windows-1252, as browsers do for Western pages). A declared UTF-8 that
-// the bytes contradict is skipped in favour of the next source. Labels follow
-// the WHATWG Encoding standard, so iso-8859-1 and us-ascii decode as
-// windows-1252 (a superset for text).
+// Order, as browsers decode: byte-order mark, HTTP header charset, <meta
+// charset> or <meta http-equiv=Content-Type>, then sniffing (UTF-8 when the
+// bytes read as UTF-8, windows-1252 otherwise, as browsers do for Western
+// pages). Labels follow the WHATWG Encoding standard, so iso-8859-1 and
+// us-ascii decode as windows-1252 (a superset for text).
+//
+// Two defences against declarations that archived pages got wrong, both
+// decided by the bytes: a declared UTF-8 that the bytes mostly contradict
+// (a legacy page served under a UTF-8 default) is skipped for the next
+// source, while a few stray bytes in a UTF-8 page do not make it legacy; and
+// a declared legacy charset is overridden by UTF-8 when the bytes are valid
+// UTF-8 with multi-byte sequences (a page re-saved as UTF-8 whose meta tag
+// still names windows-1256), since legacy text essentially never forms
+// valid UTF-8 sequences by chance.
 func toUTF8(body []byte, contentType string, isHTML bool) (text []byte, name, from string) {
 	if e, n, ok := bomEncoding(body); ok {
 		return decodeWith(e, n, body), n, charsetFromBOM
 	}
-	validUTF8 := -1 // unknown
-	isValid := func() bool {
-		if validUTF8 < 0 {
-			validUTF8 = 0
-			if utf8.Valid(body) {
-				validUTF8 = 1
-			}
+	var u *utf8Shape
+	shape := func() *utf8Shape {
+		if u == nil {
+			u = shapeOf(body)
 		}
-		return validUTF8 == 1
+		return u
 	}
 	try := func(label string) (encoding.Encoding, string, bool) {
 		if label == "" {
@@ -63,8 +68,11 @@ func toUTF8(body []byte, contentType string, isHTML bool) (text []byte, name, fr
 			// document is a known lie; browsers treat it as UTF-8.
 			e, n = unicode.UTF8, "utf-8"
 		}
-		if n == "utf-8" && !isValid() {
+		switch {
+		case n == "utf-8" && !shape().plausible():
 			return nil, "", false
+		case n != "utf-8" && shape().valid():
+			e, n = unicode.UTF8, "utf-8"
 		}
 		return e, n, true
 	}
@@ -82,12 +90,47 @@ func toUTF8(body []byte, contentType string, isHTML bool) (text []byte, name, fr
 			return decodeWith(e, n, body), n, charsetFromMeta
 		}
 	}
-	if isValid() {
-		return body, "utf-8", charsetFromSniff
+	if shape().plausible() {
+		return decodeWith(unicode.UTF8, "utf-8", body), "utf-8", charsetFromSniff
 	}
 	e, n := charset.Lookup("windows-1252")
 	return decodeWith(e, n, body), n, charsetFromSniff
 }
+
+// utf8Shape counts how the non-ASCII bytes of a payload read as UTF-8.
+type utf8Shape struct {
+	multi   int // valid multi-byte sequences
+	invalid int // bytes that start no valid sequence
+}
+
+func shapeOf(b []byte) *utf8Shape {
+	var s utf8Shape
+	for i := 0; i < len(b); {
+		if b[i] < utf8.RuneSelf {
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && size <= 1 {
+			s.invalid++
+			i++
+			continue
+		}
+		s.multi++
+		i += size
+	}
+	return &s
+}
+
+// valid reports valid UTF-8 with multi-byte sequences: UTF-8, not a legacy
+// charset, whatever is declared.
+func (s *utf8Shape) valid() bool { return s.invalid == 0 && s.multi > 0 }
+
+// plausible reports bytes that read as UTF-8 but for a few stray bytes (at
+// most one in five non-ASCII sequences), pure ASCII included: a page a
+// browser shows as UTF-8 with a replacement character here and there. Legacy
+// text reads as next to no valid sequences.
+func (s *utf8Shape) plausible() bool { return s.invalid*4 <= s.multi }
 
 // charsetParam finds charset=... in a Content-Type value that
 // mime.ParseMediaType rejected (malformed headers are common in archives).

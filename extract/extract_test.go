@@ -259,6 +259,41 @@ func TestCharset(t *testing.T) {
 	}
 }
 
+// TestCharsetDefences: the bytes overrule a declaration archived pages got
+// wrong, and only then.
+func TestCharsetDefences(t *testing.T) {
+	arabic := "مركز عمان لدراسات حقوق الانسان"
+	page := func(meta, text string) []byte {
+		return []byte("<html><head>" + meta + "<title>t</title></head><body><p>" + text + "</p></body></html>")
+	}
+	tests := []struct {
+		name, ct string
+		body     []byte
+		want     string
+		cs, from string
+	}{
+		{"utf-8 page whose meta names windows-1256", "text/html", page(`<meta charset="windows-1256">`, arabic), arabic, "utf-8", "meta"},
+		{"utf-8 page whose header names iso-8859-1", "text/html; charset=iso-8859-1", page("", arabic), arabic, "utf-8", "header"},
+		{"utf-8 page with a stray byte keeps its declared utf-8", "text/html", page(`<meta charset="utf-8">`, arabic+" \xff "+arabic), arabic + " \ufffd " + arabic, "utf-8", "meta"},
+		{"undeclared utf-8 page with a stray byte sniffs as utf-8", "text/html", page("", arabic+" \xff "+arabic), arabic + " \ufffd " + arabic, "utf-8", "sniff"},
+		{"real windows-1256 bytes follow the meta tag", "text/html", page(`<meta charset="windows-1256">`, "\xe3\xd1\xdf\xd2"), "مركز", "windows-1256", "meta"},
+		{"ascii under a legacy label stays legacy", "text/html", page(`<meta charset="windows-1256">`, "plain words"), "plain words", "windows-1256", "meta"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := http.Header{}
+			h.Set("Content-Type", tt.ct)
+			doc := mustExtract(t, h, string(tt.body))
+			if doc.Text != tt.want {
+				t.Errorf("Text = %q, want %q", doc.Text, tt.want)
+			}
+			if doc.Charset != tt.cs || doc.CharsetFrom != tt.from {
+				t.Errorf("charset %s from %s, want %s from %s", doc.Charset, doc.CharsetFrom, tt.cs, tt.from)
+			}
+		})
+	}
+}
+
 func TestMediaTypes(t *testing.T) {
 	tests := []struct {
 		name, ct, body, extractor, text string
@@ -279,7 +314,7 @@ func TestMediaTypes(t *testing.T) {
 			if tt.ct != "" {
 				h.Set("Content-Type", tt.ct)
 			}
-			doc := mustExtract(t, h, tt.body)
+			doc := mustExtract(t, h, string(tt.body))
 			if doc.Extractor != tt.extractor || doc.Text != tt.text {
 				t.Errorf("got %s %q, want %s %q", doc.Extractor, doc.Text, tt.extractor, tt.text)
 			}
