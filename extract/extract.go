@@ -19,10 +19,14 @@ type Document struct {
 	Extractor string `json:"extractor"`
 	// Lang is the ISO 639-1 code of the detected language, "" when unknown.
 	Lang string `json:"lang,omitempty"`
-	// Terms are the lower-cased tokens of Text with stop words removed and
-	// stemmed where Lang has a Snowball stemmer, in text order.
+	// Terms are the normalized tokens of Text (character bigrams for
+	// scripts written without spaces) with stop words removed and stemmed
+	// where Lang has a Snowball stemmer, in text order (see Terms).
 	Terms []string `json:"terms,omitempty"`
-	// WordCount is the number of words in Text (before stop-word removal).
+	// WordCount is the number of words in Text (before stop-word removal),
+	// as tokenize counts them: words at Unicode's word boundaries, and one
+	// word per two letters of scripts written without spaces (Chinese,
+	// Japanese, Thai...).
 	WordCount int `json:"word_count"`
 	// ByteCount is the size of the decoded payload in bytes (after de-chunking
 	// and content decoding, before charset conversion).

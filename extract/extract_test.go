@@ -359,7 +359,17 @@ func TestDetectLanguage(t *testing.T) {
 		{"no words", "12345 678", "", ""},
 		{"short with hint", "Page not found", "en-GB", "en"},
 		{"hint ignored against clear evidence", "Le gouvernement a annoncé que la loi ne serait pas modifiée, et l'opposition a critiqué le projet.", "en", "fr"},
-		{"unsupported hint", "Welcome", "ja", ""},
+		{"unknown hint", "Welcome", "x-klingon", ""},
+		{"hy by script", "Մարդը, նրա արժանապատվությունը, հիմնական իրավունքները և ազատությունները բարձրագույն արժեքներ են", "", "hy"},
+		{"ko by script", "국가인권위원회는 모든 개인이 가지는 불가침의 기본적 인권을 보호하고", "", "ko"},
+		{"ja: kana among kanji", "東京都に住んでいる人々は毎日電車で通勤しています", "", "ja"},
+		{"zh: kanji alone", "中华人民共和国是工人阶级领导的人民民主专政的社会主义国家", "", "zh"},
+		{"th by script", "ประเทศไทยมีพระมหากษัตริย์ทรงเป็นประมุข", "", "th"},
+		{"am by script", "የኢትዮጵያ ፌዴራላዊ ዴሞክራሲያዊ ሪፐብሊክ ሕገ መንግሥት", "", "am"},
+		{"ar by stop words", "قالت الحكومة إنها لن تغير القانون وإن المعارضة انتقدت الخطة لأنها جاءت متأخرة جدا على المواطنين في هذا البلد", "", "ar"},
+		{"fa by stop words", "دولت گفت که این قانون را تغییر نخواهد داد و مخالفان از این طرح انتقاد کردند زیرا برای مردم بسیار دیر است", "", "fa"},
+		{"hu", "A kormány azt mondta, hogy nem változtat a törvényen, és az ellenzék bírálta a tervet, mert az túl kevés és túl késő volt.", "", "hu"},
+		{"a script's one language wins over a hint of another", "Մարդը, նրա արժանապատվությունը, հիմնական իրավունքները", "en", "hy"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -378,9 +388,9 @@ func TestTerms(t *testing.T) {
 		{"english stems and stop words", "The running dogs were running to the Parks in 2005", "en", []string{"run", "dog", "run", "park"}},
 		{"numbers and one-letter tokens dropped", "x 42 a1 B 1999 ok", "en", []string{"a1", "ok"}},
 		{"french", "Les enfants mangeaient des pommes", "fr", []string{"enfant", "mang", "pomm"}},
-		{"german: stop words only", "Die Kinder und die Hunde", "de", []string{"kinder", "hunde"}},
+		{"german", "Die Kinder und die Hunde", "de", []string{"kind", "hund"}},
 		{"unknown language: lower-cased tokens", "The Running DOGS", "", []string{"the", "running", "dogs"}},
-		{"punctuation splits", "e-mail, don't! café's", "en", []string{"mail", "café"}},
+		{"punctuation splits", "e-mail, don't! café's", "en", []string{"mail", "don", "café"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -389,8 +399,59 @@ func TestTerms(t *testing.T) {
 			}
 		})
 	}
-	if !HasStemmer("en") || HasStemmer("de") {
+	if !HasStemmer("en") || !HasStemmer("de") || HasStemmer("pl") {
 		t.Error("HasStemmer")
+	}
+}
+
+func TestTokenize(t *testing.T) {
+	tests := []struct {
+		name, text string
+		want       []string
+		words      int
+	}{
+		{"words at UAX #29 boundaries", "E-mail: U.S.A. won 3.14 points!", []string{"e", "mail", "u.s.a", "won", "3.14", "points"}, 6},
+		{"elision and contractions split at apostrophes", "L'opposition don’t", []string{"l", "opposition", "don", "t"}, 2},
+		{"han bigrams", "人权观察", []string{"人权", "权观", "观察"}, 2},
+		{"japanese run across kanji and kana, latin apart", "東京に住む Tokyo", []string{"東京", "京に", "に住", "住む", "tokyo"}, 4},
+		{"a lone han letter stays", "A 人 B", []string{"a", "人", "b"}, 3},
+		{"thai bigrams", "ภาษาไทย", []string{"ภา", "าษ", "ษา", "าไ", "ไท", "ทย"}, 4},
+		{"hangul words are spaced", "인권 위원회", []string{"인권", "위원회"}, 2},
+		{"arabic tatweel and harakat", "الــرئيـسية مَدْرَسَة", []string{"الرئيسية", "مدرسة"}, 2},
+		{"persian word joined by a zero-width non-joiner", "می\u200cخواهم کتاب", []string{"می\u200cخواهم", "کتاب"}, 2},
+		{"full-width latin folds", "ＵＮＨＣＲ", []string{"unhcr"}, 1},
+		{"punctuation only", " | » — ", nil, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := tokenize(tt.text, 0)
+			if !slices.Equal(got.toks, tt.want) || got.words != tt.words {
+				t.Errorf("tokenize = %q (%d words), want %q (%d words)", got.toks, got.words, tt.want, tt.words)
+			}
+		})
+	}
+	if got := tokenize("one two three four", 2).toks; !slices.Equal(got, []string{"one", "two"}) {
+		t.Errorf("max 2: %q", got)
+	}
+}
+
+func TestTermsAcrossLanguages(t *testing.T) {
+	tests := []struct {
+		name, text, lang string
+		want             []string
+	}{
+		{"arabic stop words and stems", "في المدرسة بالمدارس أحمد", "ar", []string{"مدرس", "مدارس", "احمد"}},
+		{"persian letter forms unified", "کتاب یک مدرسة", "fa", []string{"كتاب", "يك", "مدرسه"}},
+		{"chinese bigrams, no stop words", "人权观察", "zh", []string{"人权", "权观", "观察"}},
+		{"armenian stop words", "այդ մարդը", "hy", []string{"մարդը"}},
+		{"polish stop words, no stemmer", "ale prawa człowieka", "pl", []string{"prawa", "człowieka"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := Terms(tt.text, tt.lang); !slices.Equal(got, tt.want) {
+				t.Errorf("Terms = %q, want %q", got, tt.want)
+			}
+		})
 	}
 }
 
@@ -452,8 +513,8 @@ func TestHostileInput(t *testing.T) {
 			if doc == nil {
 				t.Fatal("nil Document")
 			}
-			if doc.WordCount != len(strings.Fields(doc.Text)) {
-				t.Errorf("WordCount %d for %d words", doc.WordCount, len(strings.Fields(doc.Text)))
+			if n := tokenize(doc.Text, 0).words; doc.WordCount != n {
+				t.Errorf("WordCount %d for %d words", doc.WordCount, n)
 			}
 		})
 	}

@@ -41,9 +41,9 @@ func Extract(h http.Header, body []byte, opts Options) (*Document, error) {
 	case "text/plain":
 		text, cs, from := toUTF8(payload, ct, false)
 		doc.Charset, doc.CharsetFrom = cs, from
-		words, n := collapseSpace(string(text), opts.MaxWords)
+		words, _ := collapseSpace(string(text), opts.MaxWords)
 		doc.Extractor = ExtractorPlain
-		finish(doc, words, n, "", opts)
+		finish(doc, words, "", opts)
 	}
 	if opts.TextOnly {
 		return doc, decErr
@@ -99,7 +99,7 @@ func extractHTML(doc *Document, payload []byte, ct string, opts Options) {
 	root, err := html.Parse(bytes.NewReader(cutAtElements(text, opts.MaxElements)))
 	if err != nil || root == nil {
 		doc.Extractor = ExtractorBody
-		finish(doc, "", 0, "", opts)
+		finish(doc, "", "", opts)
 		return
 	}
 	info := inspectAndPrune(root, !opts.TextOnly)
@@ -125,7 +125,7 @@ func extractHTML(doc *Document, payload []byte, ct string, opts Options) {
 			doc.Extractor = ExtractorReadability
 		}
 	}
-	finish(doc, words, n, info.lang, opts)
+	finish(doc, words, info.lang, opts)
 }
 
 // readabilityWords runs go-readability (readeck's maintained fork) on the
@@ -152,12 +152,12 @@ func readabilityWords(root *html.Node, maxWords int) (words string, n int, err e
 }
 
 // finish sets Text, WordCount, Lang, Terms and TermsLang from the collapsed
-// text words of n words.
-func finish(doc *Document, words string, n int, langHint string, opts Options) {
+// text words.
+func finish(doc *Document, words string, langHint string, opts Options) {
 	doc.Text = words
-	doc.WordCount = n
 	toks := tokenize(doc.Text, 0)
-	doc.Lang = detectTokensLang(toks, langHint)
+	doc.WordCount = toks.words
+	doc.Lang = toks.lang(langHint)
 	tl := doc.Lang
 	if tl == "" {
 		tl = primaryTag(langHint)
@@ -169,7 +169,7 @@ func finish(doc *Document, words string, n int, langHint string, opts Options) {
 		tl = ""
 	}
 	doc.TermsLang = tl
-	doc.Terms = termsOf(toks, tl, opts.Stems)
+	doc.Terms = termsOf(toks.toks, tl, opts.Stems)
 }
 
 // cutAtElements returns the prefix of an HTML text that holds at most max

@@ -5,37 +5,192 @@ import (
 	"sync"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/blevesearch/snowballstem"
+	"github.com/clipperhouse/uax29/v2/words"
 )
 
-// tokenize splits text into lower-cased tokens: maximal runs of Unicode
-// letters, digits and combining marks. It keeps every token (one-letter
-// tokens and numbers included); max caps the count (0: no cap).
-func tokenize(text string, max int) []string {
-	var toks []string
-	start := -1
-	flush := func(end int) {
-		if start >= 0 {
-			toks = append(toks, lower(text[start:end]))
-			start = -1
+// tokenized is a text cut into words.
+type tokenized struct {
+	// toks are the lower-cased, normalized words (see tokenize), in text
+	// order; a run of letters of a script written without spaces (Chinese,
+	// Japanese, Thai...) gives its overlapping character bigrams instead.
+	toks []string
+	// words counts the words: one per word of a spaced script, one per two
+	// letters of an unspaced run (about the length of a Chinese or Japanese
+	// word).
+	words int
+	// scripts counts the letters of each script.
+	scripts [numScripts]int
+}
+
+// tokenize cuts text into words at the word boundaries of Unicode's UAX #29
+// (so "don't", "e-mail" and Persian words joined by a zero-width non-joiner
+// come out as a reader sees them), then splits words at apostrophes (French
+// and Italian elision: "l'opposition" gives "l" and "opposition"),
+// lower-cases them, folds full-width forms, and strips Arabic and Hebrew
+// vowel marks and the tatweel that stretches Arabic words, as Lucene's
+// Arabic normalizer does. Runs of letters of unspaced scripts become
+// overlapping character bigrams, as Lucene's CJK analyzer makes them (a run
+// of one letter stays a unigram). Segments without a letter or digit
+// (spaces, punctuation) are dropped; numbers are kept. max caps the tokens
+// (0: no cap).
+func tokenize(text string, max int) *tokenized {
+	t := &tokenized{}
+	var run []rune // the current unspaced run
+	flush := func() {
+		switch len(run) {
+		case 0:
+			return
+		case 1:
+			t.toks = append(t.toks, string(run))
+		default:
+			for i := 0; i+1 < len(run); i++ {
+				t.toks = append(t.toks, string(run[i:i+2]))
+			}
 		}
+		t.words += (len(run) + 1) / 2
+		run = run[:0]
 	}
-	for i, r := range text {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r) {
-			if start < 0 {
-				start = i
+	seg := words.FromString(text)
+	for seg.Next() && (max <= 0 || len(t.toks) < max) {
+		w := seg.Value()
+		kind := segmentKind(w, &t.scripts)
+		switch kind {
+		case segSkip:
+			continue
+		case segUnspaced:
+			for _, r := range w {
+				if unicode.IsLetter(r) {
+					run = append(run, unicode.ToLower(r))
+				}
 			}
 			continue
 		}
-		flush(i)
-		if max > 0 && len(toks) >= max {
-			return toks
+		flush()
+		for part := range apostropheParts(w) {
+			if tok := normalizeWord(part); tok != "" {
+				t.toks = append(t.toks, tok)
+			}
+		}
+		t.words++
+	}
+	flush()
+	if max > 0 && len(t.toks) > max {
+		t.toks = t.toks[:max]
+	}
+	return t
+}
+
+// Segment kinds.
+const (
+	segSkip     = iota // no letter or digit
+	segWord            // a word of a spaced script, or a number
+	segUnspaced        // letters of an unspaced script
+)
+
+// segmentKind says what a UAX #29 segment is, counting its letters by
+// script.
+func segmentKind(w string, scripts *[numScripts]int) int {
+	kind := segSkip
+	for _, r := range w {
+		s := scriptOf(r)
+		if s == scriptNone {
+			if kind == segSkip && unicode.IsDigit(r) {
+				kind = segWord
+			}
+			continue
+		}
+		scripts[s]++
+		if scriptInfo[s].unspced {
+			kind = segUnspaced
+		} else if kind == segSkip {
+			kind = segWord
 		}
 	}
-	flush(len(text))
-	if max > 0 && len(toks) > max {
-		toks = toks[:max]
+	return kind
+}
+
+// apostropheParts yields the parts of a word between apostrophes (ASCII,
+// typographic and modifier-letter apostrophes).
+func apostropheParts(w string) func(func(string) bool) {
+	return func(yield func(string) bool) {
+		for {
+			i := strings.IndexAny(w, "'\u2019\u02bc")
+			if i < 0 {
+				yield(w)
+				return
+			}
+			if !yield(w[:i]) {
+				return
+			}
+			_, size := utf8.DecodeRuneInString(w[i:])
+			w = w[i+size:]
+		}
 	}
-	return toks
+}
+
+// normalizeWord lower-cases a word and folds what readers do not tell apart
+// (see tokenize); "" when nothing is left.
+func normalizeWord(w string) string {
+	ascii := true
+	for i := 0; i < len(w); i++ {
+		if w[i] >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		return lower(w)
+	}
+	return strings.Map(foldRune, strings.ToLower(w))
+}
+
+// foldRune is normalizeWord's mapping of one rune of a lower-cased word: -1
+// drops it.
+func foldRune(r rune) rune {
+	switch {
+	case r < 0x0591:
+		return r
+	case r <= 0x05C7: // Hebrew points and cantillation
+		if unicode.Is(unicode.Mn, r) {
+			return -1
+		}
+	case r >= 0x0610 && r <= 0x06FF:
+		switch {
+		case r == 0x0640, // tatweel
+			r >= 0x064B && r <= 0x065F, r == 0x0670, // harakat, superscript alef
+			r >= 0x0610 && r <= 0x061A, r >= 0x06D6 && r <= 0x06ED: // Quranic marks
+			return -1
+		}
+	case r >= 0xFF01 && r <= 0xFF5E: // full-width ASCII
+		return unicode.ToLower(r - 0xFF01 + '!')
+	}
+	return r
+}
+
+// unifyArabicLetters unifies the Arabic letters that writers interchange
+// (alef forms, teh marbuta and heh, alef maksura and the yeh forms, keheh and
+// kaf), as Lucene's Arabic and Persian normalizers do. Terms applies it to
+// words without a stemmer: Snowball's Arabic stemmer does this itself and
+// needs the letters as written to find suffixes.
+func unifyArabicLetters(w string) string {
+	if !strings.ContainsFunc(w, func(r rune) bool { return r >= 0x0622 && r <= 0x06CC }) {
+		return w
+	}
+	return strings.Map(func(r rune) rune {
+		switch r {
+		case 'آ', 'أ', 'إ', 'ٱ':
+			return 'ا'
+		case 'ة':
+			return 'ه'
+		case 'ى', 'ی':
+			return 'ي'
+		case 'ک':
+			return 'ك'
+		}
+		return r
+	}, w)
 }
 
 // lower lower-cases s, without allocating when it is already lower-case ASCII.
@@ -49,11 +204,13 @@ func lower(s string) string {
 	return s
 }
 
-// keepToken reports whether a token may become a term: not a pure number and
-// longer than one letter.
+// keepToken reports whether a token may become a term: not a pure number
+// and longer than one letter, unless it is one letter of an unspaced script
+// (a Chinese word of one character).
 func keepToken(t string) bool {
-	if utf8.RuneCountInString(t) < 2 {
-		return false
+	r, size := utf8.DecodeRuneInString(t)
+	if size == len(t) {
+		return unspaced(r)
 	}
 	for _, r := range t {
 		if !unicode.IsDigit(r) {
@@ -108,13 +265,13 @@ func (c *StemCache) put(learned map[string]string, code string) {
 	}
 }
 
-// Terms turns text into index terms for the language code: lower-cased
-// tokens (Unicode letters and digits) without pure numbers and one-letter
-// tokens, without the language's stop words, Snowball-stemmed where the
-// language has a stemmer. For a code the package does not know, tokens are
-// only filtered for numbers and length. Terms keep text order.
+// Terms turns text into index terms for the language code: the tokens of
+// tokenize without pure numbers and one-letter tokens, without the
+// language's stop words, Snowball-stemmed where the language has a stemmer.
+// For a code the package does not know, tokens are only filtered for numbers
+// and length. Terms keep text order.
 func Terms(text, code string) []string {
-	return termsOf(tokenize(text, 0), code, nil)
+	return termsOf(tokenize(text, 0).toks, code, nil)
 }
 
 // termsOf is Terms over tokens from tokenize; cache, when not nil, holds
@@ -123,8 +280,10 @@ func termsOf(toks []string, code string, cache *StemCache) []string {
 	l := languages[code]
 	out := make([]string, 0, len(toks)/2)
 	var stems, learned map[string]string
+	var env *snowballstem.Env
 	if l != nil && l.stem != nil {
 		stems = make(map[string]string, 256)
+		env = snowballstem.NewEnv("")
 		if cache != nil {
 			learned = map[string]string{}
 			defer func() { cache.put(learned, code) }()
@@ -134,27 +293,28 @@ func termsOf(toks []string, code string, cache *StemCache) []string {
 		if !keepToken(t) {
 			continue
 		}
-		if l != nil {
-			if l.stop[t] || (l.isStop != nil && l.isStop(t)) {
-				continue
+		if l != nil && l.stop[t] {
+			continue
+		}
+		if l == nil || l.stem == nil {
+			t = unifyArabicLetters(t)
+		} else {
+			s, ok := stems[t]
+			if !ok && cache != nil {
+				s, ok = cache.get(code, t)
 			}
-			if l.stem != nil {
-				s, ok := stems[t]
-				if !ok && cache != nil {
-					s, ok = cache.get(code, t)
+			if !ok {
+				env.SetCurrent(t)
+				l.stem(env)
+				if s = env.Current(); s == "" {
+					s = t
 				}
-				if !ok {
-					s = l.stem(t, false)
-					if s == "" {
-						s = t
-					}
-					if learned != nil {
-						learned[t] = s
-					}
+				if learned != nil {
+					learned[t] = s
 				}
-				stems[t] = s
-				t = s
 			}
+			stems[t] = s
+			t = s
 		}
 		out = append(out, t)
 	}

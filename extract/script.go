@@ -1,0 +1,129 @@
+package extract
+
+import (
+	"unicode"
+	"unicode/utf8"
+)
+
+// script is a writing system as the tokenizer and language detection need to
+// tell them apart.
+type script uint8
+
+// Scripts. The order is only that of scriptInfo.
+const (
+	scriptNone script = iota // digits, symbols, punctuation
+	scriptLatin
+	scriptCyrillic
+	scriptArabic
+	scriptDevanagari
+	scriptHebrew
+	scriptGreek
+	scriptArmenian
+	scriptGeorgian
+	scriptHangul
+	scriptKana // Hiragana and Katakana
+	scriptHan
+	scriptThai
+	scriptLao
+	scriptKhmer
+	scriptMyanmar
+	scriptEthiopic
+	scriptBengali
+	scriptGurmukhi
+	scriptGujarati
+	scriptOriya
+	scriptTamil
+	scriptTelugu
+	scriptKannada
+	scriptMalayalam
+	scriptSinhala
+	scriptTibetan
+	scriptThaana
+	scriptOther // a letter of any other script
+	numScripts
+)
+
+// scriptInfo says, for each script, its Unicode table, the language a text
+// in it is written in when the script is used by one language (or by one
+// far more than by any other), and whether its words are written without
+// spaces between them (then the tokenizer makes character bigrams, as
+// Lucene's CJK analyzer does).
+var scriptInfo = [numScripts]struct {
+	table   *unicode.RangeTable
+	lang    string
+	unspced bool
+}{
+	scriptLatin:      {table: unicode.Latin},
+	scriptCyrillic:   {table: unicode.Cyrillic},
+	scriptArabic:     {table: unicode.Arabic},
+	scriptDevanagari: {table: unicode.Devanagari},
+	scriptHebrew:     {table: unicode.Hebrew, lang: "he"},
+	scriptGreek:      {table: unicode.Greek, lang: "el"},
+	scriptArmenian:   {table: unicode.Armenian, lang: "hy"},
+	scriptGeorgian:   {table: unicode.Georgian, lang: "ka"},
+	scriptHangul:     {table: unicode.Hangul, lang: "ko"},
+	scriptKana:       {lang: "ja", unspced: true},
+	scriptHan:        {table: unicode.Han, lang: "zh", unspced: true},
+	scriptThai:       {table: unicode.Thai, lang: "th", unspced: true},
+	scriptLao:        {table: unicode.Lao, lang: "lo", unspced: true},
+	scriptKhmer:      {table: unicode.Khmer, lang: "km", unspced: true},
+	scriptMyanmar:    {table: unicode.Myanmar, lang: "my", unspced: true},
+	scriptEthiopic:   {table: unicode.Ethiopic, lang: "am"},
+	scriptBengali:    {table: unicode.Bengali, lang: "bn"},
+	scriptGurmukhi:   {table: unicode.Gurmukhi, lang: "pa"},
+	scriptGujarati:   {table: unicode.Gujarati, lang: "gu"},
+	scriptOriya:      {table: unicode.Oriya, lang: "or"},
+	scriptTamil:      {table: unicode.Tamil, lang: "ta"},
+	scriptTelugu:     {table: unicode.Telugu, lang: "te"},
+	scriptKannada:    {table: unicode.Kannada, lang: "kn"},
+	scriptMalayalam:  {table: unicode.Malayalam, lang: "ml"},
+	scriptSinhala:    {table: unicode.Sinhala, lang: "si"},
+	scriptTibetan:    {table: unicode.Tibetan, lang: "bo"},
+	scriptThaana:     {table: unicode.Thaana, lang: "dv"},
+}
+
+// bmpScripts holds scriptOf for every rune of the Basic Multilingual Plane,
+// computed once: a page of Chinese looks up thousands of letters.
+var bmpScripts = func() *[0x10000]script {
+	var t [0x10000]script
+	for r := range rune(len(t)) {
+		t[r] = lookupScript(r)
+	}
+	return &t
+}()
+
+// scriptOf returns the script of a letter, scriptNone for anything else
+// (digits, punctuation, symbols and combining marks).
+func scriptOf(r rune) script {
+	if r < 0x10000 {
+		return bmpScripts[r]
+	}
+	return lookupScript(r)
+}
+
+func lookupScript(r rune) script {
+	if r < utf8.RuneSelf {
+		if 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' {
+			return scriptLatin
+		}
+		return scriptNone
+	}
+	if !unicode.IsLetter(r) {
+		return scriptNone
+	}
+	if unicode.In(r, unicode.Hiragana, unicode.Katakana) || r == 'ー' {
+		return scriptKana
+	}
+	for s := scriptLatin; s < scriptOther; s++ {
+		if t := scriptInfo[s].table; t != nil && unicode.Is(t, r) {
+			return s
+		}
+	}
+	return scriptOther
+}
+
+// unspaced reports whether r is a letter of a script written without spaces
+// between words.
+func unspaced(r rune) bool {
+	return r >= 0x0E00 && scriptInfo[scriptOf(r)].unspced
+}
