@@ -441,6 +441,7 @@ func TestTermsAcrossLanguages(t *testing.T) {
 		want             []string
 	}{
 		{"arabic stop words and stems", "في المدرسة بالمدارس أحمد", "ar", []string{"مدرس", "مدارس", "احمد"}},
+		{"another script's words in its own language", "The schools: المدرسة في المدارس", "en", []string{"school", "مدرس", "مدارس"}},
 		{"persian letter forms unified", "کتاب یک مدرسة", "fa", []string{"كتاب", "يك", "مدرسه"}},
 		{"chinese bigrams, no stop words", "人权观察", "zh", []string{"人权", "权观", "观察"}},
 		{"armenian stop words", "այդ մարդը", "hy", []string{"մարդը"}},

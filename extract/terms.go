@@ -274,24 +274,85 @@ func Terms(text, code string) []string {
 	return termsOf(tokenize(text, 0).toks, code, nil)
 }
 
-// termsOf is Terms over tokens from tokenize; cache, when not nil, holds
-// stems learnt from earlier documents and learns this one's.
-func termsOf(toks []string, code string, cache *StemCache) []string {
-	l := languages[code]
-	out := make([]string, 0, len(toks)/2)
-	var stems, learned map[string]string
-	var env *snowballstem.Env
-	if l != nil && l.stem != nil {
-		stems = make(map[string]string, 256)
-		env = snowballstem.NewEnv("")
-		if cache != nil {
-			learned = map[string]string{}
-			defer func() { cache.put(learned, code) }()
+// scriptLanguage is the language that reads the words of a script other
+// than that of the document's language: the Arabic of an English page's
+// Arabic menu is stemmed as Arabic, so that a bilingual site's captures
+// have the same terms whichever of its languages detection named.
+var scriptLanguage = map[script]string{
+	scriptLatin: "en", scriptCyrillic: "ru", scriptArabic: "ar", scriptGreek: "el",
+	scriptArmenian: "hy", scriptDevanagari: "hi",
+}
+
+// stemmer stems the words of one language for one document, remembering
+// what it learns for the StemCache.
+type stemmer struct {
+	l       *language
+	stems   map[string]string
+	learned map[string]string
+	env     *snowballstem.Env
+}
+
+func (st *stemmer) stem(t string, cache *StemCache) string {
+	if s, ok := st.stems[t]; ok {
+		return s
+	}
+	s, ok := "", false
+	if cache != nil {
+		s, ok = cache.get(st.l.code, t)
+	}
+	if !ok {
+		if st.env == nil {
+			st.env = snowballstem.NewEnv("")
 		}
+		st.env.SetCurrent(t)
+		st.l.stem(st.env)
+		if s = st.env.Current(); s == "" {
+			s = t
+		}
+		if cache != nil {
+			st.learned[t] = s
+		}
+	}
+	st.stems[t] = s
+	return s
+}
+
+// termsOf is Terms over tokens from tokenize, read in the language code,
+// words of another script in that script's language (scriptLanguage);
+// cache, when not nil, holds stems learnt from earlier documents and learns
+// this one's.
+func termsOf(toks []string, code string, cache *StemCache) []string {
+	base := languages[code]
+	out := make([]string, 0, len(toks)/2)
+	var stemmers []*stemmer
+	stemmerOf := func(l *language) *stemmer {
+		for _, st := range stemmers {
+			if st.l == l {
+				return st
+			}
+		}
+		st := &stemmer{l: l, stems: make(map[string]string, 256), learned: map[string]string{}}
+		stemmers = append(stemmers, st)
+		return st
+	}
+	if cache != nil {
+		defer func() {
+			for _, st := range stemmers {
+				cache.put(st.learned, st.l.code)
+			}
+		}()
 	}
 	for _, t := range toks {
 		if !keepToken(t) {
 			continue
+		}
+		l := base
+		if r, _ := utf8.DecodeRuneInString(t); base != nil {
+			if sc := scriptOf(r); sc != scriptNone && sc != base.script {
+				if alt := languages[scriptLanguage[sc]]; alt != nil {
+					l = alt
+				}
+			}
 		}
 		if l != nil && l.stop[t] {
 			continue
@@ -299,22 +360,7 @@ func termsOf(toks []string, code string, cache *StemCache) []string {
 		if l == nil || l.stem == nil {
 			t = unifyArabicLetters(t)
 		} else {
-			s, ok := stems[t]
-			if !ok && cache != nil {
-				s, ok = cache.get(code, t)
-			}
-			if !ok {
-				env.SetCurrent(t)
-				l.stem(env)
-				if s = env.Current(); s == "" {
-					s = t
-				}
-				if learned != nil {
-					learned[t] = s
-				}
-			}
-			stems[t] = s
-			t = s
+			t = stemmerOf(l).stem(t, cache)
 		}
 		out = append(out, t)
 	}
