@@ -291,13 +291,13 @@ func (c *crawler) loadReferences(ctx context.Context) ([]refDoc, error) {
 				return nil, fmt.Errorf("crawl: reference document %s: %w", r, err)
 			}
 		}
-		opts := c.opts.Extract
+		opts := articleOptions(c.opts.Extract)
 		opts.BaseURL = base
 		doc, _ := extract.Extract(h, body, opts)
-		refs = append(refs, refDoc{terms: doc.Terms, title: extract.Terms(doc.Title, "en"), links: pageLinks(doc.Links)})
-		terms = append(terms, doc.Terms)
+		refs = append(refs, refDoc{terms: doc.TextTerms(), title: extract.Terms(doc.Title, "en"), links: pageLinks(doc.Links)})
+		terms = append(terms, doc.TextTerms())
 		if c.ownDF {
-			c.df.Add(Features(doc.Terms))
+			c.df.Add(Features(doc.TextTerms()))
 		}
 	}
 	keywords := StemKeywords(c.opts.Spec.Keywords, "en")
@@ -430,11 +430,11 @@ func (c *crawler) read(ctx context.Context, a Archive, snap timemap.Capture, cap
 	if err != nil {
 		return nil, err
 	}
-	opts := c.opts.Extract
+	opts := articleOptions(c.opts.Extract)
 	opts.BaseURL = snap.URIR
 	doc, _ := extract.Extract(h, body, opts)
-	s := &scored{snap: snap, title: doc.Title, terms: doc.Terms, links: pageLinks(doc.Links),
-		words: doc.WordCount, bytes: doc.ByteCount, extractor: doc.Extractor, lang: doc.Lang, text: doc.Text}
+	s := &scored{snap: snap, title: doc.Title, terms: doc.TextTerms(), links: pageLinks(doc.Links),
+		words: doc.ContentWords, bytes: doc.ByteCount, extractor: doc.Extractor, lang: doc.Lang, text: doc.Text}
 	s.docTime, s.docTimeFrom = pageTime(doc, caps)
 	return s, nil
 }
@@ -685,6 +685,7 @@ func (c *crawler) stats(elapsed time.Duration, done int, run time.Duration) Stat
 // BuildDF builds the background document-frequency table from the texts of
 // a local archive: every distinct HTML payload extracted once, in parallel.
 func BuildDF(ctx context.Context, a *LocalArchive, opts extract.Options, workers int) (*DocFreq, error) {
+	opts = articleOptions(opts)
 	if workers <= 0 {
 		workers = runtime.NumCPU()
 	}
@@ -702,7 +703,7 @@ func BuildDF(ctx context.Context, a *LocalArchive, opts extract.Options, workers
 					continue
 				}
 				doc, _ := extract.Extract(h, body, opts)
-				df.Add(Features(doc.Terms))
+				df.Add(Features(doc.TextTerms()))
 			}
 		}()
 	}
@@ -719,4 +720,12 @@ func BuildDF(ctx context.Context, a *LocalArchive, opts extract.Options, workers
 		return nil, fmt.Errorf("document frequencies: %w", err)
 	}
 	return df, nil
+}
+
+// articleOptions are the extraction options a crawl reads documents with:
+// what it weighs is a document's article (go-readability's, where it finds
+// one), not the site's chrome around it.
+func articleOptions(o extract.Options) extract.Options {
+	o.Readability = true
+	return o
 }

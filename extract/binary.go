@@ -4,22 +4,24 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math"
 	"time"
 )
 
 // docFormat is the first byte of a Document's binary form: its version.
-const docFormat = 1
+const docFormat = 2
 
 // AppendBinary appends the Document in a compact binary form to b (see
 // UnmarshalBinary), for what keeps extracted documents on disk between two
 // passes. It implements encoding.BinaryAppender.
 func (d *Document) AppendBinary(b []byte) ([]byte, error) {
 	b = append(b, docFormat)
-	for _, s := range []string{d.Title, d.Text, d.Extractor, d.Lang, d.MediaType, d.Charset, d.CharsetFrom, d.TermsLang, d.PublishedFrom} {
+	for _, s := range []string{d.Title, d.Text, d.Chrome, d.Extractor, d.Lang, d.MediaType, d.Charset, d.CharsetFrom, d.TermsLang, d.PublishedFrom} {
 		b = appendString(b, s)
 	}
-	b = binary.AppendVarint(b, int64(d.WordCount))
-	b = binary.AppendVarint(b, int64(d.ByteCount))
+	for _, n := range []int{d.WordCount, d.ContentWords, d.ByteCount, d.ContentTerms} {
+		b = binary.AppendVarint(b, int64(n))
+	}
 	b, err := d.Published.AppendBinary(b)
 	if err != nil {
 		return nil, fmt.Errorf("extract: document: %w", err)
@@ -27,6 +29,10 @@ func (d *Document) AppendBinary(b []byte) ([]byte, error) {
 	b = binary.AppendUvarint(b, uint64(len(d.Terms)))
 	for _, t := range d.Terms {
 		b = appendString(b, t)
+	}
+	b = binary.AppendUvarint(b, uint64(len(d.Langs)))
+	for _, l := range d.Langs {
+		b = binary.AppendUvarint(appendString(b, l.Lang), uint64(math.Round(l.Share*1000)))
 	}
 	b = binary.AppendUvarint(b, uint64(len(d.Links)))
 	for _, l := range d.Links {
@@ -47,16 +53,24 @@ func (d *Document) UnmarshalBinary(b []byte) error {
 		return fmt.Errorf("extract: document: format %d, want %d", v, docFormat)
 	}
 	*d = Document{}
-	for _, s := range []*string{&d.Title, &d.Text, &d.Extractor, &d.Lang, &d.MediaType, &d.Charset, &d.CharsetFrom, &d.TermsLang, &d.PublishedFrom} {
+	for _, s := range []*string{&d.Title, &d.Text, &d.Chrome, &d.Extractor, &d.Lang, &d.MediaType, &d.Charset, &d.CharsetFrom, &d.TermsLang, &d.PublishedFrom} {
 		*s = r.string()
 	}
-	d.WordCount = int(r.varint())
-	d.ByteCount = int(r.varint())
+	for _, n := range []*int{&d.WordCount, &d.ContentWords, &d.ByteCount, &d.ContentTerms} {
+		*n = int(r.varint())
+	}
 	r.time(&d.Published)
 	if n := r.count(); n > 0 {
 		d.Terms = make([]string, n)
 		for i := range d.Terms {
 			d.Terms[i] = r.string()
+		}
+	}
+	if n := r.count(); n > 0 {
+		d.Langs = make([]LangShare, n)
+		for i := range d.Langs {
+			d.Langs[i].Lang = r.string()
+			d.Langs[i].Share = float64(r.uvarint()) / 1000
 		}
 	}
 	if n := r.count(); n > 0 {

@@ -8,8 +8,8 @@ import (
 
 func TestDocumentBinaryRoundTrip(t *testing.T) {
 	full := Document{
-		Title: "Budget <b>", Text: "the chancellor unveiled", Extractor: ExtractorReadability, Lang: "en",
-		Terms: []string{"chancellor", "unveil", "", "budget"}, WordCount: 3, ByteCount: -1,
+		Title: "Budget <b>", Text: "the chancellor unveiled", Chrome: "Home | News", Extractor: ExtractorBody, Lang: "en", Langs: []LangShare{{"en", 0.312}, {"fr", 0.05}},
+		Terms: []string{"chancellor", "unveil", "", "budget", "home", "news"}, ContentTerms: 4, WordCount: 5, ContentWords: 3, ByteCount: -1,
 		MediaType: "text/html", Charset: "utf-8", CharsetFrom: "header", TermsLang: "en",
 		Published:     time.Date(2005, 3, 16, 12, 30, 0, 7, time.FixedZone("x", 3600+30)),
 		PublishedFrom: PublishedFromTime,

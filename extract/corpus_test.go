@@ -140,7 +140,7 @@ func TestDevCorpus(t *testing.T) {
 			continue
 		}
 		seen[r.digest] = true
-		doc, err := Extract(r.header, r.body, Options{})
+		doc, err := Extract(r.header, r.body, Options{Readability: true})
 		if err != nil {
 			t.Errorf("%s: %v", r.uri, err)
 			continue

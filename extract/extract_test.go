@@ -43,7 +43,12 @@ func htmlHeader() http.Header {
 
 func mustExtract(t *testing.T, h http.Header, body string) *Document {
 	t.Helper()
-	doc, err := Extract(h, []byte(body), Options{})
+	return mustExtractWith(t, h, body, Options{})
+}
+
+func mustExtractWith(t *testing.T, h http.Header, body string, opts Options) *Document {
+	t.Helper()
+	doc, err := Extract(h, []byte(body), opts)
 	if err != nil {
 		t.Fatalf("Extract: %v", err)
 	}
@@ -76,7 +81,7 @@ func TestExtractorChoice(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			doc := mustExtract(t, htmlHeader(), tt.body)
+			doc := mustExtractWith(t, htmlHeader(), tt.body, Options{Readability: true})
 			if doc.Extractor != tt.extractor {
 				t.Errorf("Extractor = %q, want %q (text %q)", doc.Extractor, tt.extractor, doc.Text)
 			}
@@ -90,8 +95,8 @@ func TestExtractorChoice(t *testing.T) {
 					t.Errorf("text has %q: %q", s, doc.Text)
 				}
 			}
-			if doc.WordCount != len(strings.Fields(doc.Text)) {
-				t.Errorf("WordCount %d, text has %d words", doc.WordCount, len(strings.Fields(doc.Text)))
+			if n := tokenize(doc.Text, 0).words + tokenize(doc.Chrome, 0).words; doc.WordCount != n {
+				t.Errorf("WordCount %d, text and chrome have %d words", doc.WordCount, n)
 			}
 			if doc.ByteCount != len(tt.body) {
 				t.Errorf("ByteCount %d, want %d", doc.ByteCount, len(tt.body))
@@ -100,14 +105,23 @@ func TestExtractorChoice(t *testing.T) {
 	}
 	t.Run("blank page has no text", func(t *testing.T) {
 		doc := mustExtract(t, htmlHeader(), template("Gazette", ""))
-		if doc.Text != "" || doc.WordCount != 0 {
-			t.Errorf("text %q", doc.Text)
+		if doc.Text != "" || doc.ContentWords != 0 || doc.WordCount == 0 {
+			t.Errorf("text %q, %d of %d words", doc.Text, doc.ContentWords, doc.WordCount)
 		}
 	})
-	t.Run("NoReadability", func(t *testing.T) {
-		doc, _ := Extract(htmlHeader(), []byte(template("x", articleParas)), Options{NoReadability: true})
-		if doc.Extractor != ExtractorBody || !strings.Contains(doc.Text, "less paperwork") {
+	t.Run("without Readability: content and chrome", func(t *testing.T) {
+		doc := mustExtract(t, htmlHeader(), template("x", articleParas))
+		if doc.Extractor != ExtractorBody || !strings.HasPrefix(doc.Text, "Chancellor unveils budget The chancellor") || !strings.HasSuffix(doc.Text, "less paperwork.") {
 			t.Errorf("%s %q", doc.Extractor, doc.Text)
+		}
+		if want := "Gazette Home Sport Weather Politics Business Home > News Most read Sidebar story one We use cookies to improve your experience Copyright 2006 Gazette. All rights reserved."; doc.Chrome != want {
+			t.Errorf("Chrome = %q, want %q", doc.Chrome, want)
+		}
+		if doc.ContentWords != tokenize(doc.Text, 0).words || doc.WordCount != doc.ContentWords+tokenize(doc.Chrome, 0).words {
+			t.Errorf("ContentWords %d WordCount %d", doc.ContentWords, doc.WordCount)
+		}
+		if !slices.Equal(doc.Terms[:doc.ContentTerms], Terms(doc.Text, "en")) || !slices.Equal(doc.Terms[doc.ContentTerms:], Terms(doc.Chrome, "en")) {
+			t.Errorf("Terms %q (%d of the content)", doc.Terms, doc.ContentTerms)
 		}
 	})
 }
@@ -133,7 +147,7 @@ func TestTextWords(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			doc, err := Extract(htmlHeader(), []byte(tt.body), Options{NoReadability: true})
+			doc, err := Extract(htmlHeader(), []byte(tt.body), Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -147,7 +161,7 @@ func TestTextWords(t *testing.T) {
 func TestReadabilityWordsNotGlued(t *testing.T) {
 	// Readability's TextContent would give "...paperwork.Second" here.
 	body := template("t", articleParas+`<p>Second</p><ul><li>alpha</li><li>beta</li></ul>`)
-	doc := mustExtract(t, htmlHeader(), body)
+	doc := mustExtractWith(t, htmlHeader(), body, Options{Readability: true})
 	if doc.Extractor != ExtractorReadability {
 		t.Fatalf("extractor %s", doc.Extractor)
 	}
@@ -173,12 +187,12 @@ func TestReadabilityRunsLast(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			opts := Options{BaseURL: "http://example.org/politics/budget"}
+			opts := Options{BaseURL: "http://example.org/politics/budget", Readability: true}
 			with, _ := Extract(htmlHeader(), []byte(tt.page), opts)
 			if with.Extractor != tt.extractor {
 				t.Fatalf("extractor %s, want %s", with.Extractor, tt.extractor)
 			}
-			opts.NoReadability = true
+			opts.Readability = false
 			without, _ := Extract(htmlHeader(), []byte(tt.page), opts)
 			if !with.Published.Equal(without.Published) {
 				t.Errorf("published %v with readability, %v without", with.Published, without.Published)
@@ -336,7 +350,7 @@ func TestExtractDecodes(t *testing.T) {
 		"chunked gzip": {h, wire},
 	} {
 		t.Run(name, func(t *testing.T) {
-			doc := mustExtract(t, tc.h, tc.body)
+			doc := mustExtractWith(t, tc.h, tc.body, Options{Readability: true})
 			if doc.Extractor != ExtractorReadability || doc.ByteCount != len(body) || !strings.HasPrefix(doc.Text, "The chancellor has unveiled") {
 				t.Errorf("%s %d %q", doc.Extractor, doc.ByteCount, doc.Text)
 			}
@@ -401,6 +415,33 @@ func TestTerms(t *testing.T) {
 	}
 	if !HasStemmer("en") || !HasStemmer("de") || HasStemmer("pl") {
 		t.Error("HasStemmer")
+	}
+}
+
+func TestLangShares(t *testing.T) {
+	en := "The government said that it would not change the law, and the opposition was quick to attack the plan."
+	fr := "Le gouvernement a annoncé que la loi ne serait pas modifiée, et l'opposition a critiqué le projet."
+	hy := "Մարդը, նրա արժանապատվությունը, հիմնական իրավունքները և ազատությունները"
+	share := func(text, lang string) float64 {
+		for _, s := range tokenize(text, 0).shares() {
+			if s.Lang == lang {
+				return s.Share
+			}
+		}
+		return 0
+	}
+	if e, f := share(en, "en"), share(en, "fr"); e < 0.3 || f*3 > e {
+		t.Errorf("english text: en %.3f, fr %.3f", e, f)
+	}
+	if e, f := share(en+" "+fr, "en"), share(en+" "+fr, "fr"); e < 0.1 || f < 0.1 {
+		t.Errorf("bilingual text: en %.3f, fr %.3f", e, f)
+	}
+	if h, e := share(hy+" Home", "hy"), share(hy+" Home", "en"); h < 0.9 || e != 0 {
+		t.Errorf("armenian text: hy %.3f, en %.3f", h, e)
+	}
+	doc := mustExtract(t, htmlHeader(), "<html><body><p>"+fr+"</p></body></html>")
+	if len(doc.Langs) == 0 || doc.Langs[0].Lang != "fr" {
+		t.Errorf("Langs %v", doc.Langs)
 	}
 }
 
@@ -514,7 +555,7 @@ func TestHostileInput(t *testing.T) {
 			if doc == nil {
 				t.Fatal("nil Document")
 			}
-			if n := tokenize(doc.Text, 0).words; doc.WordCount != n {
+			if n := tokenize(doc.Text, 0).words + tokenize(doc.Chrome, 0).words; doc.WordCount != n {
 				t.Errorf("WordCount %d for %d words", doc.WordCount, n)
 			}
 		})
@@ -577,7 +618,7 @@ func TestCache(t *testing.T) {
 			wg.Go(func() {
 				d := fmt.Sprintf("sha1:%d", i%4)
 				doc, err := c.Extract(d, htmlHeader(), body, Options{})
-				if err != nil || doc.Extractor != ExtractorReadability {
+				if err != nil || doc.Extractor != ExtractorBody {
 					t.Errorf("%v %v", err, doc)
 				}
 			})

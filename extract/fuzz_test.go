@@ -56,7 +56,7 @@ func FuzzExtract(f *testing.F) {
 		if !utf8.ValidString(doc.Text) || !utf8.ValidString(doc.Title) {
 			t.Fatalf("text or title not UTF-8: %q %q", doc.Title, doc.Text)
 		}
-		if n := tokenize(doc.Text, 0).words; n != doc.WordCount {
+		if n := tokenize(doc.Text, 0).words + tokenize(doc.Chrome, 0).words; n != doc.WordCount {
 			t.Fatalf("WordCount %d, text has %d words", doc.WordCount, n)
 		}
 		if len(doc.Links) > 50 {

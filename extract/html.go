@@ -273,6 +273,7 @@ const (
 // words. maxWords caps the words (0: no cap).
 func textWords(root *html.Node, mode textMode, maxWords int) (string, int) {
 	w := wordWriter{max: maxWords}
+	total := -1 // the page's words, counted when a chrome element is met
 	enter := func(n *html.Node) bool {
 		if w.full {
 			return false
@@ -285,7 +286,7 @@ func textWords(root *html.Node, mode textMode, maxWords int) (string, int) {
 			if neverText(n) {
 				return false
 			}
-			if mode == visibleText && (hidden(n) || chrome(n)) {
+			if mode == visibleText && (hidden(n) || chrome(n) && !holdsThePage(n, root, &total)) {
 				return false
 			}
 			if !inline(n) {
@@ -304,6 +305,96 @@ func textWords(root *html.Node, mode textMode, maxWords int) (string, int) {
 	}
 	walk(root, enter, leave)
 	return w.b.String(), w.n
+}
+
+// pageWords returns the visible text under root split in two, each with
+// its white space collapsed (see textWords) and at most maxWords words (0:
+// no cap): the content, and the text of the site's chrome (navigation,
+// header, footer, sidebars: see chrome), which textWords' visibleText
+// drops.
+func pageWords(root *html.Node, maxWords int) (content, chromeText string) {
+	cw, sw := wordWriter{max: maxWords}, wordWriter{max: maxWords}
+	total := -1
+	var chromeRoot *html.Node // the chrome element being walked, nil outside
+	w := &cw
+	enter := func(n *html.Node) bool {
+		switch n.Type {
+		case html.TextNode:
+			w.write(n.Data)
+			return false
+		case html.ElementNode:
+			if neverText(n) || hidden(n) {
+				return false
+			}
+			if chromeRoot == nil && chrome(n) && !holdsThePage(n, root, &total) {
+				chromeRoot, w = n, &sw
+			}
+			if !inline(n) {
+				w.brk()
+			}
+			return true
+		case html.DocumentNode:
+			return true
+		}
+		return false
+	}
+	leave := func(n *html.Node) {
+		if n.Type == html.ElementNode && !inline(n) {
+			w.brk()
+		}
+		if n == chromeRoot {
+			chromeRoot, w = nil, &cw
+		}
+	}
+	walk(root, enter, leave)
+	return cw.b.String(), sw.b.String()
+}
+
+// holdsThePage reports whether an element that looks like chrome holds most
+// of the page's words, few of them in links: a wrapper whose class merely
+// mentions a sidebar ("one-sidebar sidebar-right", a common theme's page
+// wrapper) around the page's content. Real chrome (menus, footers, link
+// lists) is a small or link-dense part of the page. total caches the words
+// of the whole page (root), -1 before they are counted.
+func holdsThePage(n, root *html.Node, total *int) bool {
+	words, links := countWords(n)
+	if words == 0 || links*2 >= words {
+		return false
+	}
+	if *total < 0 {
+		*total, _ = countWords(root)
+	}
+	return words*2 > *total
+}
+
+// countWords counts the words of the text under n that textWords would
+// visit, and those of them inside links.
+func countWords(n *html.Node) (words, links int) {
+	inLink := 0
+	walk(n, func(c *html.Node) bool {
+		switch c.Type {
+		case html.TextNode:
+			k := len(strings.Fields(c.Data))
+			words += k
+			if inLink > 0 {
+				links += k
+			}
+			return false
+		case html.ElementNode:
+			if neverText(c) || hidden(c) {
+				return false
+			}
+			if c.DataAtom == atom.A {
+				inLink++
+			}
+		}
+		return true
+	}, func(c *html.Node) {
+		if c.Type == html.ElementNode && c.DataAtom == atom.A {
+			inLink--
+		}
+	})
+	return words, links
 }
 
 // pageInfo is what one pass over the parsed page finds before pruning.

@@ -1,7 +1,10 @@
 package extract
 
 import (
+	"cmp"
+	"math"
 	"math/bits"
+	"slices"
 	"strings"
 
 	"github.com/abadojack/whatlanggo"
@@ -229,36 +232,16 @@ func DetectLanguage(text, hint string) string {
 // The hint decides near-ties and texts too short to tell.
 func (t *tokenized) lang(hint string) string {
 	hint = primaryTag(hint)
-	main, letters := scriptNone, 0
-	for s, n := range t.scripts {
-		letters += n
-		if n > t.scripts[main] {
-			main = script(s)
-		}
-	}
-	if letters == 0 {
+	ev := t.evidence()
+	if ev.letters == 0 {
 		return knownHint(hint)
 	}
-	n := t.scripts[main]
-	if main == scriptHan && t.scripts[scriptKana]*10 >= n {
-		// Japanese writes kanji between its kana.
-		main, n = scriptKana, n+t.scripts[scriptKana]
-	}
-	if l := scriptInfo[main].lang; l != "" && float64(n) >= minScriptShare*float64(letters) {
+	main, n := ev.mainScript()
+	if l := scriptInfo[main].lang; l != "" && float64(n) >= minScriptShare*float64(ev.letters) {
 		if main == scriptHan && (hint == "ja" || hint == "zh") {
 			return hint
 		}
 		return l
-	}
-	toks := t.toks
-	if len(toks) > detectTokens {
-		toks = toks[:detectTokens]
-	}
-	var counts [64]int
-	for _, tok := range toks {
-		for set := stopIndex[tok]; set != 0; set &= set - 1 {
-			counts[bits.TrailingZeros64(set)]++
-		}
 	}
 	best, second := -1, -1
 	for i, code := range languageOrder {
@@ -266,23 +249,23 @@ func (t *tokenized) lang(hint string) string {
 			continue
 		}
 		switch {
-		case best < 0 || counts[i] > counts[best]:
+		case best < 0 || ev.stops[i] > ev.stops[best]:
 			best, second = i, best
-		case second < 0 || counts[i] > counts[second]:
+		case second < 0 || ev.stops[i] > ev.stops[second]:
 			second = i
 		}
 	}
 	var b, s float64
 	if best >= 0 {
-		b = float64(counts[best])
+		b = float64(ev.stops[best])
 	}
 	if second >= 0 {
-		s = float64(counts[second])
+		s = float64(ev.stops[second])
 	}
-	confident := best >= 0 && counts[best] >= minStopHits &&
-		b >= minStopShare*float64(len(toks)) && b >= minStopMargin*s
+	confident := best >= 0 && ev.stops[best] >= minStopHits &&
+		b >= minStopShare*float64(ev.toks) && b >= minStopMargin*s
 	if hl := languages[hint]; hl != nil && hl.script == main {
-		h := float64(counts[indexOf(hint)])
+		h := float64(ev.stops[indexOf(hint)])
 		if h >= b || (confident && h >= b/minStopMargin) || (!confident && h > 0 && h*minStopMargin >= b) {
 			return hint
 		}
@@ -294,6 +277,88 @@ func (t *tokenized) lang(hint string) string {
 		return l
 	}
 	return knownHint(hint)
+}
+
+// evidence is what language detection counts in a text.
+type evidence struct {
+	stops   [64]int // stop words of each language of languageOrder
+	toks    int     // tokens read (at most detectTokens)
+	scripts [numScripts]int
+	letters int
+}
+
+func (t *tokenized) evidence() *evidence {
+	ev := &evidence{scripts: t.scripts}
+	for _, n := range t.scripts {
+		ev.letters += n
+	}
+	toks := t.toks
+	if len(toks) > detectTokens {
+		toks = toks[:detectTokens]
+	}
+	ev.toks = len(toks)
+	for _, tok := range toks {
+		for set := stopIndex[tok]; set != 0; set &= set - 1 {
+			ev.stops[bits.TrailingZeros64(set)]++
+		}
+	}
+	return ev
+}
+
+// mainScript returns the script most letters are in, and how many: Kana
+// when a text mixes Han with enough kana (Japanese writes kanji between its
+// kana), counting both.
+func (ev *evidence) mainScript() (script, int) {
+	main := scriptNone
+	for s, n := range ev.scripts {
+		if n > ev.scripts[main] {
+			main = script(s)
+		}
+	}
+	n := ev.scripts[main]
+	if main == scriptHan && ev.scripts[scriptKana]*10 >= n {
+		main, n = scriptKana, n+ev.scripts[scriptKana]
+	}
+	return main, n
+}
+
+// LangShare is how much of a page is written in one language: for a
+// language with stop words, their share of the page's tokens; for a
+// language named by its script (Armenian, Korean, Thai...), the share of
+// the page's letters in that script. Shares compare a language across pages,
+// not languages with each other.
+type LangShare struct {
+	Lang  string  `json:"lang"`
+	Share float64 `json:"share"`
+}
+
+// Thresholds of shares: the least share kept, and how many are kept.
+const (
+	minLangShare = 0.01
+	maxLangs     = 5
+)
+
+// shares lists the languages whose share of the text is at least
+// minLangShare, the largest first, at most maxLangs; shares are rounded to
+// 1/1000 so that they read and compare the same everywhere.
+func (t *tokenized) shares() []LangShare {
+	ev := t.evidence()
+	var out []LangShare
+	add := func(lang string, n, of int) {
+		if of > 0 && float64(n) >= minLangShare*float64(of) {
+			out = append(out, LangShare{lang, math.Round(1000*float64(n)/float64(of)) / 1000})
+		}
+	}
+	for s, n := range ev.scripts {
+		if l := scriptInfo[s].lang; l != "" {
+			add(l, n, ev.letters)
+		}
+	}
+	for i, code := range languageOrder {
+		add(code, ev.stops[i], ev.toks)
+	}
+	slices.SortStableFunc(out, func(a, b LangShare) int { return cmp.Compare(b.Share, a.Share) })
+	return out[:min(len(out), maxLangs)]
 }
 
 // trigramLang asks whatlanggo about a sample of the text's tokens; "" when

@@ -43,7 +43,7 @@ func Extract(h http.Header, body []byte, opts Options) (*Document, error) {
 		doc.Charset, doc.CharsetFrom = cs, from
 		words, _ := collapseSpace(string(text), opts.MaxWords)
 		doc.Extractor = ExtractorPlain
-		finish(doc, words, "", opts)
+		finish(doc, words, "", "", opts)
 	}
 	if opts.TextOnly {
 		return doc, decErr
@@ -99,7 +99,7 @@ func extractHTML(doc *Document, payload []byte, ct string, opts Options) {
 	root, err := html.Parse(bytes.NewReader(cutAtElements(text, opts.MaxElements)))
 	if err != nil || root == nil {
 		doc.Extractor = ExtractorBody
-		finish(doc, "", "", opts)
+		finish(doc, "", "", "", opts)
 		return
 	}
 	info := inspectAndPrune(root, !opts.TextOnly)
@@ -115,17 +115,18 @@ func extractHTML(doc *Document, payload []byte, ct string, opts Options) {
 	if bodyRoot == nil {
 		bodyRoot = root
 	}
-	words, n := textWords(bodyRoot, visibleText, opts.MaxWords)
+	words, chrome := pageWords(bodyRoot, opts.MaxWords)
 	doc.Extractor = ExtractorBody
-	if !opts.NoReadability && n >= opts.MinMainWords &&
-		info.elements <= opts.MaxElements && info.depth <= opts.MaxDepth {
-		need := max(opts.MinMainWords, int(math.Ceil(opts.MinMainShare*float64(n))))
-		if main, mn, err := readabilityWords(root, opts.MaxWords); err == nil && mn >= need {
-			words, n = main, mn
-			doc.Extractor = ExtractorReadability
+	if opts.Readability && info.elements <= opts.MaxElements && info.depth <= opts.MaxDepth {
+		if _, n := collapseSpace(words+" "+chrome, 0); n >= opts.MinMainWords {
+			need := max(opts.MinMainWords, int(math.Ceil(opts.MinMainShare*float64(n))))
+			if main, mn, err := readabilityWords(root, opts.MaxWords); err == nil && mn >= need {
+				words, chrome = main, ""
+				doc.Extractor = ExtractorReadability
+			}
 		}
 	}
-	finish(doc, words, info.lang, opts)
+	finish(doc, words, chrome, info.lang, opts)
 }
 
 // readabilityWords runs go-readability (readeck's maintained fork) on the
@@ -151,13 +152,16 @@ func readabilityWords(root *html.Node, maxWords int) (words string, n int, err e
 	return words, n, nil
 }
 
-// finish sets Text, WordCount, Lang, Terms and TermsLang from the collapsed
-// text words.
-func finish(doc *Document, words string, langHint string, opts Options) {
-	doc.Text = words
-	toks := tokenize(doc.Text, 0)
-	doc.WordCount = toks.words
-	doc.Lang = toks.lang(langHint)
+// finish sets Text, Chrome, the word counts, Lang, Terms and TermsLang from
+// the collapsed content and chrome words. The language is that of the whole
+// page.
+func finish(doc *Document, words, chrome string, langHint string, opts Options) {
+	doc.Text, doc.Chrome = words, chrome
+	toks, ctoks := tokenize(words, 0), tokenize(chrome, 0)
+	doc.ContentWords = toks.words
+	doc.WordCount = toks.words + ctoks.words
+	whole := toks.with(ctoks)
+	doc.Lang, doc.Langs = whole.lang(langHint), whole.shares()
 	tl := doc.Lang
 	if tl == "" {
 		tl = primaryTag(langHint)
@@ -170,6 +174,8 @@ func finish(doc *Document, words string, langHint string, opts Options) {
 	}
 	doc.TermsLang = tl
 	doc.Terms = termsOf(toks.toks, tl, opts.Stems)
+	doc.ContentTerms = len(doc.Terms)
+	doc.Terms = append(doc.Terms, termsOf(ctoks.toks, tl, opts.Stems)...)
 }
 
 // cutAtElements returns the prefix of an HTML text that holds at most max

@@ -82,6 +82,19 @@ func tokenize(text string, max int) *tokenized {
 	return t
 }
 
+// with returns the tokens of t followed by those of u, for what reads a
+// page as a whole (language detection); t's own slices are not shared.
+func (t *tokenized) with(u *tokenized) *tokenized {
+	if len(u.toks) == 0 {
+		return t
+	}
+	w := &tokenized{toks: append(append(make([]string, 0, len(t.toks)+len(u.toks)), t.toks...), u.toks...), words: t.words + u.words}
+	for s := range w.scripts {
+		w.scripts[s] = t.scripts[s] + u.scripts[s]
+	}
+	return w
+}
+
 // Segment kinds.
 const (
 	segSkip     = iota // no letter or digit
