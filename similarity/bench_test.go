@@ -33,7 +33,7 @@ func BenchmarkDetectDev(b *testing.B) {
 	b.ResetTimer()
 	var captures int
 	for range b.N {
-		st, err := Detect(ctx, idx, Config{Options: Options{TopicCheck: true, TopicGuard: DefaultTopicGuard}, ReadPayload: timemap.ReadPayload},
+		st, err := Detect(ctx, idx, Config{Options: DefaultOptions(), ReadPayload: timemap.ReadPayload},
 			func(*TimeMapResult) error { return nil })
 		if err != nil {
 			b.Fatal(err)

@@ -38,34 +38,25 @@ type Options struct {
 	ExcerptWords int
 	// TopicCheck turns on the check of t0 against the collection's topic.
 	TopicCheck bool
-	// TopicGuard keeps on-topic a capture that crosses only thresholds of
-	// content similarity (cosine, jaccard, tfintersection, sekernel) while its
-	// topic score stays at or above TopicGuard: a page whose stories rotate
-	// (a front page, a blog) leaves t0's words behind without leaving the
-	// subject. Word-count and byte-count collapses are never guarded. 0 = off.
-	TopicGuard float64
-	// Continuity is what the topic guard asks besides the topic score: the
-	// capture's similarity (cosine, collection IDF) to the page's anchor, the
-	// latest capture before it that was judged on-topic and was itself no
-	// jump (t0 to begin with). A page whose stories rotate changes step by
-	// step, each capture sharing stories with the one before; a page
-	// repurposed to a neighbouring subject, which the topic score alone lets
-	// through, jumps at once. A capture that the rule passes (it keeps a few
-	// of t0's words) but that jumps from the anchor stays on-topic without
-	// becoming the anchor, so that a parked or repurposed site that starts
-	// so is still measured against the page as it was. 0 = off.
+	// Plain applies the rule as the paper does: a capture crossing any of
+	// its thresholds is off-topic. Otherwise (the default) the curator's
+	// reading applies (see reading.verdict): a page that switched language or
+	// whose content is gone from the site's frame is off-topic whatever the
+	// thresholds; a page that was trimmed but keeps t0's words, or whose
+	// words changed but which keeps t0's title or changed step by step, is
+	// not.
+	Plain bool
+	// Continuity is the least page cosine to the anchor (the latest capture
+	// judged on-topic and continuous itself, t0 to begin with) at which a
+	// page whose stories rotate stays on-topic though it shares little
+	// with t0 any more: a front page or a blog changes step by step, each
+	// capture sharing stories with the one before, while a replaced page
+	// jumps. 0 = off.
 	Continuity float64
 }
 
-// DefaultTopicGuard is the default Options.TopicGuard, and DefaultContinuity
-// of Options.Continuity. With the continuity check, the guard's topic score
-// can be low: measured on the dev corpus and on collections of other seeds
-// at 1x and 10x, the two together keep rotating front pages and blogs and
-// flag repurposed sites (see the README's quality section).
-const (
-	DefaultTopicGuard = 0.15
-	DefaultContinuity = 0.10
-)
+// DefaultContinuity is the default Options.Continuity.
+const DefaultContinuity = 0.10
 
 // WithDefaults fills zero fields with their defaults.
 func (o Options) WithDefaults() Options {
@@ -146,7 +137,7 @@ func Score(ctx context.Context, in Input, model *Model, opts Options) (*TimeMapR
 			cr.Verdict, cr.Reason = VerdictNotScored, why
 			continue
 		}
-		prep[i] = &prepared{doc: doc, tf: voc.counts(doc.Terms)}
+		prep[i] = &prepared{doc: doc, tf: voc.counts(doc.Terms), ctf: voc.counts(doc.TextTerms())}
 	}
 	sc := &scoring{ctx: ctx, prep: prep, model: model, voc: voc}
 	sc.weigh(opts.CollectionIDF)
@@ -167,8 +158,8 @@ func Score(ctx context.Context, in Input, model *Model, opts Options) (*TimeMapR
 	sc.t0 = t0
 	var measures []Measure
 	for _, m := range Measures() {
-		// topic is always computed where there is a model: the topic guard reads it.
-		if !opts.Computes(m.Name) && m.Family != TopicFamily {
+		// topic is computed where there is a model, for the reports.
+		if !opts.Computes(m.Name) && m.Family != TopicFamily && !m.always {
 			continue
 		}
 		if m.prepare != nil {
@@ -178,10 +169,9 @@ func Score(ctx context.Context, in Input, model *Model, opts Options) (*TimeMapR
 		}
 		measures = append(measures, m)
 	}
-	// lastOn is the anchor: the latest capture judged on-topic and no jump
-	// from the anchor before it, t0 to begin with. The topic guard's
-	// continuity is measured against it.
-	lastOn := t0
+	// anchor is the latest capture judged on-topic and continuous with the
+	// anchor before it, t0 to begin with (see Options.Continuity).
+	anchor := t0
 	for i, p := range prep {
 		if p == nil {
 			continue
@@ -189,11 +179,8 @@ func Score(ctx context.Context, in Input, model *Model, opts Options) (*TimeMapR
 		scores := map[string]float64{}
 		for _, m := range measures {
 			if v, ok := m.score(sc, i); ok {
-				scores[m.Name] = v
+				scores[m.Name] = roundScore(v)
 			}
-		}
-		for m, v := range scores {
-			scores[m] = roundScore(v)
 		}
 		cr := &res.Captures[i]
 		cr.Scores = scores
@@ -201,62 +188,19 @@ func Score(ctx context.Context, in Input, model *Model, opts Options) (*TimeMapR
 			cr.Verdict, cr.Reason = VerdictOn, "t0"
 			continue
 		}
-		step := math.NaN()
-		continuity := func() float64 {
-			if math.IsNaN(step) {
-				step = roundScore(collectionCosine(p, prep[lastOn]))
-			}
-			return step
-		}
-		cr.Verdict, cr.Reason = judge(scores, opts, continuity)
-		if cr.Verdict == VerdictOn && i > t0 && (opts.Continuity <= 0 || continuity() >= opts.Continuity) {
-			lastOn = i
+		r := &reading{s: sc, i: i, anchor: anchor, scores: scores, opts: &opts}
+		cr.Verdict, cr.Reason = r.verdict()
+		if cr.Verdict == VerdictOn && i > t0 && r.continuous() {
+			anchor = i
 		}
 	}
 	return res, nil
-}
-
-// judge gives a capture's verdict and its reason from its scores: off-topic
-// where the rule's thresholds are crossed, unless only content thresholds are
-// and the topic guard keeps it: its topic score is at least TopicGuard and its
-// continuity (called only then) at least Continuity.
-func judge(scores map[string]float64, opts Options, continuity func() float64) (verdict, reason string) {
-	crossed := opts.Rule.Crossed(scores)
-	if len(crossed) == 0 {
-		return VerdictOn, "no threshold crossed"
-	}
-	topic, ok := scores[MeasureTopic]
-	if !ok || opts.TopicGuard <= 0 || !onlyContent(crossed) {
-		return VerdictOff, describe(crossed, scores)
-	}
-	if topic < opts.TopicGuard {
-		return VerdictOff, describe(append(crossed, Threshold{MeasureTopic, opts.TopicGuard}), scores)
-	}
-	onSubject := fmt.Sprintf("on its subject in the collection (topic %.3f >= %s)", topic, strconv.FormatFloat(opts.TopicGuard, 'f', -1, 64))
-	if opts.Continuity > 0 {
-		if step := continuity(); step < opts.Continuity {
-			return VerdictOff, fmt.Sprintf("%s; %s; yet a jump from the latest on-topic capture (continuity %.3f < %s)",
-				describe(crossed, scores), onSubject, step, strconv.FormatFloat(opts.Continuity, 'f', -1, 64))
-		}
-	}
-	return VerdictOn, describe(crossed, scores) + ", but still " + onSubject
 }
 
 // roundScore keeps 6 decimals: sums over Go maps run in varying order, and
 // rounding makes results (and verdicts, decided on the rounded scores) the
 // same byte for byte however a run is split or scheduled.
 func roundScore(v float64) float64 { return math.Round(v*1e6) / 1e6 }
-
-// onlyContent reports whether every crossed threshold is one of content
-// similarity, which a page can cross by changing its stories.
-func onlyContent(crossed []Threshold) bool {
-	for _, t := range crossed {
-		if m := lookup(t.Measure); m == nil || m.Family != Content {
-			return false
-		}
-	}
-	return true
-}
 
 // describe renders crossed thresholds as "cosine 0.04 < 0.10; wordcount -0.91 < -0.85".
 func describe(crossed []Threshold, scores map[string]float64) string {

@@ -19,7 +19,11 @@ const (
 	MeasureByteCount      = "bytecount"
 	// MeasureTopic is the similarity of a capture to the collection's topic,
 	// relative to the typical first capture (1 = as close as is typical).
-	MeasureTopic        = "topic"
+	MeasureTopic = "topic"
+	// MeasureContent is the cosine of the content alone (the page without
+	// its site chrome), which the curator's reading compares besides the
+	// whole page's.
+	MeasureContent      = "content"
 	MeasureSorensen     = "sorensen"
 	MeasureLevenshtein  = "levenshtein"
 	MeasureNLevenshtein = "nlevenshtein"
@@ -76,6 +80,9 @@ type Measure struct {
 	// column in the fixed-column reports (CSV, XLSX).
 	Extra bool
 
+	// always marks a measure computed whatever the rule: the curator's
+	// reading reads it.
+	always bool
 	// prepare does the measure's per-TimeMap work once (nil: none).
 	prepare func(s *scoring) error
 	// score scores capture i against t0; ok is false where the measure has
@@ -112,6 +119,11 @@ var paperMeasures = [...]Measure{
 	{Name: MeasureByteCount, Doc: "relative change of the payload size", Threshold: -0.65, Min: -1, Max: 1, SweepLo: -1, SweepHi: 0, Family: Size,
 		score: func(s *scoring, i int) (float64, bool) {
 			return Change(s.prep[i].doc.ByteCount, s.prep[s.t0].doc.ByteCount), true
+		}},
+	{Name: MeasureContent, Doc: "cosine of the TF-IDF vectors of the content without the site's chrome", Threshold: 0.10, Min: 0, Max: 1, SweepLo: 0, SweepHi: 1,
+		always: true,
+		score: func(s *scoring, i int) (float64, bool) {
+			return contentCosine(s.prep[i], s.prep[s.t0]), true
 		}},
 	{Name: MeasureTopic, Doc: "similarity to the TimeMap's subject in the collection, relative to t0's", Threshold: 0.35, Min: 0, Max: math.Inf(1), SweepLo: 0, SweepHi: 1, Family: TopicFamily,
 		prepare: prepareTopic, score: scoreTopic},

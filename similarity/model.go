@@ -248,7 +248,7 @@ func (s *ModelStats) Add(in Input, minWords int) {
 	if first < 0 {
 		return
 	}
-	tf := termCounts(in.Docs[first].Terms)
+	tf := termCounts(in.Docs[first].TextTerms())
 	for t, w := range unit(tfidf(tf, flat{})) {
 		s.Centroid[t] += int64(math.Round(w * fixedOne))
 	}

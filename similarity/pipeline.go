@@ -300,6 +300,7 @@ func extractPayload(h http.Header, body []byte, opts extract.Options) (*extract.
 // trimDoc keeps of doc's text what results show: an excerpt (raw_simhash
 // hashes the whole text).
 func trimDoc(doc *extract.Document, opts Options) {
+	doc.Chrome = ""
 	if !opts.Computes(MeasureRawSimhash) {
 		doc.Text = excerpt(doc.Text, opts.ExcerptWords)
 	}
@@ -336,10 +337,10 @@ func (sp *spilled) input() *Input {
 }
 
 // DefaultOptions are the settings detect uses by default: the paper's best
-// rule, with t0 checked against the collection's topic and the topic guard
-// with its continuity check.
+// rule read as a curator reads it, with t0 checked against the collection's
+// topic.
 func DefaultOptions() Options {
-	return Options{TopicCheck: true, TopicGuard: DefaultTopicGuard, Continuity: DefaultContinuity}.WithDefaults()
+	return Options{TopicCheck: true, Continuity: DefaultContinuity}.WithDefaults()
 }
 
 // DetectFiles indexes local WARC/ARC files and runs Detect over them,

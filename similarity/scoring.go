@@ -11,16 +11,24 @@ import (
 // sparse vectors over its TimeMap's vocabulary.
 type prepared struct {
 	doc *extract.Document
-	// tf is the term counts.
-	tf sparse
+	// tf is the term counts of the whole page (content and chrome); ctf
+	// those of its content alone.
+	tf, ctf sparse
 	// vec is the TF-IDF vector scores compare, with the TimeMap's or the
 	// collection's IDF as the options say; norm is its length.
 	vec  sparse
 	norm float64
-	// cvec is the vector with the collection model's IDF and cnorm its
-	// length (both zero without a model).
+	// cvec is the content's vector with the collection model's IDF and
+	// cnorm its length (both zero without a model): what is compared with
+	// the collection's subject, which site chrome is not part of.
 	cvec  sparse
 	cnorm float64
+	// content is the content's TF-IDF vector (the page's IDF) and
+	// contentNorm its length.
+	content     sparse
+	contentNorm float64
+	// title is the set of the title's terms (made on first use).
+	title map[string]bool
 	// top are the 20 most frequent terms (tfintersection only), made once.
 	top []int32
 	// ids are the first LevenshteinCap terms (Levenshtein only).
@@ -60,9 +68,10 @@ type scoring struct {
 	lsi [][]float64
 }
 
-// weigh gives every prepared capture its vectors: cvec with the model's
-// IDF (where there is a model), and vec with the IDF of the TimeMap's own
-// captures, or the collection's when collectionIDF is set.
+// weigh gives every prepared capture its vectors: vec (the page) and
+// content with the IDF of the TimeMap's own captures, or the collection's
+// when collectionIDF is set, and cvec (the content) with the model's IDF
+// (where there is a model).
 func (s *scoring) weigh(collectionIDF bool) {
 	var cidf []float64
 	if s.model != nil && s.model.DF != nil {
@@ -94,17 +103,23 @@ func (s *scoring) weigh(collectionIDF bool) {
 		}
 		p.vec = p.tf.weigh(idf, &s.voc.wChunk)
 		p.norm = p.vec.norm()
+		p.content = p.ctf.weigh(idf, &s.voc.wChunk)
+		p.contentNorm = p.content.norm()
 		if cidf != nil {
-			p.cvec, p.cnorm = p.vec, p.norm
-			if !collectionIDF {
-				p.cvec = p.tf.weigh(cidf, &s.voc.wChunk)
-				p.cnorm = p.cvec.norm()
-			}
+			p.cvec = p.ctf.weigh(cidf, &s.voc.wChunk)
+			p.cnorm = p.cvec.norm()
 		}
 	}
 }
 
-// collectionCosine is the cosine of two prepared captures with the
+// pageCosine and contentCosine are the cosines of two prepared captures'
+// pages and contents (the options' IDF).
+func pageCosine(a, b *prepared) float64 { return cosine(a.vec, a.norm, b.vec, b.norm) }
+func contentCosine(a, b *prepared) float64 {
+	return cosine(a.content, a.contentNorm, b.content, b.contentNorm)
+}
+
+// collectionCosine is the cosine of two prepared captures' contents with the
 // collection's IDF.
 func collectionCosine(a, b *prepared) float64 { return cosine(a.cvec, a.cnorm, b.cvec, b.cnorm) }
 

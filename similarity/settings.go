@@ -22,9 +22,10 @@ type Settings struct {
 	MinT0Words int `json:"min_t0_words"`
 	// NoTopicCheck turns off the check of t0 against the collection's topic.
 	NoTopicCheck bool `json:"no_topic_check"`
-	// TopicGuard is Options.TopicGuard (0: the paper's plain rule).
-	TopicGuard float64 `json:"topic_guard"`
-	// Continuity is Options.Continuity (0: the topic guard alone decides).
+	// Plain is Options.Plain: the paper's plain rule, without the curator's
+	// reading.
+	Plain bool `json:"plain"`
+	// Continuity is Options.Continuity (0: off).
 	Continuity float64 `json:"continuity"`
 }
 
@@ -34,7 +35,7 @@ const DefaultScore = "cosine,jaccard,tfintersection,wordcount,bytecount"
 
 // DefaultSettings are the settings detect uses by default.
 func DefaultSettings() Settings {
-	return Settings{Measures: DefaultMeasures, Score: DefaultScore, IDF: "timemap", MinT0Words: 20, TopicGuard: DefaultTopicGuard, Continuity: DefaultContinuity}
+	return Settings{Measures: DefaultMeasures, Score: DefaultScore, IDF: "timemap", MinT0Words: 20, Continuity: DefaultContinuity}
 }
 
 // Options checks the settings and turns them into Options; errors name the
@@ -53,10 +54,6 @@ func (s Settings) Options() (Options, error) {
 	if s.MinT0Words < 0 {
 		return Options{}, fmt.Errorf("--min-t0-words is %d: want 0 or more", s.MinT0Words)
 	}
-	topic, _ := LookupMeasure(MeasureTopic)
-	if err := topic.CheckThreshold(s.TopicGuard); err != nil {
-		return Options{}, fmt.Errorf("--topic-guard: %w", err)
-	}
 	if !(s.Continuity >= 0 && s.Continuity <= 1) {
 		return Options{}, fmt.Errorf("--continuity is %v: want a cosine from 0 to 1", s.Continuity)
 	}
@@ -64,7 +61,7 @@ func (s Settings) Options() (Options, error) {
 		return Options{}, errors.New("--idf must be timemap or collection")
 	}
 	o := Options{Rule: rule, CollectionIDF: s.IDF == "collection", MinT0Words: s.MinT0Words,
-		TopicCheck: !s.NoTopicCheck, TopicGuard: s.TopicGuard, Continuity: s.Continuity}
+		TopicCheck: !s.NoTopicCheck, Plain: s.Plain, Continuity: s.Continuity}
 	for _, t := range extra {
 		o.Measures = append(o.Measures, t.Measure)
 	}
@@ -75,6 +72,6 @@ func (s Settings) Options() (Options, error) {
 // (besides the rule): name: value. o is what Options made of them.
 func (s Settings) Record(o Options) map[string]string {
 	return map[string]string{"idf": s.IDF, "min-t0-words": fmt.Sprint(o.MinT0Words),
-		"topic-check": fmt.Sprint(o.TopicCheck), "topic-guard": fmt.Sprint(o.TopicGuard),
+		"topic-check": fmt.Sprint(o.TopicCheck), "plain": fmt.Sprint(o.Plain),
 		"continuity": fmt.Sprint(o.Continuity)}
 }

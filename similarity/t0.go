@@ -6,27 +6,32 @@ import "fmt"
 // topic a first capture must fall before it is taken to be off-topic itself.
 const offTopicShare = 0.35
 
-// stubShare: a capture with less than 1/stubShare of the terms of the
-// collection's typical first capture, sharing next to nothing (cosine under
-// stubOverlap, with collection IDF) with any of the page's longer captures
-// and no closer to the collection's topic than is typical, is a stub (an
-// error or placeholder page in the site's own words) rather than the page: it
-// is passed over as t0 when a longer capture follows. A page that grows (a
-// live page whose first capture is its first paragraphs) shares its words
-// with what it grows into, and keeps its first capture; so does a short page
-// (a list of headlines) that a site repurposed to longer pages of another
-// subject: the bar is the collection's typical length, not the page's.
+// A first capture is not taken for the page (an error, login or
+// placeholder page in the site's frame, a parked domain) when it shares
+// nothing with the page's fuller captures after it (a cosine under
+// stubOverlap, collection IDF, with each later capture of more than twice
+// its content, and no title in common: a site's thin first page keeps its
+// name in its later titles) and either
+//   - it is far off the collection's topic (see offTopicShare) and under
+//     1/offTopicShort of the content of the collection's typical first
+//     capture: a page of the collection's subject in a language the
+//     collection holds little of sits off its (mostly other language) topic,
+//     but is no shorter than its pages; or
+//   - it is a stub: under 1/stubShare of that typical content, no closer to
+//     the topic than is typical, and a fuller capture follows. A page that
+//     grows (a live page whose first capture is its first paragraphs)
+//     shares its words with what it grows into; a short page that a site
+//     repurposed to longer pages of another subject is longer than a stub.
 const (
-	stubShare   = 8
-	stubOverlap = 0.10
+	offTopicShort = 2
+	stubShare     = 8
+	stubOverlap   = 0.10
 )
 
 // chooseT0 picks URI-R@t0: the earliest capture with HTTP 200, an HTML type
-// and at least MinT0Words words. With TopicCheck, a first capture that sits far
-// off the collection's topic (a parked domain, an error page), or that is a
-// stub of the page (a soft 404 or a placeholder, a fraction of the length of
-// the page's other captures and not close to the topic), is passed over for
-// the earliest capture that is neither, and the reason says so.
+// and at least MinT0Words words. With TopicCheck, a first capture that is
+// not the page (see offTopicShort) is passed over for the earliest capture that
+// is, and the reason says so.
 func chooseT0(in Input, s *scoring, opts Options) (int, string) {
 	prep, model := s.prep, s.model
 	var cands []int
@@ -44,33 +49,41 @@ func chooseT0(in Input, s *scoring, opts Options) (int, string) {
 		return first, plain
 	}
 	floor := offTopicShare * model.TypicalTopicSim
-	short := func(i int) bool { return len(prep[i].doc.Terms)*stubShare < model.TypicalTerms }
-	stub := func(i int, sim float64) bool {
-		if !short(i) || sim >= model.TypicalTopicSim {
-			return false
+	shorter := func(i, share int) bool { return prep[i].doc.ContentTerms*share < model.TypicalTerms }
+	// notThePage says why capture i is not the page, "" when it may be.
+	notThePage := func(i int) string {
+		if !shorter(i, offTopicShort) {
+			return ""
 		}
+		longer := false // a capture with more than twice its content follows
 		for _, j := range cands {
-			// Rounded as scores are, so that summation order cannot matter.
-			if !short(j) && roundScore(collectionCosine(prep[i], prep[j])) >= stubOverlap {
-				return false
+			if j <= i || prep[j].doc.ContentTerms <= 2*prep[i].doc.ContentTerms {
+				continue
 			}
+			if roundScore(collectionCosine(prep[i], prep[j])) >= stubOverlap || s.keepsTitle(i, j) {
+				return ""
+			}
+			longer = true
 		}
-		return true
+		sim := s.topicSim(i)
+		switch {
+		case sim < floor:
+			return fmt.Sprintf("looks off the collection's topic (%d terms where its first captures have %d; similarity %.3f, typical %.3f)",
+				prep[i].doc.ContentTerms, model.TypicalTerms, sim, model.TypicalTopicSim)
+		case longer && shorter(i, stubShare) && sim < model.TypicalTopicSim:
+			return fmt.Sprintf("looks like a stub of the page (%d terms where the collection's first captures have %d; nothing in common with the page's longer captures, not even its title)",
+				prep[i].doc.ContentTerms, model.TypicalTerms)
+		}
+		return ""
 	}
-	sim0 := s.topicSim(first)
-	var why string
-	switch {
-	case sim0 < floor:
-		why = fmt.Sprintf("first capture %s looks off the collection's topic (similarity %.3f, typical %.3f)", in.URIMs[first], sim0, model.TypicalTopicSim)
-	case stub(first, sim0):
-		why = fmt.Sprintf("first capture %s looks like a stub of the page (%d terms where the collection's first captures have %d; nothing in common with the page's longer captures; similarity to the collection's topic %.3f, typical %.3f)",
-			in.URIMs[first], len(prep[first].doc.Terms), model.TypicalTerms, sim0, model.TypicalTopicSim)
-	default:
+	why := notThePage(first)
+	if why == "" {
 		return first, plain
 	}
+	why = fmt.Sprintf("first capture %s %s", in.URIMs[first], why)
 	for _, i := range cands[1:] {
-		if sim := s.topicSim(i); sim >= floor && !stub(i, sim) {
-			return i, fmt.Sprintf("%s; using the earliest capture near the topic (%.3f)", why, sim)
+		if notThePage(i) == "" {
+			return i, fmt.Sprintf("%s; using the earliest capture that looks like the page", why)
 		}
 	}
 	return first, fmt.Sprintf("%s, and so does every later capture; using the first", why)

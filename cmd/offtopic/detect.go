@@ -63,8 +63,8 @@ func scoringFlags() []cli.Flag {
 		&cli.StringFlag{Name: "archive-url", Value: "http://localhost:8080/collection", Usage: "URI-Ms of local captures are `URL`/<14-digit time>/<URI-R>: the collection's Wayback, e.g. https://wayback.archive-it.org/1234 (the default works only while a local Wayback serves the collection)"},
 		&cli.IntFlag{Name: "min-t0-words", Value: def.MinT0Words, Usage: "least number of words of text a capture needs to serve as t0"},
 		&cli.BoolFlag{Name: "no-topic-check", Usage: "always use the first capture with text as t0, even where it looks off the collection's topic"},
-		&cli.Float64Flag{Name: "topic-guard", Value: def.TopicGuard, Usage: "keep on-topic a capture that crosses only content-similarity thresholds while its topic score (similarity to its subject in the collection, relative to t0) is at least `X`; 0 turns it off (the paper's plain rule)"},
-		&cli.Float64Flag{Name: "continuity", Value: def.Continuity, Usage: "with the topic guard: keep on-topic only a capture whose similarity (cosine, collection IDF) to the latest on-topic capture before it is at least `X`, since rotating stories change step by step while a repurposed site jumps; 0 turns the check off"},
+		&cli.BoolFlag{Name: "plain", Usage: "apply the rule as the paper does (any threshold crossed is off-topic), without the curator's reading: language switches, content gone from the site's frame, trimmed pages, kept titles, rotating stories"},
+		&cli.Float64Flag{Name: "continuity", Value: def.Continuity, Usage: "keep on-topic a capture that crosses only content-similarity thresholds when its page cosine to the latest on-topic capture before it is at least `X` (rotating stories change step by step, a replaced page jumps); 0 turns it off"},
 		&cli.StringFlag{Name: "shard", Usage: "score only TimeMaps whose SURT-key hash falls in shard `i/n` (0-based)"},
 		&cli.IntFlag{Name: "workers", Usage: "goroutines indexing, extracting and scoring; 0 = all cores"},
 		&cli.StringFlag{Name: "temp-dir", Usage: "where temporary index and spill files go (default: the system's)"},
@@ -91,7 +91,7 @@ type setup struct {
 // scoringSetup reads the scoring flags; inputs are recorded in the run.
 func scoringSetup(c *cli.Context, inputs []string) (*setup, error) {
 	set := similarity.Settings{Measures: c.String("measures"), Score: c.String("score"), IDF: c.String("idf"),
-		MinT0Words: c.Int("min-t0-words"), NoTopicCheck: c.Bool("no-topic-check"), TopicGuard: c.Float64("topic-guard"),
+		MinT0Words: c.Int("min-t0-words"), NoTopicCheck: c.Bool("no-topic-check"), Plain: c.Bool("plain"),
 		Continuity: c.Float64("continuity")}
 	opts, err := set.Options()
 	if err != nil {

@@ -224,8 +224,8 @@ func TestMeaninglessSettings(t *testing.T) {
 		{[]string{"--score", "jaccard=NaN"}, "--score: threshold of jaccard is NaN"},
 		{[]string{"--workers", "-1"}, "--workers is -1"},
 		{[]string{"--min-t0-words", "-5"}, "--min-t0-words is -5"},
-		{[]string{"--topic-guard", "NaN"}, "--topic-guard"},
-		{[]string{"--topic-guard", "-0.5"}, "--topic-guard"},
+		{[]string{"--continuity", "NaN"}, "--continuity"},
+		{[]string{"--continuity", "-0.5"}, "--continuity"},
 	}
 	for _, tc := range tests {
 		args := append(append([]string{"detect", "-q", "--out-dir", t.TempDir()}, tc.args...), "no-such-input.warc.gz")

@@ -39,8 +39,8 @@ var (
 	archiveURL   = flag.String("archive-url", def.ArchiveURL, "URI-Ms of local captures are URL/<14-digit time>/<URI-R>")
 	minT0Words   = flag.Int("min-t0-words", def.MinT0Words, "least number of words of text a capture needs to serve as t0")
 	noTopicCheck = flag.Bool("no-topic-check", false, "always use the first capture with text as t0")
-	topicGuard   = flag.Float64("topic-guard", def.TopicGuard, "topic score at which a capture crossing only content thresholds stays on-topic; 0 turns it off")
-	continuity   = flag.Float64("continuity", def.Continuity, "with the topic guard: least similarity to the latest on-topic capture a guarded capture needs; 0 turns the check off")
+	plain        = flag.Bool("plain", def.Plain, "apply the rule as the paper does, without the curator's reading")
+	continuity   = flag.Float64("continuity", def.Continuity, "least page cosine to the latest on-topic capture at which a capture crossing only content thresholds stays on-topic; 0 turns it off")
 	warcDir      = flag.String("warc-dir", "", "directory the file names of CDX/CDXJ input are resolved against")
 	tempDir      = flag.String("temp-dir", "", "where workers put temporary index files")
 )
@@ -57,7 +57,7 @@ func main() {
 	cfg.Inputs = offtopicbeam.AbsInputs(strings.Split(*input, ","))
 	cfg.Output = offtopicbeam.AbsInputs([]string{*output})[0]
 	cfg.Measures, cfg.Score, cfg.IDF, cfg.Canonicalize = *measures, *score, *idf, *canonicalize
-	cfg.ArchiveURL, cfg.MinT0Words, cfg.NoTopicCheck, cfg.TopicGuard = *archiveURL, *minT0Words, *noTopicCheck, *topicGuard
+	cfg.ArchiveURL, cfg.MinT0Words, cfg.NoTopicCheck, cfg.Plain = *archiveURL, *minT0Words, *noTopicCheck, *plain
 	cfg.Continuity, cfg.WARCDir, cfg.TempDir = *continuity, *warcDir, *tempDir
 	p, s := beam.NewPipelineWithRoot()
 	if _, err := offtopicbeam.Build(s, cfg); err != nil {
