@@ -141,6 +141,9 @@ type Judged struct {
 	Key    GoldKey
 	Gold   GoldLabel
 	Result *CaptureResult // nil when detection has no verdict for it
+	// Lang is the language of the page: that of its TimeMap's t0, else the
+	// first language detected among its captures ("" when none).
+	Lang string
 }
 
 // Outcome names what the verdict was against the gold standard: "TP", "FN",
@@ -166,9 +169,13 @@ func (j Judged) PredOff() bool { return j.Result != nil && j.Result.Verdict == V
 // Evaluation is detection measured against a gold standard.
 type Evaluation struct {
 	Confusion Confusion
-	// Missing counts gold captures without a verdict (absent or not scored);
-	// they count as wrong verdicts in Confusion, as the independent scorer does.
+	// Missing counts gold captures absent from the results; they count as
+	// wrong verdicts in Confusion, as the independent scorer does.
 	Missing int
+	// NotScored counts gold captures detection did not score (no payload,
+	// HTTP errors, no t0): not called off-topic, so on-topic in Confusion,
+	// as the independent scorer reads them.
+	NotScored int
 	// Extra counts scored captures that the gold standard does not label.
 	Extra int
 	// AUC is the ROC AUC of each measure's raw score, taken in the measure's
@@ -181,16 +188,19 @@ type Evaluation struct {
 // Evaluate matches results to the gold standard by canonical URI-R and timestamp.
 func Evaluate(gold Gold, results []*TimeMapResult) *Evaluation {
 	byKey := map[GoldKey]*CaptureResult{}
+	langs := map[GoldKey]string{}
 	ev := &Evaluation{AUC: map[string]float64{}}
 	for _, r := range results {
+		lang := r.Lang()
 		for i := range r.Captures {
 			c := &r.Captures[i]
-			if c.Verdict == VerdictNotScored {
-				continue
-			}
 			k := KeyOf(c)
+			langs[k] = lang
+			if prev := byKey[k]; prev != nil && prev.Verdict != VerdictNotScored {
+				continue // the same key twice: a scored capture wins
+			}
 			byKey[k] = c
-			if _, ok := gold[k]; !ok {
+			if _, ok := gold[k]; !ok && c.Verdict != VerdictNotScored {
 				ev.Extra++
 			}
 		}
@@ -207,12 +217,15 @@ func Evaluate(gold Gold, results []*TimeMapResult) *Evaluation {
 	})
 	for _, k := range keys {
 		g := gold[k]
-		j := Judged{Key: k, Gold: g, Result: byKey[k]}
+		j := Judged{Key: k, Gold: g, Result: byKey[k], Lang: langs[k]}
 		ev.Judged = append(ev.Judged, j)
 		if j.Result == nil {
 			ev.Missing++
 			ev.Confusion.Add(g.Off, !g.Off) // a capture not judged is a wrong verdict
 			continue
+		}
+		if j.Result.Verdict == VerdictNotScored {
+			ev.NotScored++
 		}
 		ev.Confusion.Add(g.Off, j.PredOff())
 	}
@@ -222,6 +235,42 @@ func Evaluate(gold Gold, results []*TimeMapResult) *Evaluation {
 		}
 	}
 	return ev
+}
+
+// ByLang tallies the verdicts of each page language (Judged.Lang, "" for
+// pages of no known language), most gold captures first.
+func (ev *Evaluation) ByLang() []LangConfusion {
+	by := map[string]*LangConfusion{}
+	for _, j := range ev.Judged {
+		l := by[j.Lang]
+		if l == nil {
+			l = &LangConfusion{Lang: j.Lang}
+			by[j.Lang] = l
+		}
+		if j.Result == nil {
+			l.Confusion.Add(j.Gold.Off, !j.Gold.Off)
+		} else {
+			l.Confusion.Add(j.Gold.Off, j.PredOff())
+		}
+	}
+	out := make([]LangConfusion, 0, len(by))
+	for _, l := range by {
+		out = append(out, *l)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i].Confusion, out[j].Confusion
+		if na, nb := a.TP+a.FP+a.TN+a.FN, b.TP+b.FP+b.TN+b.FN; na != nb {
+			return na > nb
+		}
+		return out[i].Lang < out[j].Lang
+	})
+	return out
+}
+
+// LangConfusion is the confusion matrix of the pages of one language.
+type LangConfusion struct {
+	Lang      string
+	Confusion Confusion
 }
 
 // ROCPoints returns the ROC curve of a measure: (false positive rate, true

@@ -53,6 +53,40 @@ func TestEvaluate(t *testing.T) {
 	}
 }
 
+// TestEvaluateNotScoredAndLanguages: a capture detection did not score is
+// not called off-topic (as the independent scorer reads a "not scored"
+// row), and verdicts are tallied by the language of each page's t0.
+func TestEvaluateNotScoredAndLanguages(t *testing.T) {
+	gold, err := ReadGoldTSV(strings.NewReader(goldTSV), "gold.tsv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := func(lang string, caps ...CaptureResult) *TimeMapResult {
+		for i := range caps {
+			caps[i].Lang = lang
+		}
+		caps[0].IsT0 = true
+		return &TimeMapResult{Captures: caps}
+	}
+	results := []*TimeMapResult{
+		page("fr",
+			cr("http://example.org/", "20050101000000", VerdictOn, 1),
+			cr("http://example.org/", "20060101000000", VerdictNotScored, 0), // on-topic in gold: TN
+			cr("http://example.org/", "20070101000000", VerdictOff, 0.02),    // TP
+			cr("http://example.org/", "20080101000000", VerdictNotScored, 0), // off-topic in gold: FN
+		),
+		page("ja", cr("http://other.org/a", "20050101000000", VerdictOn, 1)),
+	}
+	ev := Evaluate(gold, results)
+	if want := (Confusion{TP: 1, TN: 3, FN: 1}); ev.Confusion != want || ev.Missing != 0 || ev.NotScored != 2 {
+		t.Fatalf("confusion %+v missing %d not scored %d, want %+v, 0 and 2", ev.Confusion, ev.Missing, ev.NotScored, want)
+	}
+	by := ev.ByLang()
+	if len(by) != 2 || by[0].Lang != "fr" || by[0].Confusion != (Confusion{TP: 1, TN: 2, FN: 1}) || by[1].Lang != "ja" || by[1].Confusion != (Confusion{TN: 1}) {
+		t.Errorf("by language %+v", by)
+	}
+}
+
 func TestReadGoldErrors(t *testing.T) {
 	tests := []struct{ name, in, want string }{
 		{"bad label", "id\tdate\tURI\tlabel\n1\t2005\thttp://a/20050101000000/http://x/\t7\n", "line 2"},

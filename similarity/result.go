@@ -58,6 +58,21 @@ type TimeMapResult struct {
 	Captures []CaptureResult `json:"captures"`
 }
 
+// Lang is the language of the page: that of t0, else the first detected
+// among its captures, "" when none.
+func (r *TimeMapResult) Lang() string {
+	first := ""
+	for _, c := range r.Captures {
+		if c.IsT0 {
+			return c.Lang
+		}
+		if first == "" {
+			first = c.Lang
+		}
+	}
+	return first
+}
+
 // Counts tallies verdicts.
 func (r *TimeMapResult) Counts() (on, off, notScored int) {
 	for _, c := range r.Captures {

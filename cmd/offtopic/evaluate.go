@@ -66,6 +66,7 @@ func runEvaluate(c *cli.Context) error {
 	ev := similarity.Evaluate(gold, results)
 	w := c.App.Writer
 	printEvaluation(w, ev, run.Measures)
+	printLanguages(w, ev)
 	if k := c.String("kinds"); k != "" {
 		kf, err := os.Open(k)
 		if err != nil {
@@ -133,8 +134,8 @@ func formatConfusion(c similarity.Confusion) string {
 }
 
 func printEvaluation(w io.Writer, ev *similarity.Evaluation, measures string) {
-	fmt.Fprintf(w, "gold captures: %d (without a verdict: %d; scored captures not in the gold standard: %d)\n",
-		len(ev.Judged), ev.Missing, ev.Extra)
+	fmt.Fprintf(w, "gold captures: %d (absent from the results: %d; not scored, so not off-topic: %d; scored captures not in the gold standard: %d)\n",
+		len(ev.Judged), ev.Missing, ev.NotScored, ev.Extra)
 	if measures != "" {
 		fmt.Fprintf(w, "verdicts (%s), off-topic is the positive class:\n", measures)
 	} else {
@@ -156,6 +157,23 @@ func printEvaluation(w io.Writer, ev *similarity.Evaluation, measures string) {
 		rule := similarity.Rule{{Measure: m, Value: def.Threshold}}
 		cm := similarity.ConfusionOf(ev.Judged, rule)
 		fmt.Fprintf(w, "  %-22s %s\n", rule.String(), formatConfusion(cm))
+	}
+}
+
+// printLanguages prints the verdicts of each page language, where there
+// are several.
+func printLanguages(w io.Writer, ev *similarity.Evaluation) {
+	by := ev.ByLang()
+	if len(by) < 2 {
+		return
+	}
+	fmt.Fprintln(w, "by language of the page (t0's):")
+	for _, l := range by {
+		name := l.Lang
+		if name == "" {
+			name = "unknown"
+		}
+		fmt.Fprintf(w, "  %-8s %s\n", name, formatConfusion(l.Confusion))
 	}
 }
 
