@@ -22,13 +22,13 @@ const (
 	// emptiedContent) and the page lost two fifths of its words (change under
 	// emptiedPage): the site's frame around a short message (page not found,
 	// log in, an empty listing).
-	emptiedCosine  = 0.10
+	emptiedCosine = 0.10
 	// replacedContent: content cosine under which a page's content shares
 	// nothing with t0's; with a page cosine under trimmedCosine, little but
 	// the site's chrome is left of t0's page.
 	replacedContent = 0.10
-	emptiedContent = -0.65
-	emptiedPage    = -0.40
+	emptiedContent  = -0.65
+	emptiedPage     = -0.40
 	// A rotating page changes step by step: a capture continues the anchor
 	// when its page cosine to it is at least Options.Continuity and its
 	// content cosine at least contentContinuity of that (its stories overlap,
