@@ -296,37 +296,33 @@ var scriptLanguage = map[script]string{
 	scriptArmenian: "hy", scriptDevanagari: "hi",
 }
 
-// stemmer stems the words of one language for one document, remembering
-// what it learns for the StemCache.
+// stemmer stems the words of one language for one document: learned holds
+// the stems of its words (which the StemCache learns after the document).
 type stemmer struct {
 	l       *language
-	stems   map[string]string
 	learned map[string]string
 	env     *snowballstem.Env
 }
 
 func (st *stemmer) stem(t string, cache *StemCache) string {
-	if s, ok := st.stems[t]; ok {
+	if s, ok := st.learned[t]; ok {
 		return s
 	}
-	s, ok := "", false
 	if cache != nil {
-		s, ok = cache.get(st.l.code, t)
-	}
-	if !ok {
-		if st.env == nil {
-			st.env = snowballstem.NewEnv("")
-		}
-		st.env.SetCurrent(t)
-		st.l.stem(st.env)
-		if s = st.env.Current(); s == "" {
-			s = t
-		}
-		if cache != nil {
-			st.learned[t] = s
+		if s, ok := cache.get(st.l.code, t); ok {
+			return s
 		}
 	}
-	st.stems[t] = s
+	if st.env == nil {
+		st.env = snowballstem.NewEnv("")
+	}
+	st.env.SetCurrent(t)
+	st.l.stem(st.env)
+	s := st.env.Current()
+	if s == "" {
+		s = t
+	}
+	st.learned[t] = s
 	return s
 }
 
@@ -344,7 +340,7 @@ func termsOf(toks []string, code string, cache *StemCache) []string {
 				return st
 			}
 		}
-		st := &stemmer{l: l, stems: make(map[string]string, 256), learned: map[string]string{}}
+		st := &stemmer{l: l, learned: map[string]string{}}
 		stemmers = append(stemmers, st)
 		return st
 	}
