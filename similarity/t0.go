@@ -8,25 +8,35 @@ const offTopicShare = 0.35
 
 // A first capture is not taken for the page (an error, login or
 // placeholder page in the site's frame, a parked domain) when it shares
-// nothing with the page's fuller captures after it (a cosine under
-// stubOverlap, collection IDF, with each later capture of more than twice
-// its content, and no title in common: a site's thin first page keeps its
-// name in its later titles) and either
+// next to nothing with the page's fuller captures after it (it did not grow
+// into any later capture of more than twice its content, see grows, and has
+// no title in common with it: a page that grows keeps what it had, a site's
+// thin first page keeps its name in its later titles) and either
 //   - it is far off the collection's topic (see offTopicShare) and under
 //     1/offTopicShort of the content of the collection's typical first
 //     capture: a page of the collection's subject in a language the
 //     collection holds little of sits off its (mostly other language) topic,
 //     but is no shorter than its pages; or
 //   - it is a stub: under 1/stubShare of that typical content, no closer to
-//     the topic than is typical, and a fuller capture follows. A page that
-//     grows (a live page whose first capture is its first paragraphs)
-//     shares its words with what it grows into; a short page that a site
-//     repurposed to longer pages of another subject is longer than a stub.
+//     the topic than is typical, and a fuller capture follows. A short page
+//     that a site repurposed to longer pages of another subject is longer
+//     than a stub.
 const (
 	offTopicShort = 2
 	stubShare     = 8
-	stubOverlap   = 0.10
+	stubOverlap   = 0.5
+	growsCosine   = 0.10
 )
+
+// grows reports whether capture b is what a grew into: b's content holds at
+// least stubOverlap of a's content's distinct terms, and their contents'
+// cosine (collection IDF) is at least growsCosine. An error message shares
+// a few common words, or one rare one, with an article by chance, not both.
+func grows(a, b *prepared) bool {
+	n := len(a.ctf.ids)
+	return n > 0 && float64(common(a.ctf.ids, b.ctf.ids)) >= stubOverlap*float64(n) &&
+		roundScore(collectionCosine(a, b)) >= growsCosine
+}
 
 // chooseT0 picks URI-R@t0: the earliest capture with HTTP 200, an HTML type
 // and at least MinT0Words words. With TopicCheck, a first capture that is
@@ -60,7 +70,7 @@ func chooseT0(in Input, s *scoring, opts Options) (int, string) {
 			if j <= i || prep[j].doc.ContentTerms <= 2*prep[i].doc.ContentTerms {
 				continue
 			}
-			if roundScore(collectionCosine(prep[i], prep[j])) >= stubOverlap || s.keepsTitle(i, j) {
+			if grows(prep[i], prep[j]) || s.keepsTitle(i, j) {
 				return ""
 			}
 			longer = true
