@@ -526,17 +526,17 @@ func TestHTMLInBrowser(t *testing.T) {
 	if n := len(order("data-u")); n == 0 || n == pages {
 		t.Errorf("'pages with off-topic captures' shows %d of %d rows", n, pages)
 	}
-	// The topic guard's card shows the pages with captures it kept.
+	// The curator's reading's card shows the pages with captures it kept.
 	choose("pages")
 	click("#guard-card")
 	var guardRows []float64
 	c.eval(`Array.from(document.querySelectorAll('#tms tbody tr[data-id]')).map(r => parseFloat(r.cells[4].getAttribute('data-v')))`, &guardRows)
 	if len(guardRows) == 0 || len(guardRows) == pages {
-		t.Errorf("the topic guard's card shows %d of %d pages", len(guardRows), pages)
+		t.Errorf("the card of captures kept on-topic shows %d of %d pages", len(guardRows), pages)
 	}
 	for _, g := range guardRows {
 		if g <= 0 {
-			t.Errorf("the topic guard's card shows a page without guarded captures: %v", guardRows)
+			t.Errorf("the card of captures kept on-topic shows a page without guarded captures: %v", guardRows)
 			break
 		}
 	}

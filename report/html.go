@@ -46,7 +46,7 @@ const maxReasonKinds = 200
 // HTMLWriter writes the HTML report: one self-contained page (no external
 // assets, no network) that opens at any collection size. The page holds the
 // overview (counts of pages and of other types, verdicts, the captures kept
-// on-topic by the topic guard, why captures were not scored), a worklist of
+// on-topic by the curator's reading, why captures were not scored), a worklist of
 // pages most off-topic first and histograms of the scores, all rendered in Go;
 // each TimeMap's captures travel as compact JSON in an inert data block that
 // the page's script renders (with textContent, never as markup) only when the
@@ -60,7 +60,7 @@ type HTMLWriter struct {
 	w     io.Writer
 	run   *Run
 	rule  similarity.Rule
-	guard float64
+	plain bool // the run applied the paper's plain rule
 	// prefix is the archive URL with a trailing slash: URI-Ms of the form
 	// prefix + timestamp + "/" + URI-R are not repeated in the page.
 	prefix string
@@ -104,7 +104,7 @@ type htmlRow struct {
 }
 
 // NewHTMLWriter starts an HTML report that Close writes to w. run describes
-// the detection run; its rule and topic guard decide which scores are marked
+// the detection run; its rule decides which scores are marked
 // as having decided a verdict.
 func NewHTMLWriter(w io.Writer, run *Run) (*HTMLWriter, error) {
 	rule, err := run.Rule()
@@ -119,7 +119,7 @@ func NewHTMLWriter(w io.Writer, run *Run) (*HTMLWriter, error) {
 	if err != nil {
 		return nil, fmt.Errorf("html report: %w", err)
 	}
-	h := &HTMLWriter{w: w, run: run, rule: rule, guard: run.topicGuard(), tmpl: tmpl, css: css, js: js,
+	h := &HTMLWriter{w: w, run: run, rule: rule, plain: run.plain(), tmpl: tmpl, css: css, js: js,
 		csp: contentSecurityPolicy(string(js), string(css)), spool: spool,
 		kinds: map[string]int{}, reasons: map[string]int{}, hists: map[string]*histogram{}}
 	if run != nil && run.ArchiveURL != "" {
@@ -147,17 +147,9 @@ func (r *Run) Audit() (event, window string, ok bool) {
 	return r.Options["audit"], r.Options["window"], true
 }
 
-// topicGuard is the run's topic guard (0 when off or not recorded).
-func (r *Run) topicGuard() float64 {
-	if r == nil {
-		return 0
-	}
-	g, err := strconv.ParseFloat(r.Options["topic-guard"], 64)
-	if err != nil || g < 0 || math.IsNaN(g) {
-		return 0
-	}
-	return g
-}
+// plain reports whether the run applied the paper's plain rule, without
+// the curator's reading.
+func (r *Run) plain() bool { return r != nil && r.Options["plain"] == "true" }
 
 // DefaultArchive reports whether the run's URI-Ms point at DefaultArchiveURL.
 func (r *Run) DefaultArchive() bool {
@@ -215,7 +207,7 @@ const (
 )
 
 // guarded reports whether an on-topic capture crossed thresholds of the rule
-// (and so was kept on-topic by the topic guard).
+// (and so was kept on-topic by the curator's reading).
 func (h *HTMLWriter) guarded(c *similarity.CaptureResult) bool {
 	return c.Verdict == similarity.VerdictOn && !c.IsT0 && len(h.rule.Crossed(c.Scores)) > 0
 }
@@ -317,17 +309,8 @@ func (h *HTMLWriter) fail(err error) error {
 	return h.err
 }
 
-// threshold is the line a measure's histogram draws: the rule's threshold,
-// or the topic guard for the topic measure.
-func (h *HTMLWriter) threshold(m string) *similarity.Threshold {
-	if t := ruleThreshold(h.rule, m); t != nil {
-		return t
-	}
-	if m == similarity.MeasureTopic && h.guard > 0 {
-		return &similarity.Threshold{Measure: m, Value: h.guard}
-	}
-	return nil
-}
+// threshold is the line a measure's histogram draws: the rule's threshold.
+func (h *HTMLWriter) threshold(m string) *similarity.Threshold { return ruleThreshold(h.rule, m) }
 
 // countReason adds a not-scored capture's reason to the breakdown.
 func (h *HTMLWriter) countReason(reason string) {
@@ -530,7 +513,6 @@ type htmlMeta struct {
 	ID     string   `json:"id"`
 	Prefix string   `json:"prefix"`
 	Rule   [][2]any `json:"rule"`
-	Guard  float64  `json:"guard"`
 	Key    string   `json:"key"`
 	Kinds  []string `json:"kinds"`
 	Rows   [][]any  `json:"rows"`
@@ -542,7 +524,7 @@ type htmlMeta struct {
 // SURT key];
 // the row's index is its TimeMap's id.
 func (h *HTMLWriter) writeData(w io.Writer) error {
-	m := htmlMeta{ID: h.reportID(), Prefix: h.prefix, Guard: h.guard, Key: h.keyMeasure(), Kinds: []string{kindPage}}
+	m := htmlMeta{ID: h.reportID(), Prefix: h.prefix, Key: h.keyMeasure(), Kinds: []string{kindPage}}
 	for _, t := range h.rule {
 		m.Rule = append(m.Rule, [2]any{t.Measure, t.Value})
 	}
@@ -639,7 +621,7 @@ type htmlTop struct {
 	htmlPage
 	S          htmlStats
 	Rule       []similarity.Threshold
-	Guard      string
+	Plain      bool
 	KeyMeasure string
 	Kinds      []countOf
 	Reasons    []countOf
@@ -660,11 +642,8 @@ type countOf struct {
 }
 
 func (h *HTMLWriter) topData() htmlTop {
-	t := htmlTop{htmlPage: h.pageData(), S: h.stats, Rule: h.rule, KeyMeasure: h.keyMeasure(),
+	t := htmlTop{htmlPage: h.pageData(), S: h.stats, Rule: h.rule, Plain: h.plain, KeyMeasure: h.keyMeasure(),
 		Kinds: sortedCounts(h.kinds), Reasons: sortedCounts(h.reasons)}
-	if h.guard > 0 {
-		t.Guard = strconv.FormatFloat(h.guard, 'f', -1, 64)
-	}
 	for _, m := range similarity.MeasureNames() {
 		if hg := h.hists[m]; hg != nil {
 			t.Hists = append(t.Hists, hg.chart(m, h.threshold(m), h.rule.Has(m)))
@@ -890,8 +869,7 @@ type histChart struct {
 	Thr        string
 	ThrX       string
 	Clamped    int
-	// InRule is set for a measure of the rule; the topic measure's line is
-	// the topic guard.
+	// InRule is set for a measure of the rule.
 	InRule                bool
 	CrossedOff, CrossedOn int
 }

@@ -29,7 +29,7 @@ const (
 
 var htmlTestRun = &Run{Tool: "offtopic", Version: "test", Started: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC),
 	Inputs: []string{"a.warc.gz", "b.warc.gz"}, Measures: "cosine=0.10,wordcount=-0.85", ArchiveURL: "http://archive.test/c",
-	Options: map[string]string{"topic-guard": "0.35"}}
+	Options: map[string]string{"continuity": "0.1"}}
 
 // htmlTimeMap makes a TimeMap of n captures a year apart whose scores fall
 // from t0 on; the captures from offFrom on are off-topic.
@@ -279,7 +279,6 @@ func jsonStrings(v any, b *strings.Builder) {
 type pageMeta struct {
 	ID     string
 	Prefix string
-	Guard  float64
 	Key    string
 	Kinds  []string
 	Rows   [][]any
@@ -350,12 +349,12 @@ func TestHTMLContent(t *testing.T) {
 	for _, want := range []string{
 		`<b>6</b><span>pages (TimeMaps with HTML)`,              // overview counts
 		`<b>cosine &lt; 0.1</b> or <b>wordcount &lt; -0.85</b>`, // the rule
-		`<b>topic ≥ 0.35</b>`,                                   // with its guard
+		`read as a curator reads a page`,                        // with the curator's reading
 		`aria-label="histogram of cosine"`,                      // a histogram per measure
 		`aria-label="histogram of wordcount"`,
 		`class="thr"`,                       // threshold lines
 		`id="meta"`, `id="d-0"`, `id="d-5"`, // data for the worklist and each TimeMap
-		`topic-guard: 0.35`,
+		`continuity: 0.1`,
 		`Pages to review`,
 	} {
 		if !strings.Contains(page, want) {
@@ -424,7 +423,7 @@ func TestHTMLAudit(t *testing.T) {
 	}
 }
 
-// htmlGuardAndCSS are a page with a capture kept on-topic by the topic guard
+// htmlGuardAndCSS are a page with a capture kept on-topic by the curator's reading
 // and a stylesheet's TimeMap (not a page: nothing in it is scored).
 func htmlGuardAndCSS() []*similarity.TimeMapResult {
 	g := htmlTimeMap("org,rotating)/", "http://rotating.example.org/", 4, 99)
@@ -451,8 +450,8 @@ func TestHTMLData(t *testing.T) {
 	if len(m.Rows) != len(results) || len(details) != len(results) {
 		t.Fatalf("%d rows and %d data blocks for %d TimeMaps", len(m.Rows), len(details), len(results))
 	}
-	if m.Prefix != "http://archive.test/c/" || m.Guard != 0.35 || m.Key != "cosine" {
-		t.Errorf("meta prefix %q guard %v key %q", m.Prefix, m.Guard, m.Key)
+	if m.Prefix != "http://archive.test/c/" || m.Key != "cosine" {
+		t.Errorf("meta prefix %q key %q", m.Prefix, m.Key)
 	}
 	codes := map[string]float64{similarity.VerdictOn: codeOn, similarity.VerdictOff: codeOff, similarity.VerdictNotScored: codeNS}
 	guarded, guardedPages := 0, 0
@@ -517,8 +516,8 @@ func TestHTMLData(t *testing.T) {
 		`<b>1</b><span>TimeMaps of other types, 3 captures`,
 		`<li><span>text/css</span> <b>1</b></li>`,
 		`<li><span>not HTML (text/css)</span> <b>3</b></li>`,
-		fmt.Sprintf(`<b>%d</b><span>kept on-topic by the topic guard, on %d pages</span>`, guarded, guardedPages),
-		fmt.Sprintf(`%d kept on-topic by the topic guard</figcaption>`, guarded),
+		fmt.Sprintf(`<b>%d</b><span>kept on-topic by the curator's reading, on %d pages</span>`, guarded, guardedPages),
+		fmt.Sprintf(`%d kept on-topic by the curator's reading</figcaption>`, guarded),
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("page lacks %q", want)

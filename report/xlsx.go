@@ -63,7 +63,7 @@ const XLSXExcerptChars = 300
 // XLSXCapturesHeader is the header row of the Captures sheet: the capture,
 // its verdict and the curator's decision first, then the reason, the scores
 // and the text (the capture's excerpt, and t0's beside off-topic captures and
-// those the topic guard kept). The last two columns (key, timestamp) are
+// those the curator's reading kept on-topic). The last two columns (key, timestamp) are
 // hidden: with them a reviewed workbook can be matched back to the captures
 // (see ReadDecisions).
 func XLSXCapturesHeader() []string {
@@ -449,7 +449,7 @@ func (x *XLSXWriter) timeMapsSheet() error {
 		Selection: []excelize.Selection{{SQRef: "B2", ActiveCell: "B2", Pane: "bottomRight"}}}); err != nil {
 		return err
 	}
-	head := []string{"uri_r", "kind", "captures", "scored", "on-topic", "off-topic", "kept by topic guard", "not scored",
+	head := []string{"uri_r", "kind", "captures", "scored", "on-topic", "off-topic", "kept on-topic by the reading", "not scored",
 		"off-topic share", "first off-topic", "t0", "t0 reason"}
 	for i, wd := range []float64{50, 12, 10, 10, 10, 10, 12, 10, 12, 20, 40, 50} {
 		if err := sw.SetColWidth(i+1, i+1, wd); err != nil {
@@ -611,7 +611,7 @@ func (x *XLSXWriter) summary() error {
 		"A capture is off-topic when any measure of the rule is below its threshold (see each capture's reason); scores below a measure's threshold are highlighted on the Captures sheet.",
 		"Dates are UTC. Text from archived pages that a spreadsheet could read as a formula starts with an apostrophe; text cells are capped at " + strconv.Itoa(MaxCellChars) + " characters.",
 		"Review: choose on-topic, off-topic or unsure in the \"" + DecisionColumn + "\" column of the Captures sheet (beside the verdict), then give the workbook to offtopic evaluate --gold or offtopic prune --decisions.",
-		"Text: each capture's excerpt; beside off-topic captures and those the topic guard kept on-topic (on-topic although a score is below its threshold), t0's excerpt too.",
+		"Text: each capture's excerpt; beside off-topic captures and those the curator's reading kept on-topic (on-topic although a score is below its threshold), t0's excerpt too.",
 	}
 	if x.run.DefaultArchive() {
 		notes = append(notes, "URI-Ms point at "+DefaultArchiveURL+", the archive URL detect uses when none is given: they open only while a Wayback serves the collection there. Run detect with --archive-url set to the collection's Wayback (for Archive-It: https://wayback.archive-it.org/COLLECTION-ID).")

@@ -48,7 +48,7 @@ type Family int
 const (
 	// Content measures compare the words of a capture with t0's: a page whose
 	// stories rotate (a front page, a blog) crosses them without leaving its
-	// subject, so the topic guard may overrule them.
+	// subject, so the curator's reading may overrule them (see reading).
 	Content Family = iota
 	// Size measures compare the amount of text; their collapses are never guarded.
 	Size

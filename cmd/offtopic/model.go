@@ -19,7 +19,7 @@ func modelCommand() *cli.Command {
 		Usage:     "build a collection's model file once, for runs split over shards or reducers",
 		ArgsUsage: "FILE.warc[.gz]|FILE.arc[.gz]... | --merge [STATS...]",
 		Description: `Detection compares each capture with its page's t0, and also with the subject
-of its page in the whole collection (the topic guard and t0 check) using a
+of its page in the whole collection (the topic measure and the t0 check) using a
 collection model: document frequencies, the collection's topic and a sample of
 first captures. A run split into parts must score every part against the model
 of the whole collection to give the single run's verdicts. 'model' builds that

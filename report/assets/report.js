@@ -320,9 +320,8 @@
     });
     d.m.forEach(function (m) {
       var val = ruleValue(m), label = m + ' < ' + val;
-      if (val === null && m === 'topic' && meta.guard > 0) { val = meta.guard; label = 'topic guard ' + val; }
       if (val === null) { return; }
-      s.appendChild(svg('line', { 'class': m === 'topic' && ruleValue(m) === null ? 'thr guardline' : 'thr', x1: L, y1: f(y(val)), x2: Rt, y2: f(y(val)) }));
+      s.appendChild(svg('line', { 'class': 'thr', x1: L, y1: f(y(val)), x2: Rt, y2: f(y(val)) }));
       var t = svg('text', { 'class': 'thrlab', x: Rt, y: f(y(val) - 3), 'text-anchor': 'end' });
       t.textContent = label;
       s.appendChild(t);
@@ -343,7 +342,7 @@
     caps.forEach(function (c) {
       var cx = f(x(tsTime(c[TS])));
       if (c[V] === VOFF) { s.appendChild(svg('path', { 'class': 'offmark', d: 'M' + cx + ' ' + (B + 1) + 'l-5 8h10z' }, when(c[TS]) + ' off-topic')); }
-      if (c[V] === VGUARD) { s.appendChild(svg('path', { 'class': 'guardmark', d: 'M' + cx + ' ' + (B + 1) + 'l-4 7h8z' }, when(c[TS]) + ' kept on-topic by the topic guard')); }
+      if (c[V] === VGUARD) { s.appendChild(svg('path', { 'class': 'guardmark', d: 'M' + cx + ' ' + (B + 1) + 'l-4 7h8z' }, when(c[TS]) + ' kept on-topic by the curator\'s reading')); }
       if (c[V] === VNS) { s.appendChild(svg('path', { 'class': 'nsmark', d: 'M' + cx + ' ' + (B + 1) + 'l-3 6h6z' }, when(c[TS]) + ' not scored: ' + (c[REASON] || ''))); }
     });
     return s;
@@ -351,7 +350,7 @@
   function legend(d) {
     var lg = el('div', 'legend');
     d.m.forEach(function (m) { var sp = el('span'); sp.appendChild(el('i', 'm-' + m)); sp.appendChild(document.createTextNode(m)); lg.appendChild(sp); });
-    [['thr', 'threshold of the rule'], ['offk', 'off-topic capture'], ['guardk', 'kept by the topic guard']].forEach(function (k) {
+    [['thr', 'threshold of the rule'], ['offk', 'off-topic capture'], ['guardk', 'kept on-topic by the curator\'s reading']].forEach(function (k) {
       var sp = el('span'); sp.appendChild(el('i', k[0])); sp.appendChild(document.createTextNode(k[1])); lg.appendChild(sp);
     });
     return lg;
@@ -372,7 +371,7 @@
       return s;
     }
     var which = el('select', 'b-which');
-    [['all', 'all captures'], ['off', 'off-topic verdicts'], ['guard', 'captures kept by the guard'], ['on', 'on-topic verdicts'], ['undecided', 'captures without a decision']].forEach(function (w) {
+    [['all', 'all captures'], ['off', 'off-topic verdicts'], ['guard', 'captures kept on-topic by the reading'], ['on', 'on-topic verdicts'], ['undecided', 'captures without a decision']].forEach(function (w) {
       var o = el('option', null, w[1]); o.value = w[0]; which.appendChild(o);
     });
     var as = el('select', 'b-as');
@@ -456,7 +455,7 @@
       w.appendChild(el('span', 'note', (c[STATUS] || 0) + ' · ' + (c[WORDS] || 0) + ' words'));
       tr.appendChild(w);
       var vt = el('td');
-      vt.appendChild(el('span', 'v ' + VCLASS[c[V]], c[V] === VGUARD ? 'on-topic (guard)' : VERDICT[c[V]]));
+      vt.appendChild(el('span', 'v ' + VCLASS[c[V]], c[V] === VGUARD ? 'on-topic (kept)' : VERDICT[c[V]]));
       tr.appendChild(vt);
       var dt = el('td', 'dec');
       var cur = decisions[ck] ? decisions[ck].d : '';
@@ -483,7 +482,7 @@
         if (s !== null && s !== undefined && c[MASK] && (c[MASK] & (1 << j))) { cls += c[V] === VOFF ? ' cross' : ' over'; }
         if (c[V] === VGUARD && m === 'topic') { cls += ' keep'; }
         var cell = el('td', cls, s === null || s === undefined ? '' : s.toFixed(3));
-        if (cls.indexOf('over') >= 0) { cell.title = 'below the threshold, overruled by the topic guard'; }
+        if (cls.indexOf('over') >= 0) { cell.title = 'below the threshold, kept on-topic by the curator\'s reading'; }
         tr.appendChild(cell);
       });
       tr.appendChild(el('td', 'reason', i === d.t0 ? 't0' : c[REASON] || ''));
