@@ -456,7 +456,7 @@ func TestTokenize(t *testing.T) {
 		{"han bigrams", "人权观察", []string{"人权", "权观", "观察"}, 2},
 		{"japanese run across kanji and kana, latin apart", "東京に住む Tokyo", []string{"東京", "京に", "に住", "住む", "tokyo"}, 4},
 		{"a lone han letter stays", "A 人 B", []string{"a", "人", "b"}, 3},
-		{"thai bigrams", "ภาษาไทย", []string{"ภา", "าษ", "ษา", "าไ", "ไท", "ทย"}, 4},
+		{"thai trigrams, marks kept with their letter", "ภาษาไทยง่าย", []string{"ภาษ", "าษา", "ษาไ", "าไท", "ไทย", "ทยง่", "ยง่า", "ง่าย"}, 4},
 		{"hangul words are spaced", "인권 위원회", []string{"인권", "위원회"}, 2},
 		{"arabic tatweel and harakat", "الــرئيـسية مَدْرَسَة", []string{"الرئيسية", "مدرسة"}, 2},
 		{"persian word joined by a zero-width non-joiner", "می\u200cخواهم کتاب", []string{"می\u200cخواهم", "کتاب"}, 2},

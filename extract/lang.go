@@ -361,18 +361,10 @@ func (t *tokenized) shares() []LangShare {
 	return out[:min(len(out), maxLangs)]
 }
 
-// trigramLang asks whatlanggo about a sample of the text's tokens; "" when
-// it is not confident.
+// trigramLang asks whatlanggo about the text's sample; "" when it is not
+// confident.
 func (t *tokenized) trigramLang() string {
-	var b strings.Builder
-	for _, tok := range t.toks {
-		if b.Len()+len(tok) > trigramSample {
-			break
-		}
-		b.WriteString(tok)
-		b.WriteByte(' ')
-	}
-	info := whatlanggo.Detect(b.String())
+	info := whatlanggo.Detect(t.sample)
 	if info.Lang < 0 || info.Confidence < minTrigramConfidence {
 		return ""
 	}

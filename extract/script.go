@@ -46,12 +46,16 @@ const (
 // scriptInfo says, for each script, its Unicode table, the language a text
 // in it is written in when the script is used by one language (or by one
 // far more than by any other), and whether its words are written without
-// spaces between them (then the tokenizer makes character bigrams, as
-// Lucene's CJK analyzer does).
+// spaces between them: then the tokenizer makes overlapping character
+// n-grams of ngram letters (with their vowel and tone marks), bigrams for
+// Chinese and Japanese as Lucene's CJK analyzer does, trigrams for the
+// scripts of South-East Asia, whose words are longer and whose few dozen
+// letters make bigrams that any two texts share.
 var scriptInfo = [numScripts]struct {
 	table   *unicode.RangeTable
 	lang    string
 	unspced bool
+	ngram   int
 }{
 	scriptLatin:      {table: unicode.Latin},
 	scriptCyrillic:   {table: unicode.Cyrillic},
@@ -62,12 +66,12 @@ var scriptInfo = [numScripts]struct {
 	scriptArmenian:   {table: unicode.Armenian, lang: "hy"},
 	scriptGeorgian:   {table: unicode.Georgian, lang: "ka"},
 	scriptHangul:     {table: unicode.Hangul, lang: "ko"},
-	scriptKana:       {lang: "ja", unspced: true},
-	scriptHan:        {table: unicode.Han, lang: "zh", unspced: true},
-	scriptThai:       {table: unicode.Thai, lang: "th", unspced: true},
-	scriptLao:        {table: unicode.Lao, lang: "lo", unspced: true},
-	scriptKhmer:      {table: unicode.Khmer, lang: "km", unspced: true},
-	scriptMyanmar:    {table: unicode.Myanmar, lang: "my", unspced: true},
+	scriptKana:       {lang: "ja", unspced: true, ngram: 2},
+	scriptHan:        {table: unicode.Han, lang: "zh", unspced: true, ngram: 2},
+	scriptThai:       {table: unicode.Thai, lang: "th", unspced: true, ngram: 3},
+	scriptLao:        {table: unicode.Lao, lang: "lo", unspced: true, ngram: 3},
+	scriptKhmer:      {table: unicode.Khmer, lang: "km", unspced: true, ngram: 3},
+	scriptMyanmar:    {table: unicode.Myanmar, lang: "my", unspced: true, ngram: 3},
 	scriptEthiopic:   {table: unicode.Ethiopic, lang: "am"},
 	scriptBengali:    {table: unicode.Bengali, lang: "bn"},
 	scriptGurmukhi:   {table: unicode.Gurmukhi, lang: "pa"},

@@ -22,6 +22,9 @@ type tokenized struct {
 	words int
 	// scripts counts the letters of each script.
 	scripts [numScripts]int
+	// sample is the text's beginning, at most trigramSample bytes, what
+	// the trigram model of language detection reads.
+	sample string
 }
 
 // tokenize cuts text into words at the word boundaries of Unicode's UAX #29
@@ -36,20 +39,21 @@ type tokenized struct {
 // (spaces, punctuation) are dropped; numbers are kept. max caps the tokens
 // (0: no cap).
 func tokenize(text string, max int) *tokenized {
-	t := &tokenized{}
-	var run []rune // the current unspaced run
+	t := &tokenized{sample: prefix(text, trigramSample)}
+	var run []string // the current unspaced run: letters with their marks
+	n := 2           // the n-gram size of the run's script
 	flush := func() {
-		switch len(run) {
-		case 0:
+		switch {
+		case len(run) == 0:
 			return
-		case 1:
-			t.toks = append(t.toks, string(run))
+		case len(run) <= n:
+			t.toks = append(t.toks, strings.Join(run, ""))
 		default:
-			for i := 0; i+1 < len(run); i++ {
-				t.toks = append(t.toks, string(run[i:i+2]))
+			for i := 0; i+n <= len(run); i++ {
+				t.toks = append(t.toks, strings.Join(run[i:i+n], ""))
 			}
 		}
-		t.words += (len(run) + 1) / 2
+		t.words += (len(run) + n - 1) / n
 		run = run[:0]
 	}
 	seg := words.FromString(text)
@@ -60,9 +64,16 @@ func tokenize(text string, max int) *tokenized {
 		case segSkip:
 			continue
 		case segUnspaced:
-			for _, r := range w {
-				if unicode.IsLetter(r) {
-					run = append(run, unicode.ToLower(r))
+			for i, r := range w {
+				switch {
+				case unicode.IsLetter(r):
+					if len(run) == 0 {
+						n = scriptInfo[scriptOf(r)].ngram
+					}
+					run = append(run, string(unicode.ToLower(r)))
+				case unicode.In(r, unicode.Mn, unicode.Mc) && len(run) > 0:
+					_, size := utf8.DecodeRuneInString(w[i:])
+					run[len(run)-1] += w[i : i+size]
 				}
 			}
 			continue
@@ -88,11 +99,23 @@ func (t *tokenized) with(u *tokenized) *tokenized {
 	if len(u.toks) == 0 {
 		return t
 	}
-	w := &tokenized{toks: append(append(make([]string, 0, len(t.toks)+len(u.toks)), t.toks...), u.toks...), words: t.words + u.words}
+	w := &tokenized{toks: append(append(make([]string, 0, len(t.toks)+len(u.toks)), t.toks...), u.toks...), words: t.words + u.words,
+		sample: prefix(t.sample+" "+u.sample, trigramSample)}
 	for s := range w.scripts {
 		w.scripts[s] = t.scripts[s] + u.scripts[s]
 	}
 	return w
+}
+
+// prefix returns at most n bytes of s, not cutting a rune in two.
+func prefix(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }
 
 // Segment kinds.
