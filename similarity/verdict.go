@@ -34,6 +34,11 @@ const (
 	// content cosine at least contentContinuity of that (its stories overlap,
 	// not only its menus).
 	contentContinuity = 0.5
+	// sameSubject is the least topic score (similarity to the page's
+	// subject in the collection, relative to t0's) of new stories that
+	// continue a page whose frame stayed: spam inside a site's frame scores
+	// under a quarter of t0's.
+	sameSubject = 0.5
 	// A page switched language when t0's language holds at most
 	// 1/switchedShare of the share it holds in t0, and the page's language
 	// at most 1/switchedShare of its share in the page in t0 (where there
@@ -112,8 +117,11 @@ func (r *reading) verdict() (verdict, reason string) {
 }
 
 // continuous reports whether the capture continues the anchor: page
-// cosine at least Options.Continuity and content cosine at least
-// contentContinuity of it (or the anchor has no content of its own).
+// cosine at least Options.Continuity, and content cosine at least
+// contentContinuity of it (or the anchor has no content of its own), or,
+// where every story changed between two captures (a blog captured after a
+// burst of posts), new stories as close to the page's subject as
+// sameSubject of t0's.
 func (r *reading) continuous() bool {
 	if r.opts.Continuity <= 0 {
 		return false
@@ -122,7 +130,11 @@ func (r *reading) continuous() bool {
 	if roundScore(pageCosine(r.p(), a)) < r.opts.Continuity {
 		return false
 	}
-	return a.contentNorm == 0 || roundScore(contentCosine(r.p(), a)) >= contentContinuity*r.opts.Continuity
+	if a.contentNorm == 0 || roundScore(contentCosine(r.p(), a)) >= contentContinuity*r.opts.Continuity {
+		return true
+	}
+	topic, ok := r.scores[MeasureTopic]
+	return ok && topic >= sameSubject
 }
 
 // emptied reports a capture whose content is gone from the site's frame.
