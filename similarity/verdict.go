@@ -22,13 +22,13 @@ const (
 	// emptiedContent) and the page lost two fifths of its words (change under
 	// emptiedPage): the site's frame around a short message (page not found,
 	// log in, an empty listing).
-	emptiedCosine = 0.10
+	emptiedCosine  = 0.10
+	emptiedContent = -0.65
+	emptiedPage    = -0.40
 	// replacedContent: content cosine under which a page's content shares
 	// nothing with t0's; with a page cosine under trimmedCosine, little but
 	// the site's chrome is left of t0's page.
 	replacedContent = 0.10
-	emptiedContent  = -0.65
-	emptiedPage     = -0.40
 	// A rotating page changes step by step: a capture continues the anchor
 	// when its page cosine to it is at least Options.Continuity and its
 	// content cosine at least contentContinuity of that (its stories overlap,
@@ -79,12 +79,10 @@ func (r *reading) verdict() (verdict, reason string) {
 	if why, ok := r.emptied(); ok {
 		return VerdictOff, why
 	}
-	page := pageCosine(r.p(), r.t0())
-	if c, ok := r.scores[MeasureContent]; ok && len(crossed) == 0 && c < replacedContent && page < trimmedCosine &&
-		r.p().contentNorm > 0 && r.t0().contentNorm > 0 && r.p().doc.WordCount > r.p().doc.ContentWords {
-		// Little but the site's chrome is left of t0's page: its content
-		// was replaced (spam in the site's frame), unless the page is still
-		// the site's by its title or changed step by step (below).
+	page := roundScore(pageCosine(r.p(), r.t0()))
+	if len(crossed) == 0 && r.replaced(page) {
+		// Judged as a crossing of content similarity: the page may still be
+		// the site's by its title, or have changed step by step (below).
 		crossed = []Threshold{{MeasureContent, replacedContent}}
 	}
 	var kept []Threshold
@@ -114,6 +112,16 @@ func (r *reading) verdict() (verdict, reason string) {
 		}
 	}
 	return VerdictOff, "nothing of t0's page is left: " + describe(kept, r.scores)
+}
+
+// replaced reports a capture of which little but the site's chrome is left
+// of t0's page (page cosine under trimmedCosine): its own content shares
+// nothing with t0's (spam inside the site's frame).
+func (r *reading) replaced(page float64) bool {
+	c, ok := r.scores[MeasureContent]
+	p := r.p()
+	return ok && c < replacedContent && page < trimmedCosine &&
+		p.contentNorm > 0 && r.t0().contentNorm > 0 && p.doc.WordCount > p.doc.ContentWords
 }
 
 // continuous reports whether the capture continues the anchor: page
