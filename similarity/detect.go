@@ -36,7 +36,8 @@ type Options struct {
 	MinT0Words int
 	// ExcerptWords is the number of words of text kept per capture.
 	ExcerptWords int
-	// TopicCheck turns on the check of t0 against the collection's topic.
+	// TopicCheck passes over a first capture that is not the page (see
+	// chooseT0) for the earliest that is.
 	TopicCheck bool
 	// Plain applies the rule as the paper does: a capture crossing any of
 	// its thresholds is off-topic. Otherwise (the default) the curator's

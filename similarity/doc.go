@@ -1,8 +1,12 @@
 // Package similarity owns the off-topic measures of AlNoamany, Weigle & Nelson
 // (cosine TF-IDF, Jaccard, TF-intersection, SEKernel, word-count and byte-count
-// change), thresholds and the rule that combines them, the choice of the
-// first on-topic capture URI-R@t0, verdicts with reasons, the detection
-// pipeline over TimeMaps, and evaluation against a gold standard.
+// change; content, the cosine of the page without its site chrome),
+// thresholds and the rule that combines them, the curator's reading of that
+// rule (a page that switched language or whose content is gone is
+// off-topic; a trimmed page, one that keeps t0's title or whose stories
+// changed step by step is not), the choice of the first on-topic capture
+// URI-R@t0, verdicts with reasons, the detection pipeline over TimeMaps, and
+// evaluation against a gold standard.
 //
 // It sits above the timemap and extract packages and below crawl and report.
 // Results (one TimeMapResult per TimeMap) are the only hand-off to reports.
