@@ -257,62 +257,14 @@ func nameParts(s string) []string {
 	return parts
 }
 
-// textMode selects which text textWords collects.
-type textMode int
-
-const (
-	// allText: every text node except never-text elements (script, style...).
-	allText textMode = iota
-	// visibleText: allText minus hidden elements and site chrome.
-	visibleText
-)
-
-// textWords returns the text under root with its white space collapsed
-// (see wordWriter) and its word count; text nodes are separated at element
+// pageWords returns the visible text under root (hidden elements and what
+// is never text left out) split in two, each with its white space collapsed
+// (see wordWriter) and at most maxWords words (0: no cap): the content, with
+// its word count, and the text of the site's chrome (navigation, header,
+// footer, sidebars: see chrome). Text nodes are separated at element
 // boundaries (inline elements excepted) so that block elements never glue
-// words. maxWords caps the words (0: no cap).
-func textWords(root *html.Node, mode textMode, maxWords int) (string, int) {
-	w := wordWriter{max: maxWords}
-	total := -1 // the page's words, counted when a chrome element is met
-	enter := func(n *html.Node) bool {
-		if w.full {
-			return false
-		}
-		switch n.Type {
-		case html.TextNode:
-			w.write(n.Data)
-			return false
-		case html.ElementNode:
-			if neverText(n) {
-				return false
-			}
-			if mode == visibleText && (hidden(n) || chrome(n) && !holdsThePage(n, root, &total)) {
-				return false
-			}
-			if !inline(n) {
-				w.brk()
-			}
-			return true
-		case html.DocumentNode:
-			return true
-		}
-		return false
-	}
-	leave := func(n *html.Node) {
-		if n.Type == html.ElementNode && !inline(n) {
-			w.brk()
-		}
-	}
-	walk(root, enter, leave)
-	return w.b.String(), w.n
-}
-
-// pageWords returns the visible text under root split in two, each with
-// its white space collapsed (see textWords) and at most maxWords words (0:
-// no cap): the content, and the text of the site's chrome (navigation,
-// header, footer, sidebars: see chrome), which textWords' visibleText
-// drops.
-func pageWords(root *html.Node, maxWords int) (content, chromeText string) {
+// words.
+func pageWords(root *html.Node, maxWords int) (content string, n int, chromeText string) {
 	cw, sw := wordWriter{max: maxWords}, wordWriter{max: maxWords}
 	total := -1
 	var chromeRoot *html.Node // the chrome element being walked, nil outside
@@ -347,7 +299,7 @@ func pageWords(root *html.Node, maxWords int) (content, chromeText string) {
 		}
 	}
 	walk(root, enter, leave)
-	return cw.b.String(), sw.b.String()
+	return cw.b.String(), cw.n, sw.b.String()
 }
 
 // holdsThePage reports whether an element that looks like chrome holds most
@@ -367,7 +319,7 @@ func holdsThePage(n, root *html.Node, total *int) bool {
 	return words*2 > *total
 }
 
-// countWords counts the words of the text under n that textWords would
+// countWords counts the words of the text under n that pageWords would
 // visit, and those of them inside links.
 func countWords(n *html.Node) (words, links int) {
 	inLink := 0

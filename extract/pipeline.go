@@ -115,7 +115,7 @@ func extractHTML(doc *Document, payload []byte, ct string, opts Options) {
 	if bodyRoot == nil {
 		bodyRoot = root
 	}
-	words, chrome := pageWords(bodyRoot, opts.MaxWords)
+	words, _, chrome := pageWords(bodyRoot, opts.MaxWords)
 	doc.Extractor = ExtractorBody
 	if opts.Readability && info.elements <= opts.MaxElements && info.depth <= opts.MaxDepth {
 		if _, n := collapseSpace(words+" "+chrome, 0); n >= opts.MinMainWords {
@@ -131,7 +131,7 @@ func extractHTML(doc *Document, payload []byte, ct string, opts Options) {
 
 // readabilityWords runs go-readability (readeck's maintained fork) on the
 // parsed (and pruned) page and returns the visible text of the article it
-// finds (collapsed, see textWords) and its word count. It works on root
+// finds (collapsed, see pageWords) and its word count. It works on root
 // itself, which saves cloning every page, so it runs after everything else
 // that reads the tree.
 func readabilityWords(root *html.Node, maxWords int) (words string, n int, err error) {
@@ -148,7 +148,7 @@ func readabilityWords(root *html.Node, maxWords int) (words string, n int, err e
 	if art.Node == nil {
 		return "", 0, fmt.Errorf("extract: readability found no article")
 	}
-	words, n = textWords(art.Node, visibleText, maxWords)
+	words, n, _ = pageWords(art.Node, maxWords)
 	return words, n, nil
 }
 
