@@ -423,7 +423,7 @@ func TestLangShares(t *testing.T) {
 	fr := "Le gouvernement a annoncé que la loi ne serait pas modifiée, et l'opposition a critiqué le projet."
 	hy := "Մարդը, նրա արժանապատվությունը, հիմնական իրավունքները և ազատությունները"
 	share := func(text, lang string) float64 {
-		for _, s := range tokenize(text, 0).shares() {
+		for _, s := range tokenize(text, 0).evidence().shares() {
 			if s.Lang == lang {
 				return s.Share
 			}

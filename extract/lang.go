@@ -217,11 +217,12 @@ const (
 // ambiguous, and wins near-ties. The result is an ISO 639-1 code (ISO 639-3
 // where there is none), or "" when unsure.
 func DetectLanguage(text, hint string) string {
-	return tokenize(text, detectTokens).lang(hint)
+	t := tokenize(text, detectTokens)
+	return t.evidence().lang(t, hint)
 }
 
-// lang guesses the language of tokenized text, in three steps, cheapest
-// first:
+// lang guesses the language of tokenized text t from its evidence ev, in
+// three steps, cheapest first:
 //  1. a script that one language writes (Armenian, Hangul, Thai, Kana...)
 //     and that holds most of the letters names it;
 //  2. among the languages of the text's main script, the stop-word profile
@@ -230,9 +231,8 @@ func DetectLanguage(text, hint string) string {
 //     the text, and its answer is taken when it is confident.
 //
 // The hint decides near-ties and texts too short to tell.
-func (t *tokenized) lang(hint string) string {
+func (ev *evidence) lang(t *tokenized, hint string) string {
 	hint = primaryTag(hint)
-	ev := t.evidence()
 	if ev.letters == 0 {
 		return knownHint(hint)
 	}
@@ -341,8 +341,7 @@ const (
 // shares lists the languages whose share of the text is at least
 // minLangShare, the largest first, at most maxLangs; shares are rounded to
 // 1/1000 so that they read and compare the same everywhere.
-func (t *tokenized) shares() []LangShare {
-	ev := t.evidence()
+func (ev *evidence) shares() []LangShare {
 	var out []LangShare
 	add := func(lang string, n, of int) {
 		if of > 0 && float64(n) >= minLangShare*float64(of) {

@@ -161,7 +161,8 @@ func finish(doc *Document, words, chrome string, langHint string, opts Options) 
 	doc.ContentWords = toks.words
 	doc.WordCount = toks.words + ctoks.words
 	whole := toks.with(ctoks)
-	doc.Lang, doc.Langs = whole.lang(langHint), whole.shares()
+	ev := whole.evidence()
+	doc.Lang, doc.Langs = ev.lang(whole, langHint), ev.shares()
 	tl := doc.Lang
 	if tl == "" {
 		tl = primaryTag(langHint)
