@@ -140,7 +140,7 @@ func Score(ctx context.Context, in Input, model *Model, opts Options) (*TimeMapR
 		}
 		prep[i] = &prepared{doc: doc, tf: voc.counts(doc.Terms), ctf: voc.counts(doc.TextTerms())}
 	}
-	sc := &scoring{ctx: ctx, prep: prep, model: model, voc: voc}
+	sc := &scoring{ctx: ctx, prep: prep, model: model, voc: voc, host: hostOf(tm.URIR)}
 	sc.weigh(opts.CollectionIDF)
 
 	t0, why := chooseT0(in, sc, opts)
@@ -173,6 +173,10 @@ func Score(ctx context.Context, in Input, model *Model, opts Options) (*TimeMapR
 	// anchor is the latest capture judged on-topic and continuous with the
 	// anchor before it, t0 to begin with (see Options.Continuity).
 	anchor := t0
+	// last is the latest capture scored before i, and run the kind it got
+	// when off-topic ("" when on-topic): a capture that continues an
+	// off-topic one got there the same way.
+	last, run := -1, Kind("")
 	for i, p := range prep {
 		if p == nil {
 			continue
@@ -187,10 +191,17 @@ func Score(ctx context.Context, in Input, model *Model, opts Options) (*TimeMapR
 		cr.Scores = scores
 		if i == t0 {
 			cr.Verdict, cr.Reason = VerdictOn, "t0"
+			last, run = i, ""
 			continue
 		}
-		r := &reading{s: sc, i: i, anchor: anchor, scores: scores, opts: &opts}
+		r := &reading{s: sc, i: i, anchor: anchor, last: last, run: run, scores: scores, opts: &opts}
 		cr.Verdict, cr.Reason = r.verdict()
+		run = ""
+		if cr.Verdict == VerdictOff {
+			kind, why := r.kindOf()
+			cr.Kind, cr.Reason, run = kind, kind.Label()+": "+why+"; "+cr.Reason, kind
+		}
+		last = i
 		if cr.Verdict == VerdictOn && i > t0 && r.continuous() {
 			anchor = i
 		}

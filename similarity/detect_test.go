@@ -61,18 +61,24 @@ func TestScoreVerdicts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []struct{ verdict, reason string }{
-		{VerdictNotScored, "HTTP status 404"},
-		{VerdictOn, "t0"},
-		{VerdictOn, "no threshold crossed"},
-		{VerdictNotScored, "not HTML (text/css)"},
-		{VerdictOff, "cosine"},
-		{VerdictOff, "wordcount"},
+	want := []struct {
+		verdict, reason string
+		kind            Kind
+	}{
+		{VerdictNotScored, "HTTP status 404", ""},
+		{VerdictOn, "t0", ""},
+		{VerdictOn, "no threshold crossed", ""},
+		{VerdictNotScored, "not HTML (text/css)", ""},
+		{VerdictOff, "cosine", KindSpam},
+		{VerdictOff, "wordcount", KindParked},
 	}
 	for i, w := range want {
 		c := res.Captures[i]
-		if c.Verdict != w.verdict || !strings.Contains(c.Reason, w.reason) {
-			t.Errorf("capture %d: %s (%s), want %s (%s)", i, c.Verdict, c.Reason, w.verdict, w.reason)
+		if c.Verdict != w.verdict || !strings.Contains(c.Reason, w.reason) || c.Kind != w.kind {
+			t.Errorf("capture %d: %s %q (%s), want %s %q (%s)", i, c.Verdict, c.Kind, c.Reason, w.verdict, w.kind, w.reason)
+		}
+		if w.kind != "" && !strings.HasPrefix(c.Reason, w.kind.Label()+": ") {
+			t.Errorf("capture %d: reason %q does not lead with its kind", i, c.Reason)
 		}
 	}
 	if res.T0 != in.URIMs[1] || !res.Captures[1].IsT0 {
@@ -80,6 +86,53 @@ func TestScoreVerdicts(t *testing.T) {
 	}
 	if s := res.Captures[2].Scores; s[MeasureCosine] < 0.3 || s[MeasureCosine] > 0.99 || len(s) != len(MeasureNames())-2 {
 		t.Errorf("scores of an edited capture = %v, want every measure but topic and sekernel (no model, no engine) and a high cosine", s)
+	}
+}
+
+// TestDriftedOrReplaced: a page whose stories give way one by one to
+// another subject's drifted; one whose text is another subject's at once was
+// replaced, and stays so in the captures that follow it.
+func TestDriftedOrReplaced(t *testing.T) {
+	a := strings.Fields("lighthouse keeper lamp lens tower fog signal coast storm ship wreck rescue gallery brass wick oil")
+	b := strings.Fields("football league cup goal striker keeper match season coach stadium fans transfer derby penalty referee whistle")
+	mix := func(n int) string { // the first n stories of a's, the rest b's
+		var w []string
+		for s := range 4 {
+			src := b
+			if s < n {
+				src = a
+			}
+			w = append(w, src[4*s:4*s+4]...)
+			w = append(w, src[4*s:4*s+4]...)
+		}
+		return strings.Join(w, " ")
+	}
+	drift := input([3]string{"200", "text/html", mix(4) + " " + mix(4)}, [3]string{"200", "text/html", mix(3)},
+		[3]string{"200", "text/html", mix(2)}, [3]string{"200", "text/html", mix(1)},
+		[3]string{"200", "text/html", mix(0)}, [3]string{"200", "text/html", mix(0)})
+	jump := input([3]string{"200", "text/html", mix(4) + " " + mix(4)}, [3]string{"200", "text/html", mix(0)},
+		[3]string{"200", "text/html", mix(0)})
+	for _, tt := range []struct {
+		name string
+		in   Input
+		want Kind
+	}{{"drift", drift, KindDrifted}, {"jump", jump, KindReplaced}} {
+		res, err := Score(context.Background(), tt.in, nil, Options{Plain: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for i, c := range res.Captures {
+			if c.Verdict == VerdictOff {
+				n++
+				if c.Kind != tt.want {
+					t.Errorf("%s: capture %d is %q (%s), want %q", tt.name, i, c.Kind, c.Reason, tt.want)
+				}
+			}
+		}
+		if n < 2 {
+			t.Errorf("%s: %d captures off-topic, want the last two at least", tt.name, n)
+		}
 	}
 }
 

@@ -397,10 +397,20 @@ func Sweep(judged []Judged) []SweepResult {
 	return out
 }
 
+// Scenario is what a labelled collection says happened to one capture: its
+// scenario's name (gen_collection.py's "parked", "soft404", "on"...) and
+// the kind of off-topic expected of it ("" when on-topic or unknown).
+type Scenario struct {
+	Name string
+	Kind Kind
+}
+
 // ReadKinds reads an optional TSV (with a header naming a URI or urim column
-// and a scenario or kind column) that says what kind each capture is, for
-// breaking errors down by kind.
-func ReadKinds(r io.Reader, name string) (map[GoldKey]string, error) {
+// and a scenario or kind column, or both) that says what happened to each
+// capture, for breaking errors down by scenario and measuring how often the
+// kind of off-topic is named right. Without a kind column, the kind is that
+// of the scenario's name (see ScenarioKind).
+func ReadKinds(r io.Reader, name string) (map[GoldKey]Scenario, error) {
 	cr := csv.NewReader(r)
 	cr.Comma = '\t'
 	cr.FieldsPerRecord = -1
@@ -409,19 +419,21 @@ func ReadKinds(r io.Reader, name string) (map[GoldKey]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", name, err)
 	}
-	uc, kc := -1, -1
+	uc, sc, kc := -1, -1, -1
 	for i, h := range head {
 		switch strings.ToLower(h) {
 		case "uri", "urim", "uri_m", "uri-m":
 			uc = i
-		case "scenario", "kind":
+		case "scenario":
+			sc = i
+		case "kind":
 			kc = i
 		}
 	}
-	if uc < 0 || kc < 0 {
+	if uc < 0 || sc < 0 && kc < 0 {
 		return nil, fmt.Errorf("%s: header needs a URI and a scenario (or kind) column, has %v", name, head)
 	}
-	out := map[GoldKey]string{}
+	out := map[GoldKey]Scenario{}
 	for line := 2; ; line++ {
 		rec, err := cr.Read()
 		if err == io.EOF {
@@ -430,13 +442,94 @@ func ReadKinds(r io.Reader, name string) (map[GoldKey]string, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s line %d: %w", name, line, err)
 		}
-		if len(rec) <= max(uc, kc) {
+		k, ok := KeyOfURIM(field(rec, uc))
+		if !ok {
 			continue
 		}
-		if k, ok := KeyOfURIM(rec[uc]); ok {
-			out[k] = rec[kc]
+		s := Scenario{Name: field(rec, sc)}
+		if kind, ok := ParseKind(field(rec, kc)); ok {
+			s.Kind = kind
+		} else {
+			s.Kind = ScenarioKind(s.Name)
+		}
+		if s.Name == "" {
+			s.Name = string(s.Kind)
+		}
+		out[k] = s
+	}
+}
+
+func field(rec []string, i int) string {
+	if i < 0 || i >= len(rec) {
+		return ""
+	}
+	return rec[i]
+}
+
+// ScenarioKind is the kind of off-topic of a scenario named as
+// gen_collection.py names them ("" for on-topic and unknown names).
+func ScenarioKind(name string) Kind {
+	if k, ok := ParseKind(name); ok {
+		return k
+	}
+	switch name {
+	case "dberror":
+		return KindError
+	case "soft404":
+		return KindNotFound
+	case "construction":
+		return KindMaintenance
+	case "repurposed":
+		return KindReplaced
+	}
+	return ""
+}
+
+// KindTally counts, for one expected kind, the off-topic captures caught
+// (gold off-topic, judged off-topic) and how many of them were given that
+// kind; Named counts the kinds given instead.
+type KindTally struct {
+	Kind   Kind
+	Caught int
+	Right  int
+	Named  map[Kind]int
+}
+
+// Accuracy is the share of caught captures given the expected kind.
+func (t KindTally) Accuracy() float64 {
+	if t.Caught == 0 {
+		return 0
+	}
+	return float64(t.Right) / float64(t.Caught)
+}
+
+// KindAccuracy tallies, per expected kind, how often the kind of a caught
+// off-topic capture was named right, in the order of Kinds.
+func KindAccuracy(judged []Judged, scenarios map[GoldKey]Scenario) []KindTally {
+	by := map[Kind]*KindTally{}
+	for _, j := range judged {
+		want := scenarios[j.Key].Kind
+		if want == "" || !j.Gold.Off || !j.PredOff() {
+			continue
+		}
+		t := by[want]
+		if t == nil {
+			t = &KindTally{Kind: want, Named: map[Kind]int{}}
+			by[want] = t
+		}
+		t.Caught++
+		t.Named[j.Result.Kind]++
+		if j.Result.Kind == want {
+			t.Right++
 		}
 	}
+	var out []KindTally
+	for _, k := range Kinds() {
+		if t := by[k]; t != nil {
+			out = append(out, *t)
+		}
+	}
+	return out
 }
 
 // CurvePoint is a rule's quality at one threshold.

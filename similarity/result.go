@@ -36,7 +36,12 @@ type CaptureResult struct {
 	Scores map[string]float64 `json:"scores,omitempty"`
 	// Verdict is VerdictOn, VerdictOff or VerdictNotScored.
 	Verdict string `json:"verdict"`
-	// Reason says why: the thresholds crossed, "t0", or why it was not scored.
+	// Kind is what sort of off-topic an off-topic capture is ("" for other
+	// verdicts).
+	Kind Kind `json:"kind,omitempty"`
+	// Reason says why, in plain words first (for an off-topic capture, its
+	// kind's label), the numbers after: the thresholds crossed, "t0", or why
+	// it was not scored.
 	Reason string `json:"reason"`
 	// IsT0 marks the capture used as URI-R@t0.
 	IsT0 bool `json:"t0,omitempty"`

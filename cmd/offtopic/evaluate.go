@@ -177,10 +177,10 @@ func printLanguages(w io.Writer, ev *similarity.Evaluation) {
 	}
 }
 
-func printKinds(w io.Writer, ev *similarity.Evaluation, kinds map[similarity.GoldKey]string) {
+func printKinds(w io.Writer, ev *similarity.Evaluation, kinds map[similarity.GoldKey]similarity.Scenario) {
 	by := map[string]map[string]int{}
 	for _, j := range ev.Judged {
-		k := kinds[j.Key]
+		k := kinds[j.Key].Name
 		if k == "" {
 			k = "?"
 		}
@@ -203,6 +203,27 @@ func printKinds(w io.Writer, ev *similarity.Evaluation, kinds map[similarity.Gol
 			}
 		}
 		fmt.Fprintf(w, "  %-14s %s\n", k, strings.Join(parts, " "))
+	}
+	tallies := similarity.KindAccuracy(ev.Judged, kinds)
+	if len(tallies) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "kind of off-topic named right (of the off-topic captures caught):")
+	for _, t := range tallies {
+		var wrong []string
+		for _, k := range similarity.Kinds() {
+			if n := t.Named[k]; n > 0 && k != t.Kind {
+				wrong = append(wrong, fmt.Sprintf("%s %d", k, n))
+			}
+		}
+		if n := t.Named[""]; n > 0 {
+			wrong = append(wrong, fmt.Sprintf("none %d", n))
+		}
+		line := fmt.Sprintf("  %-12s %d/%d %5.1f%%", t.Kind, t.Right, t.Caught, 100*t.Accuracy())
+		if len(wrong) > 0 {
+			line += " (named " + strings.Join(wrong, ", ") + ")"
+		}
+		fmt.Fprintln(w, line)
 	}
 }
 

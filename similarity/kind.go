@@ -1,0 +1,328 @@
+package similarity
+
+import (
+	"fmt"
+	"net/url"
+	"strings"
+	"unicode"
+)
+
+// Kind names what sort of off-topic a capture is: what a curator sees when
+// the capture is replayed, and acts on (a parked domain is dropped from the
+// collection, a database error is re-crawled later, a drifted front page is
+// re-scoped). Every off-topic verdict carries one.
+type Kind string
+
+// The kinds of off-topic, as the off-topic study's gold standard describes
+// them and as curators name them.
+const (
+	KindParked      Kind = "parked"
+	KindSuspended   Kind = "suspended"
+	KindError       Kind = "error"
+	KindNotFound    Kind = "not-found"
+	KindMaintenance Kind = "maintenance"
+	KindLogin       Kind = "login"
+	KindBlank       Kind = "blank"
+	KindSpam        Kind = "spam"
+	KindRedirected  Kind = "redirected"
+	KindReplaced    Kind = "replaced"
+	KindDrifted     Kind = "drifted"
+)
+
+// Kinds lists every kind, in the order reports show them.
+func Kinds() []Kind {
+	return []Kind{KindParked, KindSuspended, KindError, KindNotFound, KindMaintenance, KindLogin, KindBlank,
+		KindSpam, KindRedirected, KindReplaced, KindDrifted}
+}
+
+// Label is the kind in a curator's words.
+func (k Kind) Label() string {
+	switch k {
+	case KindParked:
+		return "parked or for sale"
+	case KindSuspended:
+		return "account suspended"
+	case KindError:
+		return "server or database error"
+	case KindNotFound:
+		return "not found (soft 404)"
+	case KindMaintenance:
+		return "maintenance or under construction"
+	case KindLogin:
+		return "login or consent wall"
+	case KindBlank:
+		return "blank or script shell"
+	case KindSpam:
+		return "hacked or spam"
+	case KindRedirected:
+		return "redirected away"
+	case KindReplaced:
+		return "replaced by another subject"
+	case KindDrifted:
+		return "drifted to another subject"
+	}
+	return string(k)
+}
+
+// ParseKind returns the kind a name or label stands for (case-insensitive).
+func ParseKind(s string) (Kind, bool) {
+	s = strings.ToLower(strings.TrimSpace(s))
+	for _, k := range Kinds() {
+		if s == string(k) || s == k.Label() {
+			return k, true
+		}
+	}
+	return "", false
+}
+
+// What a page says decides its kind only on a page short enough to be a
+// message: cueWords is the most words of content a parking, error or login
+// page has (a long article that mentions a database error is not one).
+const cueWords = 250
+
+// A cue scores cueStrong when it is a phrase (several words, or four
+// letters of a script written without spaces) and 1 when it is a single
+// word; a kind needs cueEnough, so that one ordinary word ("login",
+// "password" in a page's menu) does not name it. In the title, a cue counts
+// twice: error pages put what they are in their title.
+const (
+	cueStrong = 2
+	cueEnough = 2
+)
+
+// spamShare is the least share of a page's terms that spam's vocabulary
+// (pharmacy, gambling, loans, counterfeits, adult, "cheap", "buy") must hold
+// for it to read as spam: in ordinary news such words hold well under 2%,
+// in injected SEO spam over a quarter.
+const spamShare = 0.12
+
+// kindOf names the kind of an off-topic capture: what the page says (a
+// message page's cues, in the page's language), then spam's vocabulary, then
+// how it got there (step by step from the captures before it: drifted; at
+// once: replaced). The second value says why in plain words.
+func (r *reading) kindOf() (Kind, string) {
+	p := r.p()
+	doc := p.doc
+	if doc.WordCount == 0 || doc.ContentWords == 0 && doc.WordCount < blankWords {
+		return KindBlank, "the page shows nothing"
+	}
+	if doc.ContentWords <= cueWords {
+		if k, cues := cueKind(doc.Title, doc.Text, r.s.host); k != "" {
+			return k, "it says " + quoteCues(cues)
+		}
+	}
+	if share := spamTermShare(doc.Terms); share >= spamShare {
+		return KindSpam, fmt.Sprintf("%.0f%% of its words are spam's (pills, casinos, loans, replicas)", 100*share)
+	}
+	if doc.ContentWords < blankWords {
+		return KindBlank, fmt.Sprintf("it has %d words of its own", doc.ContentWords)
+	}
+	switch {
+	case (r.run == KindDrifted || r.run == KindReplaced) && r.continues(r.last):
+		// The same other subject as the capture before it.
+		if r.run == KindDrifted {
+			return KindDrifted, "its stories changed step by step from t0's to another subject"
+		}
+		return KindReplaced, "another subject's text where t0's was, as in the capture before it"
+	case r.run == "" && r.i > r.s.t0 && r.continues(r.last):
+		return KindDrifted, "its stories changed step by step from t0's to another subject"
+	}
+	return KindReplaced, "another subject's text where t0's was"
+}
+
+// continues reports whether the capture shares enough of capture j to have
+// changed from it step by step, as continuous measures it: page cosine at
+// least Options.Continuity (DefaultContinuity when off), and content cosine
+// at least contentContinuity of that (stories, not only the site's frame).
+func (r *reading) continues(j int) bool {
+	if j < 0 || r.s.prep[j] == nil {
+		return false
+	}
+	c := r.opts.Continuity
+	if c <= 0 {
+		c = DefaultContinuity
+	}
+	p, q := r.p(), r.s.prep[j]
+	return roundScore(pageCosine(p, q)) >= c &&
+		(q.contentNorm == 0 || roundScore(contentCosine(p, q)) >= contentContinuity*c)
+}
+
+// blankWords: a page with fewer words of its own than this shows nothing a
+// curator would keep.
+const blankWords = 5
+
+// cueKind finds the kind whose cues a message page's title and text hold
+// most of (at least cueEnough), and the cues found; "" when none has
+// enough. A title that is only the site's host name is a parking page's.
+func cueKind(title, text, host string) (Kind, []string) {
+	t, b := normalizeCue(title), normalizeCue(text)
+	best, bestScore := Kind(""), 0
+	var bestCues []string
+	for _, kc := range kindCues {
+		score := 0
+		var found []string
+		for _, c := range kc.cues {
+			w := c.weight
+			switch {
+			case strings.Contains(t, c.pattern):
+				w *= 2
+			case strings.Contains(b, c.pattern):
+			default:
+				continue
+			}
+			score += w
+			found = append(found, c.text)
+		}
+		if kc.kind == KindParked && host != "" && titleIsHost(title, host) {
+			score += cueStrong
+			found = append(found, "its title is the domain name")
+		}
+		if score > bestScore {
+			best, bestScore, bestCues = kc.kind, score, found
+		}
+	}
+	if bestScore < cueEnough {
+		return "", nil
+	}
+	return best, bestCues
+}
+
+// titleIsHost reports whether a title is the host name (with or without
+// "www."), as parking pages title themselves.
+func titleIsHost(title, host string) bool {
+	t := strings.ToLower(strings.TrimSpace(title))
+	h := strings.TrimPrefix(strings.ToLower(host), "www.")
+	return t != "" && (t == h || t == "www."+h)
+}
+
+// hostOf is the host of a URI-R, "" when it has none.
+func hostOf(urir string) string {
+	u, err := url.Parse(urir)
+	if err != nil {
+		return ""
+	}
+	return u.Hostname()
+}
+
+// quoteCues renders found cues as `"a", "b"`, at most three.
+func quoteCues(cues []string) string {
+	if len(cues) > 3 {
+		cues = cues[:3]
+	}
+	q := make([]string, len(cues))
+	for i, c := range cues {
+		if strings.HasPrefix(c, "its title") {
+			q[i] = c
+			continue
+		}
+		q[i] = fmt.Sprintf("%q", c)
+	}
+	return strings.Join(q, ", ")
+}
+
+// spamTermShare is the share of terms that begin with a root of spam's
+// vocabulary. Roots, not stems: the terms are stemmed in the page's
+// language, and spam's words are mostly the same in every language (brand
+// names, "casino", "poker").
+func spamTermShare(terms []string) float64 {
+	if len(terms) == 0 {
+		return 0
+	}
+	n := 0
+	for _, t := range terms {
+		if isSpamTerm(t) {
+			n++
+		}
+	}
+	return float64(n) / float64(len(terms))
+}
+
+func isSpamTerm(t string) bool {
+	for _, root := range spamRoots {
+		if strings.HasPrefix(t, root) {
+			return true
+		}
+	}
+	return false
+}
+
+// normalizeCue lower-cases s, turns every run of characters that are not
+// letters, marks or digits into one space and pads it with spaces, so that
+// cues match whole words.
+func normalizeCue(s string) string {
+	var b strings.Builder
+	b.Grow(len(s) + 2)
+	b.WriteByte(' ')
+	space := true
+	for _, r := range s {
+		switch {
+		case unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r) || unicode.Is(unicode.Mc, r):
+			b.WriteRune(unicode.ToLower(r))
+			space = false
+		case !space:
+			b.WriteByte(' ')
+			space = true
+		}
+	}
+	if !space {
+		b.WriteByte(' ')
+	}
+	return b.String()
+}
+
+// cue is one phrase of a kind: its text as listed, the pattern matched
+// against normalized text, and its weight.
+type cue struct {
+	text, pattern string
+	weight        int
+}
+
+// kindCue is a kind with its cues in every language listed.
+type kindCue struct {
+	kind Kind
+	cues []cue
+}
+
+// kindCues are the cues of the kinds that a page says it is, built from
+// cuePhrases. Only read after initialization.
+var kindCues = buildCues()
+
+func buildCues() []kindCue {
+	var out []kindCue
+	for _, kp := range cuePhrases {
+		kc := kindCue{kind: kp.kind}
+		for _, lang := range kp.phrases {
+			for _, ph := range strings.Split(lang, "|") {
+				ph = strings.TrimSpace(ph)
+				if ph == "" {
+					continue
+				}
+				n := normalizeCue(ph)
+				w := 1
+				if strings.Count(strings.TrimSpace(n), " ") > 0 || unspacedLetters(n) >= 4 {
+					w = cueStrong
+				}
+				if unspacedLetters(n) > 0 {
+					n = strings.TrimSpace(n) // scripts without spaces: match inside runs
+				}
+				kc.cues = append(kc.cues, cue{text: ph, pattern: n, weight: w})
+			}
+		}
+		out = append(out, kc)
+	}
+	return out
+}
+
+// unspacedLetters counts the letters of s in scripts written without
+// spaces between words (Han, Kana, Thai and their neighbours) and in
+// Hangul, whose words take their particles without a space.
+func unspacedLetters(s string) int {
+	n := 0
+	for _, r := range s {
+		if unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul, unicode.Thai, unicode.Lao,
+			unicode.Khmer, unicode.Myanmar) {
+			n++
+		}
+	}
+	return n
+}
