@@ -55,8 +55,8 @@ const (
 // reading judges one capture of a TimeMap being scored.
 type reading struct {
 	s      *scoring
-	i      int // the capture
-	anchor int // the latest capture judged on-topic and continuous
+	i      int  // the capture
+	anchor int  // the latest capture judged on-topic and continuous
 	last   int  // the latest capture scored before this one (-1: none)
 	run    Kind // the kind last got when off-topic, "" when on-topic
 	scores map[string]float64
