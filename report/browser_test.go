@@ -530,7 +530,7 @@ func TestHTMLInBrowser(t *testing.T) {
 	choose("pages")
 	click("#guard-card")
 	var guardRows []float64
-	c.eval(`Array.from(document.querySelectorAll('#tms tbody tr[data-id]')).map(r => parseFloat(r.cells[4].getAttribute('data-v')))`, &guardRows)
+	c.eval(`Array.from(document.querySelectorAll('#tms tbody tr[data-id]')).map(r => parseFloat(r.cells[5].getAttribute('data-v')))`, &guardRows)
 	if len(guardRows) == 0 || len(guardRows) == pages {
 		t.Errorf("the card of captures kept on-topic shows %d of %d pages", len(guardRows), pages)
 	}
@@ -592,6 +592,7 @@ func TestHTMLInBrowser(t *testing.T) {
 	// Review: mark one capture, then a page's captures from a date on in bulk,
 	// save the decisions and read the file back as evaluate and prune do.
 	reviewInBrowser(t, c, ev, dir, results)
+	kindsInBrowser(t, c, ev, results)
 
 	// A control: the page's CSP blocks an injected inline script, and the
 	// test sees the violation (so an empty list above means something).
@@ -792,8 +793,61 @@ func reviewInBrowser(t *testing.T, c *cdp, ev *pageEvents, dir string, results [
 		t.Errorf("after loading the saved file the page counts %s decisions, want %d", n, len(want)+1)
 	}
 	var decided string
-	c.eval(`document.getElementById('row-3') ? document.getElementById('row-3').cells[9].textContent : 'no row'`, &decided)
+	c.eval(`document.getElementById('row-3') ? document.getElementById('row-3').cells[10].textContent : 'no row'`, &decided)
 	if decided != strconv.Itoa(len(want)+1) {
 		t.Errorf("the worklist's Decided column of the page shows %q", decided)
+	}
+}
+
+// kindsInBrowser filters the worklist by a kind of off-topic and marks every
+// capture of that kind across the collection at once.
+func kindsInBrowser(t *testing.T, c *cdp, ev *pageEvents, results []*similarity.TimeMapResult) {
+	t.Helper()
+	wantRows, wantCaps := 0, 0
+	for _, r := range results {
+		n := 0
+		for _, cr := range r.Captures {
+			if cr.Kind == similarity.KindError && cr.Verdict == similarity.VerdictOff {
+				n++
+			}
+		}
+		if n > 0 {
+			wantRows++
+			wantCaps += n
+		}
+	}
+	if wantRows == 0 {
+		t.Fatal("the fixture has no captures of kind error")
+	}
+	var rows int
+	if err := c.eval(`(function(){var s = document.getElementById('offkind'); s.value = 'error'; s.dispatchEvent(new Event('change'));
+		document.getElementById('show').value = 'all'; document.getElementById('show').dispatchEvent(new Event('change'));
+		return document.querySelectorAll('#tms tbody tr[data-id]').length;})()`, &rows); err != nil {
+		t.Fatal(err)
+	}
+	if want := min(wantRows, 50); rows != want {
+		t.Errorf("filtered by kind error, the worklist shows %d rows, want %d", rows, want)
+	}
+	var kinds []string
+	c.eval(`Array.from(document.querySelectorAll('#tms tbody tr[data-id] td.kinds')).map(td => td.textContent)`, &kinds)
+	for _, k := range kinds {
+		if !strings.Contains(k, "error") {
+			t.Errorf("a row shown for kind error lists kinds %q", k)
+			break
+		}
+	}
+	var n string
+	if err := c.eval(`(function(){localStorage.clear();
+		document.getElementById('mk-kind').value = 'error'; document.getElementById('mk-as').value = 'off-topic';
+		document.getElementById('mk-apply').click(); return document.getElementById('ndec').textContent;})()`, &n); err != nil {
+		t.Fatal(err)
+	}
+	if problems, _ := ev.take(); len(problems) > 0 {
+		t.Errorf("console errors while marking by kind:\n%s", strings.Join(problems, "\n"))
+	}
+	var before int
+	c.eval(`Object.keys(JSON.parse(localStorage.getItem(Object.keys(localStorage).find(k => k.startsWith('offtopic-decisions:'))) || '{}')).length`, &before)
+	if before < wantCaps {
+		t.Errorf("marking kind error stored %d decisions (page shows %s), want at least the %d captures of that kind", before, n, wantCaps)
 	}
 }

@@ -36,7 +36,7 @@ func utf8Start(b byte) bool { return b&0xC0 != 0x80 }
 func CSVHeader() []string {
 	h := []string{"uri_r", "uri_m", "datetime", "status", "mime", "word_count", "byte_count", "extractor", "lang"}
 	h = append(h, similarity.StandardMeasureNames()...)
-	return append(h, "verdict", "reason", "t0")
+	return append(h, "verdict", "kind", "reason", "t0")
 }
 
 // CSVWriter writes the CSV report.
@@ -66,7 +66,7 @@ func (c *CSVWriter) Write(r *similarity.TimeMapResult) error {
 		if cr.IsT0 {
 			t0 = "t0"
 		}
-		row = append(row, cr.Verdict, SafeCell(cr.Reason), t0)
+		row = append(row, cr.Verdict, string(cr.Kind), SafeCell(cr.Reason), t0)
 		if err := c.w.Write(row); err != nil {
 			return err
 		}

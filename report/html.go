@@ -90,6 +90,20 @@ type htmlStats struct {
 	Other, OtherCaptures                  int
 	On, Off, Guarded, NotScored, Scored   int
 	PagesWithOff, PagesGuarded, PagesNoT0 int
+	// OffKinds counts off-topic captures by kind, in the order of
+	// similarity.Kinds.
+	OffKinds [numKinds]int
+}
+
+// numKinds is the number of kinds of off-topic (similarity.Kinds).
+const numKinds = 11
+
+// kindIndex is the position of a kind in similarity.Kinds, -1 for none.
+func kindIndex(k similarity.Kind) int {
+	if k == "" {
+		return -1
+	}
+	return slices.Index(similarity.Kinds(), k)
 }
 
 // htmlRow is what the worklist keeps of one TimeMap; it goes into the page
@@ -101,6 +115,9 @@ type htmlRow struct {
 	MinKey                                float64 // NaN when nothing was scored
 	First, Last                           int     // yyyymmdd
 	HasT0                                 bool
+	// OffKinds has bit i set when an off-topic capture is of kind i of
+	// similarity.Kinds.
+	OffKinds int
 }
 
 // NewHTMLWriter starts an HTML report that Close writes to w. run describes
@@ -238,6 +255,10 @@ func (h *HTMLWriter) Write(r *similarity.TimeMapResult) error {
 		switch {
 		case c.Verdict == similarity.VerdictOff:
 			row.Off++
+			if k := kindIndex(c.Kind); k >= 0 {
+				row.OffKinds |= 1 << k
+				h.stats.OffKinds[k]++
+			}
 		case c.Verdict == similarity.VerdictOn:
 			row.On++
 			if h.guarded(c) {
@@ -373,7 +394,8 @@ var deciding = regexp.MustCompile(`([a-z]+) -?[0-9.]+ < `)
 // mask of the scores that decided the verdict (for guarded captures: the
 // thresholds crossed), reason, title, excerpt, URI-M ("" when it is the
 // archive URL + timestamp + URI-R), 1 when the URI-M is not to be linked,
-// the capture's key where it differs from the TimeMap's.
+// the capture's key where it differs from the TimeMap's, the kind of an
+// off-topic capture (1 + its index in the meta block's off-topic kinds).
 type htmlDetail struct {
 	Key      string   `json:"k"`
 	URIT     string   `json:"t,omitempty"`
@@ -447,7 +469,7 @@ func (h *HTMLWriter) detail(r *similarity.TimeMapResult) htmlDetail {
 		if k := similarity.KeyOf(c).Key; k != r.Key {
 			ckey = k
 		}
-		row := []any{ts, code, c.Status, c.WordCount, scores, mask, reason, title, excerpt, urim, nolink, ckey}
+		row := []any{ts, code, c.Status, c.WordCount, scores, mask, reason, title, excerpt, urim, nolink, ckey, kindIndex(c.Kind) + 1}
 		for len(row) > 2 && isZero(row[len(row)-1]) {
 			row = row[:len(row)-1]
 		}
@@ -515,7 +537,10 @@ type htmlMeta struct {
 	Rule   [][2]any `json:"rule"`
 	Key    string   `json:"key"`
 	Kinds  []string `json:"kinds"`
-	Rows   [][]any  `json:"rows"`
+	// OffKinds are the kinds of off-topic, as [name, label] in the order of
+	// similarity.Kinds: rows and captures refer to them by position.
+	OffKinds [][2]string `json:"offkinds"`
+	Rows     [][]any     `json:"rows"`
 }
 
 // writeData writes the meta block with the worklist's rows: each is
@@ -527,6 +552,9 @@ func (h *HTMLWriter) writeData(w io.Writer) error {
 	m := htmlMeta{ID: h.reportID(), Prefix: h.prefix, Key: h.keyMeasure(), Kinds: []string{kindPage}}
 	for _, t := range h.rule {
 		m.Rule = append(m.Rule, [2]any{t.Measure, t.Value})
+	}
+	for _, k := range similarity.Kinds() {
+		m.OffKinds = append(m.OffKinds, [2]string{string(k), k.Label()})
 	}
 	kindIdx := map[string]int{kindPage: 0}
 	m.Rows = make([][]any, len(h.rows))
@@ -545,7 +573,7 @@ func (h *HTMLWriter) writeData(w io.Writer) error {
 		if r.HasT0 {
 			t0 = 1
 		}
-		m.Rows[i] = []any{r.URIR, k, r.Captures, r.Off, r.On, r.NotScored, r.Guarded, minKey, r.First, r.Last, t0, r.Key}
+		m.Rows[i] = []any{r.URIR, k, r.Captures, r.Off, r.On, r.NotScored, r.Guarded, minKey, r.First, r.Last, t0, r.Key, r.OffKinds}
 	}
 	if _, err := io.WriteString(w, `<script type="application/json" id="meta">`); err != nil {
 		return err
@@ -625,6 +653,8 @@ type htmlTop struct {
 	KeyMeasure string
 	Kinds      []countOf
 	Reasons    []countOf
+	// OffKinds breaks off-topic captures down by kind, largest first.
+	OffKinds []kindCount
 	Hists      []histChart
 	RunLines   []string
 	// Audit is set for an audit of an extracted collection against an
@@ -634,6 +664,12 @@ type htmlTop struct {
 
 // htmlAudit is what the overview says of an audit's rule.
 type htmlAudit struct{ Event, From, To string }
+
+// kindCount is how many off-topic captures are of one kind.
+type kindCount struct {
+	Kind, Label string
+	N           int
+}
 
 // countOf is one line of a breakdown.
 type countOf struct {
@@ -649,6 +685,12 @@ func (h *HTMLWriter) topData() htmlTop {
 			t.Hists = append(t.Hists, hg.chart(m, h.threshold(m), h.rule.Has(m)))
 		}
 	}
+	for i, k := range similarity.Kinds() {
+		if n := h.stats.OffKinds[i]; n > 0 {
+			t.OffKinds = append(t.OffKinds, kindCount{string(k), k.Label(), n})
+		}
+	}
+	sort.SliceStable(t.OffKinds, func(i, j int) bool { return t.OffKinds[i].N > t.OffKinds[j].N })
 	t.RunLines = runLines(h.run)
 	if ev, win, ok := h.run.Audit(); ok {
 		from, to, _ := strings.Cut(win, "/")

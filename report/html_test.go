@@ -58,7 +58,11 @@ func htmlTimeMap(key, urir string, n, offFrom int) *similarity.TimeMapResult {
 		case i == 0:
 			c.IsT0, c.Verdict, c.Reason = true, similarity.VerdictOn, "t0"
 		case i >= offFrom:
-			c.Verdict, c.Reason = similarity.VerdictOff, fmt.Sprintf("cosine %.3f < 0.1; wordcount -0.900 < -0.85", cos)
+			c.Verdict, c.Kind = similarity.VerdictOff, similarity.KindParked
+			if i%2 == 1 {
+				c.Kind = similarity.KindError
+			}
+			c.Reason = fmt.Sprintf("%s: it says so; cosine %.3f < 0.1; wordcount -0.900 < -0.85", c.Kind.Label(), cos)
 		default:
 			c.Verdict, c.Reason = similarity.VerdictOn, "no threshold crossed"
 		}
@@ -93,7 +97,7 @@ func htmlFixture() []*similarity.TimeMapResult {
 	noT0.T0, noT0.T0Reason = "", "no capture with HTTP 200, an HTML type and at least 20 words"
 	for i := range noT0.Captures {
 		c := &noT0.Captures[i]
-		c.Verdict, c.Reason, c.Scores, c.IsT0 = similarity.VerdictNotScored, "no t0", nil, false
+		c.Verdict, c.Reason, c.Scores, c.IsT0, c.Kind = similarity.VerdictNotScored, "no t0", nil, false, ""
 	}
 	return []*similarity.TimeMapResult{
 		htmlTimeMap("com,example)/", "http://example.com/", 12, 99),

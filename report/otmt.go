@@ -10,8 +10,9 @@ import (
 
 // OTMTWriter streams results in the output schema of OTMT (the Off-Topic
 // Memento Toolkit): TimeMap URI -> URI-M -> "timemap measures" -> measure ->
-// {"comparison score", "topic status"}, plus "overall topic status" and the
-// capture's status where it was not scored.
+// {"comparison score", "topic status"}, plus "overall topic status", and two
+// fields of this tool's: the "off-topic kind" of an off-topic capture and the
+// "reason" of any verdict but on-topic.
 type OTMTWriter struct {
 	w     *bufio.Writer
 	rule  similarity.Rule
@@ -36,8 +37,11 @@ type otmtMemento struct {
 	Overall  string                 `json:"overall topic status"`
 	Datetime string                 `json:"memento-datetime"`
 	Status   int                    `json:"http status"`
-	Reason   string                 `json:"reason,omitempty"`
-	T0       bool                   `json:"t0,omitempty"`
+	// Kind and Reason are this tool's: the kind of an off-topic capture, and
+	// why a capture is off-topic or was not scored.
+	Kind   similarity.Kind `json:"off-topic kind,omitempty"`
+	Reason string          `json:"reason,omitempty"`
+	T0     bool            `json:"t0,omitempty"`
 }
 
 // Write adds one TimeMap. A measure's "topic status" is "off-topic" only
@@ -47,8 +51,8 @@ func (o *OTMTWriter) Write(r *similarity.TimeMapResult) error {
 	for _, c := range r.Captures {
 		m := otmtMemento{Measures: map[string]otmtMeasure{}, Overall: c.Verdict, Datetime: c.Datetime.UTC().Format("20060102150405"),
 			Status: c.Status, T0: c.IsT0}
-		if c.Verdict != similarity.VerdictOff && c.Verdict != similarity.VerdictOn {
-			m.Reason = c.Reason
+		if c.Verdict != similarity.VerdictOn {
+			m.Reason, m.Kind = c.Reason, c.Kind
 		}
 		crossed := map[string]bool{}
 		if c.Verdict == similarity.VerdictOff {

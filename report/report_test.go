@@ -20,7 +20,7 @@ func sampleResult() *similarity.TimeMapResult {
 				Scores: map[string]float64{"cosine": 1, "wordcount": 0}, Verdict: similarity.VerdictOn, Reason: "t0", IsT0: true},
 			{URIR: "http://example.org/", URIM: "http://a/20090312101500/http://example.org/", Datetime: at.AddDate(1, 0, 0), Status: 200, MIME: "text/html",
 				Title: "=HYPERLINK(\"http://evil\")", Scores: map[string]float64{"cosine": 0.02, "wordcount": -0.9}, Verdict: similarity.VerdictOff,
-				Reason: "cosine 0.020 < 0.1; wordcount -0.900 < -0.85"},
+				Kind: similarity.KindParked, Reason: "parked or for sale: it says \"domain for sale\"; cosine 0.020 < 0.1; wordcount -0.900 < -0.85"},
 			{URIR: "http://example.org/", URIM: "http://a/20100312101500/http://example.org/", Datetime: at.AddDate(2, 0, 0), Status: 404, MIME: "text/html",
 				Verdict: similarity.VerdictNotScored, Reason: "HTTP status 404"},
 		}}
@@ -109,6 +109,7 @@ func TestOTMTJSON(t *testing.T) {
 			Status string  `json:"topic status"`
 		} `json:"timemap measures"`
 		Overall string `json:"overall topic status"`
+		Kind    string `json:"off-topic kind"`
 	}
 	if err := json.Unmarshal(buf.Bytes(), &out); err != nil {
 		t.Fatalf("not JSON: %v\n%s", err, buf.String())
@@ -117,10 +118,10 @@ func TestOTMTJSON(t *testing.T) {
 		t.Fatalf("%d TimeMaps, want 2", len(out))
 	}
 	m := out[r.URIT]["http://a/20090312101500/http://example.org/"]
-	if m.Overall != "off-topic" || m.Measures["cosine"].Status != "off-topic" || m.Measures["wordcount"].Status != "off-topic" || m.Measures["cosine"].Score != 0.02 {
+	if m.Overall != "off-topic" || m.Kind != "parked" || m.Measures["cosine"].Status != "off-topic" || m.Measures["wordcount"].Status != "off-topic" || m.Measures["cosine"].Score != 0.02 {
 		t.Errorf("off-topic capture: %+v", m)
 	}
-	if t0 := out[r.URIT]["http://a/20080312101500/http://example.org/"]; t0.Measures["cosine"].Status != "on-topic" {
+	if t0 := out[r.URIT]["http://a/20080312101500/http://example.org/"]; t0.Measures["cosine"].Status != "on-topic" || t0.Kind != "" {
 		t.Errorf("t0: %+v", t0)
 	}
 }
@@ -151,7 +152,7 @@ func TestCSV(t *testing.T) {
 	if rows[2][col["uri_r"]] != "'=cmd|'/c calc'!A0" {
 		t.Errorf("formula not neutralised: %q", rows[2][col["uri_r"]])
 	}
-	if rows[2][col["verdict"]] != "off-topic" || rows[2][col["cosine"]] != "0.0200" || rows[3][col["cosine"]] != "" || rows[1][col["t0"]] != "t0" {
+	if rows[2][col["verdict"]] != "off-topic" || rows[2][col["kind"]] != "parked" || rows[1][col["kind"]] != "" || rows[2][col["cosine"]] != "0.0200" || rows[3][col["cosine"]] != "" || rows[1][col["t0"]] != "t0" {
 		t.Errorf("rows: %v", rows)
 	}
 }

@@ -53,7 +53,7 @@ const MaxXLSXLinks = excelize.TotalSheetHyperlinks
 
 // Header of the Captures sheet around the measure columns.
 var (
-	capHeadBefore = []string{"uri_r", "uri_m", "datetime", "verdict", DecisionColumn, "reason"}
+	capHeadBefore = []string{"uri_r", "uri_m", "datetime", "verdict", DecisionColumn, "off-topic kind", "reason"}
 	capHeadAfter  = []string{"title", "excerpt", "t0 excerpt", "status", "mime", "word_count", "byte_count", "extractor", "lang", "t0", "key", "timestamp"}
 )
 
@@ -112,6 +112,7 @@ type xlsxStyles struct {
 type xlsxTotals struct {
 	timeMaps, captures, on, off, notScored int
 	scored, below, decided                 []int // per measure of StandardMeasureNames
+	offKinds                               [numKinds]int
 }
 
 // xlsxLink is the hyperlink of a cell ("B12").
@@ -216,7 +217,7 @@ func (x *XLSXWriter) setup() error {
 	for i, h := range head {
 		x.col[h] = i
 	}
-	widths := map[string]float64{"uri_r": 40, "uri_m": 30, "datetime": 18, "verdict": 11, DecisionColumn: 16, "reason": 40, "mime": 14,
+	widths := map[string]float64{"uri_r": 40, "uri_m": 30, "datetime": 18, "verdict": 11, DecisionColumn: 16, "off-topic kind": 22, "reason": 40, "mime": 14,
 		"title": 30, "excerpt": 60, "t0 excerpt": 60}
 	for i, h := range head {
 		wd, ok := widths[h]
@@ -336,6 +337,10 @@ func (x *XLSXWriter) captureRow(c *similarity.CaptureResult, t0Excerpt string) e
 		set("datetime", excelize.Cell{StyleID: x.st.date, Value: c.Datetime.UTC()})
 	}
 	set("verdict", text(c.Verdict))
+	if k := kindIndex(c.Kind); k >= 0 {
+		set("off-topic kind", text(c.Kind.Label()))
+		x.sum.offKinds[k]++
+	}
 	// the curator's decision stays empty
 	set("reason", text(c.Reason))
 	set("title", text(c.Title))
@@ -591,6 +596,19 @@ func (x *XLSXWriter) summary() error {
 		{"on-topic", s.on},
 		{"off-topic", s.off, share(s.off, s.on+s.off)},
 		{"not scored", s.notScored},
+	} {
+		if err := put(r...); err != nil {
+			return err
+		}
+	}
+	for i, k := range similarity.Kinds() {
+		if n := s.offKinds[i]; n > 0 {
+			if err := put("  off-topic: "+k.Label(), n, share(n, s.off)); err != nil {
+				return err
+			}
+		}
+	}
+	for _, r := range [][]any{
 		nil,
 		{bold("measure"), bold("in rule"), bold("threshold"), bold("scored"), bold("below threshold"), bold("off-topic by this measure")},
 	} {

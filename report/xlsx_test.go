@@ -37,7 +37,7 @@ func xlsxResults() []*similarity.TimeMapResult {
 		Captures: []similarity.CaptureResult{
 			{URIR: xlsxHostileURIR, URIM: "http://a/20120601080000/" + xlsxHostileURIR, Datetime: at, Status: 200, MIME: xlsxHostileMIME,
 				Title: xlsxHostileTitle, Scores: map[string]float64{"cosine": 0.01}, Verdict: similarity.VerdictOff,
-				Reason: strings.Repeat("x", 40000)},
+				Kind: similarity.KindSpam, Reason: strings.Repeat("x", 40000)},
 			{URIR: xlsxHostileURIR, URIM: "ftp://a/20130601080000/x", Datetime: at.AddDate(1, 0, 0), Status: 200, MIME: "text/html",
 				Title: "-1+1", Verdict: similarity.VerdictNotScored, Reason: "=1+1"},
 		}}
@@ -177,6 +177,8 @@ func TestXLSXWorkbook(t *testing.T) {
 		{SheetCaptures, column(t, "title") + "3", "'-1+1"},
 		{SheetCaptures, column(t, "reason") + "3", "'=1+1"},
 		{SheetCaptures, column(t, "verdict") + "2", similarity.VerdictOff},
+		{SheetCaptures, column(t, "off-topic kind") + "2", similarity.KindSpam.Label()},
+		{SheetCaptures, column(t, "off-topic kind") + "3", ""},
 		{SheetCaptures, column(t, "timestamp") + "2", "20120601080000"},
 		{SheetTimeMaps, "A2", "'" + xlsxHostileURIR},
 	}

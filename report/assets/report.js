@@ -7,9 +7,9 @@
   var meta = JSON.parse(metaEl.textContent);
   var rows = meta.rows;
   // Columns of a row (see writeData in html.go).
-  var URI = 0, KIND = 1, CAPS = 2, OFF = 3, ON = 4, NS = 5, GUARD = 6, MIN = 7, FIRST = 8, LAST = 9, T0 = 10, KEY = 11;
+  var URI = 0, KIND = 1, CAPS = 2, OFF = 3, ON = 4, NS = 5, GUARD = 6, MIN = 7, FIRST = 8, LAST = 9, T0 = 10, KEY = 11, OKINDS = 12;
   // Fields of a capture (see htmlDetail in html.go).
-  var TS = 0, V = 1, STATUS = 2, WORDS = 3, SCORES = 4, MASK = 5, REASON = 6, TITLE = 7, EXCERPT = 8, URIM = 9, NOLINK = 10, CKEY = 11;
+  var TS = 0, V = 1, STATUS = 2, WORDS = 3, SCORES = 4, MASK = 5, REASON = 6, TITLE = 7, EXCERPT = 8, URIM = 9, NOLINK = 10, CKEY = 11, OKIND = 12;
   var VON = 0, VOFF = 1, VNS = 2, VGUARD = 3;
   var VERDICT = ['on-topic', 'off-topic', 'not scored', 'on-topic'];
   var VCLASS = ['on', 'off', 'ns', 'guard'];
@@ -28,6 +28,16 @@
   var next = document.getElementById('next');
   var ndec = document.getElementById('ndec');
   var msg = document.getElementById('review-msg');
+  var offkind = document.getElementById('offkind');
+  // Kinds of off-topic: rows hold a bit per kind, captures 1 + its position.
+  var OFFKINDS = meta.offkinds || [];
+  function kindPos(name) { for (var i = 0; i < OFFKINDS.length; i++) { if (OFFKINDS[i][0] === name) { return i; } } return -1; }
+  function kindLabel(c) { var k = c[OKIND] || 0; return k > 0 && k <= OFFKINDS.length ? OFFKINDS[k - 1][1] : ''; }
+  function rowKinds(r) {
+    var out = [];
+    for (var i = 0; i < OFFKINDS.length; i++) { if ((r[OKINDS] || 0) & (1 << i)) { out.push(OFFKINDS[i][0]); } }
+    return out.join(', ');
+  }
 
   var state = { sort: 'share', dir: -1, page: 0, open: -1 };
   var list = null; // ids shown, in order; null when it must be recomputed
@@ -105,6 +115,8 @@
   function matches(i, what, q) {
     var r = rows[i];
     if (q && r[URI].toLowerCase().indexOf(q) < 0) { return false; }
+    var kp = offkind && offkind.value ? kindPos(offkind.value) : -1;
+    if (kp >= 0 && !((r[OKINDS] || 0) & (1 << kp))) { return false; }
     switch (what) {
       case 'pages': return isPage(r);
       case 'off': return r[OFF] > 0;
@@ -122,6 +134,7 @@
       case 'off': return function (i) { return rows[i][OFF]; };
       case 'share': return function (i) { return share(rows[i]) * 1e7 + Math.min(rows[i][OFF], 9999999) / 1e3; };
       case 'guard': return function (i) { return rows[i][GUARD]; };
+      case 'kinds': return function (i) { return rowKinds(rows[i]); };
       case 'ns': return function (i) { return rows[i][NS]; };
       case 'min': return function (i) { return rows[i][MIN] === null ? Infinity : rows[i][MIN]; };
       case 'first': return function (i) { return rows[i][FIRST]; };
@@ -194,6 +207,7 @@
     sc.appendChild(m);
     sc.appendChild(document.createTextNode(' ' + (100 * sh).toFixed(1) + '%'));
     tr.appendChild(sc);
+    tr.appendChild(el('td', 'kinds', rowKinds(r)));
     tr.appendChild(num(r[GUARD] ? 'guardn' : '', r[GUARD]));
     tr.appendChild(num('', r[NS]));
     tr.appendChild(r[MIN] === null ? num('', '', '–') : num('', r[MIN], r[MIN].toFixed(3)));
@@ -374,6 +388,10 @@
     [['all', 'all captures'], ['off', 'off-topic verdicts'], ['guard', 'captures kept on-topic by the reading'], ['on', 'on-topic verdicts'], ['undecided', 'captures without a decision']].forEach(function (w) {
       var o = el('option', null, w[1]); o.value = w[0]; which.appendChild(o);
     });
+    OFFKINDS.forEach(function (k, i) {
+      if (!((r[OKINDS] || 0) & (1 << i))) { return; }
+      var o = el('option', null, 'off-topic: ' + k[1]); o.value = 'k' + (i + 1); which.appendChild(o);
+    });
     var as = el('select', 'b-as');
     DECISIONS.concat(['']).forEach(function (v) { var o = el('option', null, v || 'no decision'); o.value = v; as.appendChild(o); });
     as.value = 'off-topic';
@@ -415,7 +433,8 @@
       if (c[TS] < from || c[TS] > to) { return; }
       var ck = captureKey(d, c);
       var ok = which === 'all' || (which === 'off' && c[V] === VOFF) || (which === 'guard' && c[V] === VGUARD) ||
-        (which === 'on' && (c[V] === VON || c[V] === VGUARD)) || (which === 'undecided' && !decisions[ck]);
+        (which === 'on' && (c[V] === VON || c[V] === VGUARD)) || (which === 'undecided' && !decisions[ck]) ||
+        (which === 'k' + (c[OKIND] || 0));
       if (!ok) { return; }
       decide(ck, as, captureURIM(d, r, c), r[URI], id);
       n++;
@@ -456,6 +475,7 @@
       tr.appendChild(w);
       var vt = el('td');
       vt.appendChild(el('span', 'v ' + VCLASS[c[V]], c[V] === VGUARD ? 'on-topic (kept)' : VERDICT[c[V]]));
+      if (kindLabel(c)) { vt.appendChild(el('br')); vt.appendChild(el('span', 'kind', kindLabel(c))); }
       tr.appendChild(vt);
       var dt = el('td', 'dec');
       var cur = decisions[ck] ? decisions[ck].d : '';
@@ -588,6 +608,37 @@
   });
   function refilter() { state.page = 0; list = null; render(); }
   filter.addEventListener('input', refilter);
+  if (offkind) { offkind.addEventListener('change', refilter); }
+  Array.prototype.forEach.call(document.querySelectorAll('[data-offkind]'), function (b) {
+    b.addEventListener('click', function () {
+      offkind.value = b.getAttribute('data-offkind');
+      show.value = 'off';
+      refilter();
+      document.getElementById('worklist').scrollIntoView();
+    });
+  });
+  // Marking every capture of one kind, across the collection.
+  var mkApply = document.getElementById('mk-apply');
+  if (mkApply) {
+    mkApply.addEventListener('click', function () {
+      var name = document.getElementById('mk-kind').value, as = document.getElementById('mk-as').value;
+      var kp = kindPos(name), n = 0, pages = 0;
+      if (kp < 0) { return; }
+      for (var id = 0; id < rows.length; id++) {
+        var r = rows[id];
+        if (!((r[OKINDS] || 0) & (1 << kp))) { continue; }
+        var d = detailData(id);
+        if (!d) { continue; }
+        pages++;
+        d.c.forEach(function (c) {
+          if ((c[OKIND] || 0) !== kp + 1) { return; }
+          decide(captureKey(d, c), as, captureURIM(d, r, c), r[URI], id); n++;
+        });
+      }
+      persist(); list = null; render();
+      msg.textContent = 'Marked ' + n + ' captures of kind ' + OFFKINDS[kp][1] + ' on ' + pages + ' pages ' + (as || 'without a decision') + '.';
+    });
+  }
   show.addEventListener('change', refilter);
   prev.addEventListener('click', function () { state.page--; render(); });
   next.addEventListener('click', function () { state.page++; render(); });
