@@ -655,8 +655,8 @@ type htmlTop struct {
 	Reasons    []countOf
 	// OffKinds breaks off-topic captures down by kind, largest first.
 	OffKinds []kindCount
-	Hists      []histChart
-	RunLines   []string
+	Hists    []histChart
+	RunLines []string
 	// Audit is set for an audit of an extracted collection against an
 	// event (see Run.Audit).
 	Audit *htmlAudit
