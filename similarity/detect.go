@@ -22,6 +22,11 @@ type Input struct {
 	Docs []*extract.Document
 	// Errs holds why a capture's payload could not be read or extracted.
 	Errs []string
+	// Refs are where replaying captures leads (HTTP redirects, client-side
+	// redirects, frames), in capture order; Targets what the join found
+	// for those that lead to other TimeMaps (see replayAll).
+	Refs    []Ref
+	Targets []Target
 }
 
 // Options control scoring.
@@ -119,10 +124,17 @@ func Score(ctx context.Context, in Input, model *Model, opts Options) (*TimeMapR
 	tm := in.TimeMap
 	res := &TimeMapResult{Key: tm.Key, URIR: tm.URIR, URIT: in.URIT, Captures: make([]CaptureResult, len(tm.Captures))}
 
+	// What each capture shows when replayed: where it leads elsewhere, the
+	// document it leads to.
+	docs := make([]*extract.Document, len(tm.Captures))
+	copy(docs, in.Docs)
+	replays := replayAll(&in, docs)
+	in.Docs = docs
 	prep := make([]*prepared, len(tm.Captures))
 	voc := newVocab()
 	for i, c := range tm.Captures {
 		doc, errText := at(in.Docs, i), atS(in.Errs, i)
+		replay := atR(replays, i)
 		cr := &res.Captures[i]
 		*cr = CaptureResult{URIR: c.URIR, URIM: atS(in.URIMs, i), Datetime: c.Time, Status: c.Status, MIME: c.MIME,
 			Digest: c.Digest, Revisit: c.Revisit, Loc: c.Loc}
@@ -134,13 +146,20 @@ func Score(ctx context.Context, in Input, model *Model, opts Options) (*TimeMapR
 			cr.WordCount, cr.ByteCount = doc.WordCount, doc.ByteCount
 			cr.Excerpt = excerpt(doc.Text, opts.ExcerptWords)
 		}
+		cr.Replay = replay
+		if replay != nil && doc != nil && errText == "" {
+			c.Status, c.MIME = 200, "text/html" // judged by what it shows
+		}
 		if why := scorable(c, doc, errText); why != "" {
+			if replay != nil && isRedirect(c.Status) {
+				why = "it " + describeReplay(replay)
+			}
 			cr.Verdict, cr.Reason = VerdictNotScored, why
 			continue
 		}
 		prep[i] = &prepared{doc: doc, tf: voc.counts(doc.Terms), ctf: voc.counts(doc.TextTerms())}
 	}
-	sc := &scoring{ctx: ctx, prep: prep, model: model, voc: voc, host: hostOf(tm.URIR)}
+	sc := &scoring{ctx: ctx, prep: prep, model: model, voc: voc, urir: tm.URIR, host: hostOf(tm.URIR)}
 	sc.weigh(opts.CollectionIDF)
 
 	t0, why := chooseT0(in, sc, opts)
@@ -194,12 +213,14 @@ func Score(ctx context.Context, in Input, model *Model, opts Options) (*TimeMapR
 			last, run = i, ""
 			continue
 		}
-		r := &reading{s: sc, i: i, anchor: anchor, last: last, run: run, scores: scores, opts: &opts}
+		r := &reading{s: sc, i: i, anchor: anchor, last: last, run: run, scores: scores, opts: &opts, replay: cr.Replay}
 		cr.Verdict, cr.Reason = r.verdict()
 		run = ""
 		if cr.Verdict == VerdictOff {
 			kind, why := r.kindOf()
 			cr.Kind, cr.Reason, run = kind, kind.Label()+": "+why+"; "+cr.Reason, kind
+		} else if cr.Replay != nil {
+			cr.Reason = "it " + describeReplay(cr.Replay) + "; " + cr.Reason
 		}
 		last = i
 		if cr.Verdict == VerdictOn && i > t0 && r.continuous() {
@@ -266,6 +287,13 @@ func isExcerpt(text string, words int) bool {
 func at(docs []*extract.Document, i int) *extract.Document {
 	if i < len(docs) {
 		return docs[i]
+	}
+	return nil
+}
+
+func atR(r []*Replay, i int) *Replay {
+	if i < len(r) {
+		return r[i]
 	}
 	return nil
 }

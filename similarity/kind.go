@@ -101,6 +101,22 @@ const spamShare = 0.12
 // how it got there (step by step from the captures before it: drifted; at
 // once: replaced). The second value says why in plain words.
 func (r *reading) kindOf() (Kind, string) {
+	k, why := r.contentKind()
+	if rp := r.replay; rp != nil && rp.How != HowFrame && rp.Problem == "" {
+		to := rp.URIR
+		if to == "" {
+			to = rp.URL
+		}
+		if awayFrom(r.s.urir, to) {
+			return KindRedirected, "it " + describeReplay(rp) + ", where " + k.Label() + " (" + why + ")"
+		}
+		return k, "it " + describeReplay(rp) + ", where " + why
+	}
+	return k, why
+}
+
+// contentKind names the kind of an off-topic capture by what it shows.
+func (r *reading) contentKind() (Kind, string) {
 	p := r.p()
 	doc := p.doc
 	if doc.WordCount == 0 || doc.ContentWords == 0 && doc.WordCount < blankWords {

@@ -27,12 +27,16 @@ func NewPayloadNotes(opts Options, ext extract.Options) *PayloadNotes {
 	return &PayloadNotes{opts: opts.WithDefaults(), ext: ext}
 }
 
-// Wants reports whether Prepare extracts c's payload: HTTP 200 and HTML.
-func (n *PayloadNotes) Wants(c *timemap.Capture) bool { return measured(*c) }
+// Wants reports whether Prepare reads c's payload: HTTP 200 and HTML (to
+// extract it), or a redirect (for its Location).
+func (n *PayloadNotes) Wants(c *timemap.Capture) bool { return measured(*c) || isRedirect(c.Status) }
 
 // Note extracts a payload as Prepare does and returns the document in its
-// binary form.
-func (n *PayloadNotes) Note(_ *timemap.Capture, h http.Header, body []byte) []byte {
+// binary form; of a redirect, it keeps the Location.
+func (n *PayloadNotes) Note(c *timemap.Capture, h http.Header, body []byte) []byte {
+	if isRedirect(c.Status) {
+		return []byte(h.Get("Location"))
+	}
 	doc, _ := extractPayload(h, body, n.ext)
 	if doc == nil {
 		return nil

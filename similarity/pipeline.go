@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"net/http"
 	"os"
 	"runtime"
@@ -40,6 +41,9 @@ type Config struct {
 	Progress func(Progress)
 	// OnError, when set, hears of every capture that could not be read or extracted.
 	OnError func(error)
+	// Canon is how URIs are keyed (as the source keyed its TimeMaps): the
+	// targets of redirects and frames are looked up by it.
+	Canon timemap.CanonMode
 	// Model, when set, is the collection model's statistics built beforehand
 	// (by a model step over the whole collection): Detect then scores in one
 	// pass against it instead of building the model from src, so that shards
@@ -112,6 +116,7 @@ func Detect(ctx context.Context, src timemap.Source, cfg Config, emit func(*Time
 	var failed atomic.Int64
 	bw := bufio.NewWriterSize(spill, 1<<20)
 	enc := gob.NewEncoder(bw)
+	var join joiner
 	err = orderedMap(ctx, cfg.Workers, src.TimeMaps(ctx), func(ctx context.Context, tm *timemap.TimeMap) (*Input, error) {
 		in, n := Prepare(ctx, tm, &cfg, cache)
 		failed.Add(int64(n))
@@ -119,6 +124,7 @@ func Detect(ctx context.Context, src timemap.Source, cfg Config, emit func(*Time
 	}, func(in *Input) error {
 		// In key order, so that the model is the same however work was split.
 		builder.Add(*in)
+		join.note(stats.TimeMaps, in)
 		stats.TimeMaps++
 		stats.Captures += len(in.TimeMap.Captures)
 		if cfg.Progress != nil {
@@ -134,11 +140,43 @@ func Detect(ctx context.Context, src timemap.Source, cfg Config, emit func(*Time
 	}
 	stats.Failed = int(failed.Load())
 	model := builder.Build()
-	if _, err := spill.Seek(0, io.SeekStart); err != nil {
-		return stats, fmt.Errorf("rewind spill file: %w", err)
+	for round := 0; round < maxHops && join.pending(); round++ {
+		// Redirects and frames that lead to other TimeMaps: a pass over the
+		// spill finds their targets (and the next hop of a chain).
+		if cfg.Progress != nil {
+			cfg.Progress(Progress{Stage: "replay", TimeMaps: stats.TimeMaps, Captures: stats.Captures})
+		}
+		if err := join.pass(readSpill(spill)); err != nil {
+			return stats, err
+		}
 	}
-	dec := gob.NewDecoder(bufio.NewReaderSize(spill, 1<<20))
+	join.finish()
+	n := 0
 	inputs := func(yield func(*Input, error) bool) {
+		for in, err := range readSpill(spill) {
+			if err == nil {
+				in.Targets = join.targets[n]
+				n++
+			}
+			if !yield(in, err) {
+				return
+			}
+		}
+	}
+	err = orderedMap(ctx, cfg.Workers, inputs, func(ctx context.Context, in *Input) (*TimeMapResult, error) {
+		return Score(ctx, *in, model, cfg.Options)
+	}, counting(&stats, &cfg, emit))
+	return stats, err
+}
+
+// readSpill reads the spill file from its start, one Input at a time.
+func readSpill(spill *os.File) iter.Seq2[*Input, error] {
+	return func(yield func(*Input, error) bool) {
+		if _, err := spill.Seek(0, io.SeekStart); err != nil {
+			yield(nil, fmt.Errorf("rewind spill file: %w", err))
+			return
+		}
+		dec := gob.NewDecoder(bufio.NewReaderSize(spill, 1<<20))
 		for {
 			var sp spilled
 			err := dec.Decode(&sp)
@@ -154,10 +192,6 @@ func Detect(ctx context.Context, src timemap.Source, cfg Config, emit func(*Time
 			}
 		}
 	}
-	err = orderedMap(ctx, cfg.Workers, inputs, func(ctx context.Context, in *Input) (*TimeMapResult, error) {
-		return Score(ctx, *in, model, cfg.Options)
-	}, counting(&stats, &cfg, emit))
-	return stats, err
 }
 
 // counting wraps emit to count verdicts into stats and report progress.
@@ -242,6 +276,15 @@ func Prepare(ctx context.Context, tm *timemap.TimeMap, cfg *Config, cache *extra
 			failed++
 			continue
 		}
+		if isRedirect(c.Status) {
+			loc := c.Note // the index's note of a redirect is its Location
+			if loc == "" {
+				loc = readLocation(ctx, c, cfg)
+			}
+			tm.Captures[i].Note = ""
+			in.Refs = append(in.Refs, refsOf(c, i, loc, nil, cfg.Canon)...)
+			continue
+		}
 		if !measured(c) {
 			continue
 		}
@@ -253,6 +296,7 @@ func Prepare(ctx context.Context, tm *timemap.TimeMap, cfg *Config, cache *extra
 		tm.Captures[i].Note = ""
 		if doc, ok := cache.Get(c.Digest); ok && c.Digest != "" {
 			in.Docs[i] = doc
+			in.Refs = append(in.Refs, refsOf(c, i, "", doc, cfg.Canon)...)
 			continue
 		}
 		doc, err := noteDoc(c.Note)
@@ -271,8 +315,22 @@ func Prepare(ctx context.Context, tm *timemap.TimeMap, cfg *Config, cache *extra
 			cache.Put(c.Digest, doc)
 		}
 		in.Docs[i] = doc
+		in.Refs = append(in.Refs, refsOf(c, i, "", doc, cfg.Canon)...)
 	}
 	return in, failed
+}
+
+// readLocation reads the Location header of a redirect capture, "" when it
+// cannot be read or has none.
+func readLocation(ctx context.Context, c timemap.Capture, cfg *Config) string {
+	if c.Revisit && c.Payload.IsZero() && c.URIM == "" {
+		return ""
+	}
+	h, _, err := cfg.ReadPayload(ctx, c)
+	if err != nil || h == nil {
+		return ""
+	}
+	return h.Get("Location")
 }
 
 func readAndExtract(ctx context.Context, c timemap.Capture, cfg *Config) (*extract.Document, error) {

@@ -43,6 +43,10 @@ type CaptureResult struct {
 	// kind's label), the numbers after: the thresholds crossed, "t0", or why
 	// it was not scored.
 	Reason string `json:"reason"`
+	// Replay says what the capture showed when replayed, where it led
+	// elsewhere (a redirect, a client-side redirect, frames): what it was
+	// judged by.
+	Replay *Replay `json:"replay,omitempty"`
 	// IsT0 marks the capture used as URI-R@t0.
 	IsT0 bool `json:"t0,omitempty"`
 	// Excerpt is the first words of the extracted text.

@@ -49,8 +49,9 @@ type scoring struct {
 	model *Model
 	// voc numbers the TimeMap's terms: prep's vectors are over its ids.
 	voc *vocab
-	// host is the host of the TimeMap's URI-R (parking pages are titled by it).
-	host string
+	// urir and host are the TimeMap's URI-R and its host (parking pages are
+	// titled by it).
+	urir, host string
 	// topic is the collection's topic at voc's ids (nil until needed).
 	topic []float64
 

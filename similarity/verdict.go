@@ -55,10 +55,11 @@ const (
 // reading judges one capture of a TimeMap being scored.
 type reading struct {
 	s      *scoring
-	i      int  // the capture
-	anchor int  // the latest capture judged on-topic and continuous
-	last   int  // the latest capture scored before this one (-1: none)
-	run    Kind // the kind last got when off-topic, "" when on-topic
+	i      int     // the capture
+	anchor int     // the latest capture judged on-topic and continuous
+	last   int     // the latest capture scored before this one (-1: none)
+	run    Kind    // the kind last got when off-topic, "" when on-topic
+	replay *Replay // what the capture showed when replayed, nil when itself
 	scores map[string]float64
 	opts   *Options
 }

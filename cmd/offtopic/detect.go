@@ -256,7 +256,7 @@ func runDetect(c *cli.Context) error {
 // flags, reporting each stage's progress on prog (total: captures expected,
 // 0 if unknown).
 func detectConfig(c *cli.Context, st *setup, read similarity.PayloadReader, warn *warnings, prog *progress, total int) similarity.Config {
-	cfg := similarity.Config{Options: st.opts, ArchiveURL: st.run.ArchiveURL, Workers: c.Int("workers"), TempDir: c.String("temp-dir"),
+	cfg := similarity.Config{Options: st.opts, ArchiveURL: st.run.ArchiveURL, Workers: c.Int("workers"), TempDir: c.String("temp-dir"), Canon: st.canon,
 		ReadPayload: read, OnError: warn.add, Model: st.model}
 	cfg.Progress = func(p similarity.Progress) {
 		if p.Stage != prog.stage {

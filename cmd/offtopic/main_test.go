@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -78,8 +79,9 @@ func TestDetectSample(t *testing.T) {
 		t.Fatalf("CSV: %d rows (%v), want header + 14", len(rows), err)
 	}
 	verdicts := map[string]int{}
+	vc := slices.Index(rows[0], "verdict")
 	for _, r := range rows[1:] {
-		verdicts[r[len(r)-3]]++
+		verdicts[r[vc]]++
 	}
 	if verdicts["off-topic"] != 4 || verdicts["not scored"] != 2 {
 		t.Errorf("CSV verdicts %v", verdicts)

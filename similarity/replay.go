@@ -1,0 +1,449 @@
+package similarity
+
+import (
+	"fmt"
+	"iter"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/offtopic/offtopic/extract"
+	"github.com/offtopic/offtopic/timemap"
+)
+
+// Replay within the collection: a curator judges what a Wayback shows when
+// a capture is replayed. An HTTP redirect (3xx) shows the capture its
+// Location leads to, a meta refresh or a script that sets the location the
+// same, and a frameset (or a page that is one full-page iframe) the pages in
+// its frames. Those usually live in other TimeMaps: the first pass notes each
+// such reference (Input.Refs), a join pass finds the capture each leads to
+// (Input.Targets), and Score judges the referring capture by what it leads
+// to.
+
+// ReplayWindow is how far in time from a referring capture the capture of
+// its target may be: a crawler captures a redirect's target and a frame's
+// page in the same crawl, seconds to hours later (as a Wayback replays the
+// nearest capture, one from another crawl shows something else).
+const ReplayWindow = 24 * time.Hour
+
+// maxHops is the longest chain of redirects followed.
+const maxHops = 5
+
+// How a capture leads to another when replayed.
+const (
+	HowRedirect = "redirect" // an HTTP 3xx response and its Location
+	HowRefresh  = "refresh"  // a meta refresh or a script setting the location
+	HowFrame    = "frame"    // a frame of a frameset, or a full-page iframe
+)
+
+// Ref is where replaying a capture leads: the capture, how, and the target
+// URL with its canonical key.
+type Ref struct {
+	Capture int
+	How     string
+	URL     string
+	Key     string
+}
+
+// Target is the capture a Ref leads to in the collection, as the join
+// found it: its URI-R, URI-M and time, its document (nil when it has none)
+// and the hops it took, or why there is none.
+type Target struct {
+	Ref     int // index in Input.Refs
+	URIR    string
+	URIM    string
+	Time    time.Time
+	Doc     *extract.Document
+	Hops    int
+	Problem string
+	// Next, when set, is where the target leads on (a redirect to another
+	// TimeMap): the join follows it in its next round.
+	Next *Ref `json:"-"`
+}
+
+// Replay says what a capture showed when replayed: how it led elsewhere,
+// where, the capture shown (or why none could be), and how many redirects
+// it took.
+type Replay struct {
+	How string `json:"how"`
+	URL string `json:"url"`
+	// URIR and URIM are those of the capture shown (the last of a chain of
+	// redirects, the first frame's page).
+	URIR    string    `json:"uri_r,omitempty"`
+	URIM    string    `json:"uri_m,omitempty"`
+	Time    time.Time `json:"datetime,omitzero"`
+	Hops    int       `json:"hops,omitempty"`
+	Frames  int       `json:"frames,omitempty"`
+	Problem string    `json:"problem,omitempty"`
+}
+
+// isRedirect reports whether a capture is an HTTP redirect that leads
+// somewhere (304 Not Modified does not).
+func isRedirect(status int) bool { return status >= 300 && status < 400 && status != 304 }
+
+// refsOf returns the references of capture i: its HTTP redirect's Location
+// (loc), else its document's client-side redirect or frames. URLs are
+// resolved against the capture's URI-R; only http(s) targets count.
+func refsOf(c timemap.Capture, i int, loc string, doc *extract.Document, canon timemap.CanonMode) []Ref {
+	var out []Ref
+	add := func(how, raw string) {
+		u := resolveRef(c.URIR, raw)
+		if u == "" {
+			return
+		}
+		out = append(out, Ref{Capture: i, How: how, URL: u, Key: timemap.Canonicalize(u, canon)})
+	}
+	switch {
+	case isRedirect(c.Status):
+		if loc != "" {
+			add(HowRedirect, loc)
+		}
+	case docRedirect(doc) != "":
+		add(HowRefresh, docRedirect(doc))
+	default:
+		for _, f := range docFrames(doc) {
+			add(HowFrame, f)
+		}
+	}
+	return out
+}
+
+// resolveRef resolves a reference against the URI it was found in; ""
+// when it is not an http(s) URL.
+func resolveRef(base, ref string) string {
+	ref = strings.TrimSpace(ref)
+	if ref == "" {
+		return ""
+	}
+	r, err := url.Parse(ref)
+	if err != nil {
+		return ""
+	}
+	if b, err := url.Parse(base); err == nil {
+		r = b.ResolveReference(r)
+	}
+	if r.Scheme != "http" && r.Scheme != "https" || r.Host == "" {
+		return ""
+	}
+	r.Fragment = ""
+	return r.String()
+}
+
+// follow finds, in one TimeMap (in), the capture a reference made at time
+// when leads to: the capture nearest in time within ReplayWindow (never the
+// referring capture itself, skip), following redirects that stay in the
+// TimeMap. It returns the target, with Next set where a redirect leads to
+// another TimeMap.
+func follow(in *Input, when time.Time, skip int, hops int, seen map[string]bool) Target {
+	for {
+		j := nearest(in.TimeMap, when, skip)
+		if j < 0 {
+			return Target{Hops: hops, Problem: "not captured within " + windowText}
+		}
+		c := in.TimeMap.Captures[j]
+		id := fmt.Sprintf("%s %d", in.TimeMap.Key, j)
+		if seen[id] {
+			return Target{Hops: hops, Problem: "a redirect loop"}
+		}
+		seen[id] = true
+		t := Target{URIR: c.URIR, URIM: atS(in.URIMs, j), Time: c.Time, Doc: at(in.Docs, j), Hops: hops}
+		if !isRedirect(c.Status) {
+			if c.Status != 200 {
+				t.Doc = nil
+				t.Problem = fmt.Sprintf("it shows HTTP status %d", c.Status)
+			} else if t.Doc == nil {
+				t.Problem = "it shows a capture without text"
+			}
+			return t
+		}
+		var next *Ref
+		for k := range in.Refs {
+			if in.Refs[k].Capture == j {
+				next = &in.Refs[k]
+				break
+			}
+		}
+		if next == nil {
+			return Target{Hops: hops, Problem: "a redirect without a Location"}
+		}
+		if hops++; hops > maxHops {
+			return Target{Hops: hops, Problem: fmt.Sprintf("more than %d redirects", maxHops)}
+		}
+		if next.Key != in.TimeMap.Key {
+			t.Doc, t.Next, t.Hops = nil, next, hops
+			return t
+		}
+		when, skip = c.Time, j
+	}
+}
+
+// windowText is ReplayWindow in words.
+const windowText = "a day of it"
+
+// nearest is the index of tm's capture nearest in time to at, within
+// ReplayWindow, other than skip (the later of two as near); -1 when none.
+func nearest(tm *timemap.TimeMap, at time.Time, skip int) int {
+	best, bestD := -1, time.Duration(0)
+	for j, c := range tm.Captures {
+		if j == skip {
+			continue
+		}
+		d := c.Time.Sub(at)
+		if d < 0 {
+			d = -d
+		}
+		if d > ReplayWindow {
+			continue
+		}
+		if best < 0 || d < bestD || d == bestD && c.Time.After(tm.Captures[best].Time) {
+			best, bestD = j, d
+		}
+	}
+	return best
+}
+
+// replayAll works out what each capture of in shows when replayed: its
+// references followed within the TimeMap, or through in.Targets (found by
+// the join in other TimeMaps). docs[i] becomes the document to judge and
+// replays[i] says how; a redirect with nothing to show keeps a nil
+// document and a Problem.
+func replayAll(in *Input, docs []*extract.Document) []*Replay {
+	if len(in.Refs) == 0 {
+		return nil
+	}
+	replays := make([]*Replay, len(in.TimeMap.Captures))
+	byRef := map[int]*Target{}
+	for k := range in.Targets {
+		byRef[in.Targets[k].Ref] = &in.Targets[k]
+	}
+	for k := 0; k < len(in.Refs); {
+		i := in.Refs[k].Capture
+		end := k
+		for end < len(in.Refs) && in.Refs[end].Capture == i {
+			end++
+		}
+		refs := in.Refs[k:end]
+		targets := make([]Target, len(refs))
+		for n, r := range refs {
+			switch t := byRef[k+n]; {
+			case t != nil:
+				targets[n] = *t
+			case r.Key == in.TimeMap.Key:
+				seen := map[string]bool{fmt.Sprintf("%s %d", in.TimeMap.Key, i): true}
+				targets[n] = follow(in, in.TimeMap.Captures[i].Time, i, 0, seen)
+				if targets[n].Next != nil {
+					// Leads to another TimeMap, which Score alone cannot see.
+					targets[n] = Target{Hops: targets[n].Hops, Problem: "it leads to " + targets[n].Next.URL + ", not followed here"}
+				}
+			default:
+				targets[n] = Target{Problem: "not captured within " + windowText}
+			}
+		}
+		replays[i], docs[i] = replayOne(refs, targets, docs[i])
+		k = end
+	}
+	return replays
+}
+
+// replayOne combines what a capture's references lead to: a redirect shows
+// its target (nil when it has none: the capture cannot be judged), frames
+// add their pages' text to the frameset's own.
+func replayOne(refs []Ref, targets []Target, own *extract.Document) (*Replay, *extract.Document) {
+	r := &Replay{How: refs[0].How, URL: refs[0].URL}
+	if refs[0].How != HowFrame {
+		t := targets[0]
+		r.URIR, r.URIM, r.Time, r.Hops, r.Problem = t.URIR, t.URIM, t.Time, t.Hops, t.Problem
+		if t.Doc != nil && t.Problem == "" {
+			return r, t.Doc
+		}
+		if refs[0].How == HowRedirect {
+			return r, nil
+		}
+		return r, own // a client-side redirect that leads nowhere: the page itself
+	}
+	var parts []*extract.Document
+	for n, t := range targets {
+		if t.Doc != nil && t.Problem == "" {
+			parts = append(parts, t.Doc)
+			if r.URIM == "" {
+				r.URIR, r.URIM, r.Time, r.URL = t.URIR, t.URIM, t.Time, refs[n].URL
+			}
+		}
+	}
+	r.Frames = len(parts)
+	if len(parts) == 0 {
+		r.Problem = targets[0].Problem
+		return r, own
+	}
+	return r, mergeDocs(own, parts)
+}
+
+// mergeDocs is a frameset's document with its frames' pages: their content
+// after its own, then every chrome; counts add up, and the language is that
+// of the part with the most words.
+func mergeDocs(own *extract.Document, parts []*extract.Document) *extract.Document {
+	all := append([]*extract.Document{own}, parts...)
+	m := &extract.Document{Extractor: "frames"}
+	var text []string
+	var chrome [][]string
+	most := -1
+	for _, d := range all {
+		if d == nil {
+			continue
+		}
+		if m.Title == "" {
+			m.Title = d.Title
+		}
+		if d.Text != "" {
+			text = append(text, d.Text)
+		}
+		ct := d.ContentTerms
+		if ct > len(d.Terms) {
+			ct = len(d.Terms)
+		}
+		m.Terms = append(m.Terms, d.Terms[:ct]...)
+		m.ContentTerms += ct
+		chrome = append(chrome, d.Terms[ct:])
+		m.WordCount += d.WordCount
+		m.ContentWords += d.ContentWords
+		m.ByteCount += d.ByteCount
+		if d.WordCount > most {
+			most = d.WordCount
+			m.Lang, m.Langs, m.TermsLang, m.MediaType, m.Charset = d.Lang, d.Langs, d.TermsLang, d.MediaType, d.Charset
+		}
+	}
+	for _, c := range chrome {
+		m.Terms = append(m.Terms, c...)
+	}
+	m.Text = strings.Join(text, " ")
+	return m
+}
+
+// describeReplay says in plain words what a replayed capture showed.
+func describeReplay(r *Replay) string {
+	var what string
+	switch r.How {
+	case HowRedirect:
+		what = "redirects to " + r.URL
+	case HowRefresh:
+		what = "sends the browser on to " + r.URL
+	case HowFrame:
+		if r.Frames > 1 {
+			what = fmt.Sprintf("shows %d framed pages, the first %s", r.Frames, r.URL)
+		} else {
+			what = "shows the framed page " + r.URL
+		}
+	}
+	if r.Problem != "" {
+		return what + ": " + r.Problem
+	}
+	if r.Hops > 0 {
+		what += fmt.Sprintf(" (after %d more redirects)", r.Hops)
+	}
+	if !r.Time.IsZero() {
+		what += ", captured " + r.Time.UTC().Format("2006-01-02 15:04:05")
+	}
+	return what
+}
+
+// awayFrom reports whether a URL is on another site than a URI-R: another
+// host, "www." aside.
+func awayFrom(urir, u string) bool {
+	a, b := strings.TrimPrefix(hostOf(urir), "www."), strings.TrimPrefix(hostOf(u), "www.")
+	return a != "" && b != "" && !strings.EqualFold(a, b)
+}
+
+// MaxJoined bounds the targets the join keeps in memory for a run (each
+// with its document): references beyond it are reported, not followed.
+const MaxJoined = 200_000
+
+// joiner finds the targets of references that lead from one TimeMap to
+// another: noted in key order during the first pass, found in passes over
+// the spilled TimeMaps, handed to each TimeMap's Input before scoring.
+type joiner struct {
+	waiting map[string][]pendingRef // by target key
+	targets map[int][]Target        // by TimeMap ordinal
+	kept    int
+}
+
+// pendingRef is a reference waiting for its target: from Input.Refs[ref]
+// of TimeMap tm, made at time when, after hops redirects through the
+// captures in seen.
+type pendingRef struct {
+	tm, ref int
+	key     string
+	when    time.Time
+	hops    int
+	seen    map[string]bool
+}
+
+// note takes the references of the n-th TimeMap that lead elsewhere.
+func (j *joiner) note(n int, in *Input) {
+	for k, r := range in.Refs {
+		if r.Key == in.TimeMap.Key {
+			continue
+		}
+		if j.waiting == nil {
+			j.waiting = map[string][]pendingRef{}
+		}
+		c := in.TimeMap.Captures[r.Capture]
+		j.waiting[r.Key] = append(j.waiting[r.Key], pendingRef{tm: n, ref: k, key: r.Key, when: c.Time,
+			seen: map[string]bool{fmt.Sprintf("%s %d", in.TimeMap.Key, r.Capture): true}})
+	}
+}
+
+func (j *joiner) pending() bool { return len(j.waiting) > 0 }
+
+// pass reads every TimeMap once and answers the references waiting for it;
+// a chain that goes on to another TimeMap waits for the next pass.
+func (j *joiner) pass(inputs iter.Seq2[*Input, error]) error {
+	next := map[string][]pendingRef{}
+	for in, err := range inputs {
+		if err != nil {
+			return err
+		}
+		for _, p := range j.waiting[in.TimeMap.Key] {
+			t := follow(in, p.when, -1, p.hops, p.seen)
+			t.Ref = p.ref
+			if t.Next != nil {
+				q := p
+				q.key, q.when, q.hops = t.Next.Key, t.Time, t.Hops
+				next[q.key] = append(next[q.key], q)
+				continue
+			}
+			j.keep(p.tm, t)
+		}
+		delete(j.waiting, in.TimeMap.Key)
+	}
+	for _, ps := range j.waiting { // targets not in the collection
+		for _, p := range ps {
+			j.keep(p.tm, Target{Ref: p.ref, Hops: p.hops, Problem: "not captured within " + windowText})
+		}
+	}
+	j.waiting = next
+	return nil
+}
+
+// finish reports the references still waiting: chains too long.
+func (j *joiner) finish() {
+	for _, ps := range j.waiting {
+		for _, p := range ps {
+			j.keep(p.tm, Target{Ref: p.ref, Hops: p.hops, Problem: fmt.Sprintf("more than %d redirects", maxHops)})
+		}
+	}
+	j.waiting = nil
+}
+
+func (j *joiner) keep(tm int, t Target) {
+	if j.targets == nil {
+		j.targets = map[int][]Target{}
+	}
+	if t.Doc != nil {
+		if j.kept >= MaxJoined {
+			t = Target{Ref: t.Ref, Problem: fmt.Sprintf("not followed: more than %d redirects and frames lead elsewhere in this collection", MaxJoined)}
+		} else {
+			j.kept++
+		}
+	}
+	j.targets[tm] = append(j.targets[tm], t)
+}

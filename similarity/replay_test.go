@@ -1,0 +1,118 @@
+package similarity
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// warcResponse is one response record of a test WARC file.
+type warcResponse struct {
+	uri    string
+	at     time.Time
+	status int
+	header string // extra HTTP header lines, each ending in \r\n
+	body   string
+}
+
+// writeWARC writes records as an uncompressed WARC file and returns its path.
+func writeWARC(t *testing.T, recs []warcResponse) string {
+	t.Helper()
+	var b bytes.Buffer
+	for i, r := range recs {
+		http := fmt.Sprintf("HTTP/1.1 %d X\r\nContent-Type: text/html; charset=utf-8\r\n%sContent-Length: %d\r\n\r\n%s",
+			r.status, r.header, len(r.body), r.body)
+		fmt.Fprintf(&b, "WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: %s\r\nWARC-Date: %s\r\n"+
+			"WARC-Record-ID: <urn:uuid:00000000-0000-0000-0000-%012d>\r\nContent-Type: application/http; msgtype=response\r\n"+
+			"Content-Length: %d\r\n\r\n%s\r\n\r\n", r.uri, r.at.UTC().Format(time.RFC3339), i, len(http), http)
+	}
+	path := filepath.Join(t.TempDir(), "replay.warc")
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func article(title, text string) string {
+	return "<html><head><title>" + title + "</title></head><body><h1>" + title + "</h1><p>" + text + "</p></body></html>"
+}
+
+// TestReplayRedirects: a redirect is judged by the capture its Location
+// leads to, in its own TimeMap or another; one that leads nowhere, or in a
+// circle, is not scored and says why.
+func TestReplayRedirects(t *testing.T) {
+	y := func(year int, sec int) time.Time { return time.Date(year, 3, 1, 12, 0, sec, 0, time.UTC) }
+	lighthouse := "The lighthouse keepers restored the great lens of the tower on the point, and the volunteers " +
+		"of the preservation society opened the keepers' cottage, the brass clockwork and the fog signal to visitors."
+	lighthouse2 := lighthouse + " The society thanks the fishermen of the harbour who gave the oil lamps."
+	parked := "This domain is for sale! Buy this domain today. Related searches: cheap flights, car insurance, dating, hotels."
+	loc := func(u string) string { return "Location: " + u + "\r\n" }
+	files := []string{writeWARC(t, []warcResponse{
+		{uri: "http://lighthouse.example/", at: y(2005, 0), status: 200, body: article("Lighthouse society", lighthouse)},
+		{uri: "http://lighthouse.example/", at: y(2006, 0), status: 200, body: article("Lighthouse society", lighthouse2)},
+		{uri: "http://lighthouse.example/", at: y(2007, 0), status: 301, header: loc("http://sale.example/")},
+		{uri: "http://sale.example/", at: y(2007, 30), status: 200, body: article("sale.example", parked)},
+		{uri: "http://lighthouse.example/", at: y(2008, 0), status: 302, header: loc("https://www.lighthouse.example/")},
+		{uri: "https://www.lighthouse.example/", at: y(2008, 12), status: 200, body: article("Lighthouse society", lighthouse2)},
+		{uri: "http://lighthouse.example/", at: y(2009, 0), status: 301, header: loc("/moved/")},
+		{uri: "http://lighthouse.example/", at: y(2010, 0), status: 301, header: loc("http://loop-a.example/")},
+		{uri: "http://loop-a.example/", at: y(2010, 5), status: 302, header: loc("http://loop-b.example/")},
+		{uri: "http://loop-b.example/", at: y(2010, 9), status: 302, header: loc("http://loop-a.example/")},
+	})}
+	res, err := DetectFiles(context.Background(), files, Config{Options: DefaultOptions(), Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var page *TimeMapResult
+	for _, r := range res {
+		if r.Key == "example,lighthouse)/" {
+			page = r
+		}
+	}
+	if page == nil {
+		t.Fatalf("no TimeMap of the lighthouse page in %d", len(res))
+	}
+	want := []struct {
+		verdict string
+		kind    Kind
+		reason  string
+	}{
+		{VerdictOn, "", "t0"},
+		{VerdictOn, "", ""},
+		{VerdictOff, KindRedirected, "redirects to http://sale.example/"},
+		{VerdictOn, "", "redirects to https://www.lighthouse.example/"},
+		{VerdictNotScored, "", "redirects to http://lighthouse.example/moved/: not captured within a day of it"},
+		{VerdictNotScored, "", "a redirect loop"},
+	}
+	var got []string
+	for _, c := range page.Captures {
+		got = append(got, fmt.Sprintf("%d %s %s %s", c.Status, c.Verdict, c.Kind, c.Reason))
+	}
+	// The https capture is a capture of the same page (the same key).
+	if len(page.Captures) != len(want)+1 {
+		t.Fatalf("captures:\n%s", strings.Join(got, "\n"))
+	}
+	i := 0
+	for _, c := range page.Captures {
+		if c.URIR == "https://www.lighthouse.example/" {
+			continue
+		}
+		w := want[i]
+		if c.Verdict != w.verdict || c.Kind != w.kind || !strings.Contains(c.Reason, w.reason) {
+			t.Errorf("capture %d: %s %q (%s), want %s %q (%s)", i, c.Verdict, c.Kind, c.Reason, w.verdict, w.kind, w.reason)
+		}
+		if (c.Status == 301 || c.Status == 302) && c.Replay == nil {
+			t.Errorf("capture %d: a redirect without its replay", i)
+		}
+		i++
+	}
+	t.Logf("captures:\n%s", strings.Join(got, "\n"))
+	if r := page.Captures[2].Replay; r == nil || r.URIR != "http://sale.example/" || r.URIM == "" {
+		t.Errorf("the redirect's replay does not name the capture shown: %+v", r)
+	}
+}
