@@ -323,3 +323,24 @@ func TestExcerpt(t *testing.T) {
 		}
 	}
 }
+
+// TestParkedFirstCaptureIsNotT0: a parked page whose related searches are
+// the site's own words is not the page's t0, even without a collection
+// model; the real page after it is.
+func TestParkedFirstCaptureIsNotT0(t *testing.T) {
+	parked := "this domain is for sale buy this domain related searches lighthouse keeper lamp lens tower fog signal coast storm ship wreck rescue"
+	in := input([3]string{"200", "text/html", parked}, [3]string{"200", "text/html", onText}, [3]string{"200", "text/html", onText2})
+	res, err := Score(context.Background(), in, nil, Options{TopicCheck: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.T0 != in.URIMs[1] || !strings.Contains(res.T0Reason, "parked or for sale") {
+		t.Fatalf("t0 %s (%s), want the capture after the parked page", res.T0, res.T0Reason)
+	}
+	if c := res.Captures[0]; c.Verdict != VerdictOff || c.Kind != KindParked {
+		t.Errorf("the parked first capture: %s %q (%s)", c.Verdict, c.Kind, c.Reason)
+	}
+	if res, _ := Score(context.Background(), in, nil, Options{}); res.T0 != in.URIMs[0] {
+		t.Errorf("without the t0 check, t0 is %s, want the first capture", res.T0)
+	}
+}

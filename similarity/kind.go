@@ -80,6 +80,11 @@ func ParseKind(s string) (Kind, bool) {
 // page has (a long article that mentions a database error is not one).
 const cueWords = 250
 
+// A page is a message page, off-topic whatever words it shares with t0 (a
+// parked page's related searches reuse the site's words), when its cues
+// score messageEnough: two phrases, or one in its title.
+const messageEnough = 4
+
 // A cue scores cueStrong when it is a phrase (several words, or four
 // letters of a script written without spaces) and 1 when it is a single
 // word; a kind needs cueEnough, so that one ordinary word ("login",
@@ -171,6 +176,12 @@ const blankWords = 5
 // most of (at least cueEnough), and the cues found; "" when none has
 // enough. A title that is only the site's host name is a parking page's.
 func cueKind(title, text, host string) (Kind, []string) {
+	k, cues, _ := cueScore(title, text, host)
+	return k, cues
+}
+
+// cueScore is cueKind with the winning kind's score.
+func cueScore(title, text, host string) (Kind, []string, int) {
 	t, b := normalizeCue(title), normalizeCue(text)
 	best, bestScore := Kind(""), 0
 	var bestCues []string
@@ -189,7 +200,7 @@ func cueKind(title, text, host string) (Kind, []string) {
 			score += w
 			found = append(found, c.text)
 		}
-		if kc.kind == KindParked && host != "" && titleIsHost(title, host) {
+		if kc.kind == KindParked && len(found) > 0 && host != "" && titleIsHost(title, host) {
 			score += cueStrong
 			found = append(found, "its title is the domain name")
 		}
@@ -198,9 +209,9 @@ func cueKind(title, text, host string) (Kind, []string) {
 		}
 	}
 	if bestScore < cueEnough {
-		return "", nil
+		return "", nil, 0
 	}
-	return best, bestCues
+	return best, bestCues, bestScore
 }
 
 // titleIsHost reports whether a title is the host name (with or without

@@ -55,7 +55,20 @@ func chooseT0(in Input, s *scoring, opts Options) (int, string) {
 	}
 	first := cands[0]
 	plain := "first capture with HTTP 200, an HTML type and text"
-	if !opts.TopicCheck || model == nil || model.TypicalTopicSim == 0 {
+	if !opts.TopicCheck {
+		return first, plain
+	}
+	// A message page (parked, suspended, an error, not found, a login) is
+	// never the page, whatever words its links reuse.
+	if why := s.messagePage(first); why != "" {
+		why = fmt.Sprintf("first capture %s %s", in.URIMs[first], why)
+		for _, i := range cands[1:] {
+			if s.messagePage(i) == "" {
+				return i, why + "; using the earliest capture that is not"
+			}
+		}
+	}
+	if model == nil || model.TypicalTopicSim == 0 {
 		return first, plain
 	}
 	floor := offTopicShare * model.TypicalTopicSim
@@ -97,4 +110,19 @@ func chooseT0(in Input, s *scoring, opts Options) (int, string) {
 		}
 	}
 	return first, fmt.Sprintf("%s, and so does every later capture; using the first", why)
+}
+
+// messagePage says why capture i is a message page rather than the page (a
+// parking, suspension, error, not-found, maintenance or login page, by what
+// it says), "" when it is not.
+func (s *scoring) messagePage(i int) string {
+	d := s.prep[i].doc
+	if d.ContentWords > cueWords {
+		return ""
+	}
+	k, cues, score := cueScore(d.Title, d.Text, s.host)
+	if k == "" || k == KindRedirected || score < messageEnough {
+		return ""
+	}
+	return "is a message page, " + k.Label() + ": it says " + quoteCues(cues)
 }

@@ -76,6 +76,9 @@ func (r *reading) verdict() (verdict, reason string) {
 		}
 		return VerdictOff, describe(crossed, r.scores)
 	}
+	if r.s.messagePage(r.i) != "" && r.s.messagePage(r.s.t0) == "" {
+		return VerdictOff, "it is a message page, not t0's content"
+	}
 	if why, ok := r.switchedLanguage(); ok {
 		return VerdictOff, why
 	}
