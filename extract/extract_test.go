@@ -673,3 +673,31 @@ func TestTextOnly(t *testing.T) {
 		t.Errorf("TextOnly changed the text: %q / %q", lean.Text, full.Text)
 	}
 }
+
+func TestStyleHides(t *testing.T) {
+	for _, tt := range []struct {
+		style string
+		want  bool
+	}{
+		{"display: none", true},
+		{"visibility:hidden", true},
+		{"DISPLAY:NONE !important", true},
+		{"opacity:0", true},
+		{"font-size: 0px", true},
+		{"height: 0pt;width: 2pt;position: absolute;overflow: auto;", true},
+		{"width:0;overflow:hidden", true},
+		{"position:absolute; left:-9999px", true},
+		{"text-indent:-10000px", true},
+		{"display:block", false},
+		{"height:0", false}, // a cleared float: its text flows out of it
+		{"height:100px;overflow:hidden", false},
+		{"position:absolute;left:10px", false},
+		{"opacity:0.5", false},
+		{"font-size:10px", false},
+		{"color:red", false},
+	} {
+		if got := styleHides(tt.style); got != tt.want {
+			t.Errorf("styleHides(%q) = %v, want %v", tt.style, got, tt.want)
+		}
+	}
+}

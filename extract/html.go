@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"strconv"
 	"strings"
 
 	"golang.org/x/net/html"
@@ -115,20 +116,67 @@ func hidden(n *html.Node) bool {
 	return false
 }
 
-// styleHides reports whether an inline style declares display:none or
-// visibility:hidden.
+// styleHides reports whether an inline style hides its element from a
+// reader, as injected SEO spam hides itself: display:none,
+// visibility:hidden, opacity:0, font-size:0, a box of no height or width
+// whose overflow is cut off or that is taken out of the flow
+// (position:absolute), or a box placed far off the screen (left or top
+// beyond -1000px).
 func styleHides(style string) bool {
 	if !strings.Contains(style, ":") {
 		return false
 	}
-	s := strings.ToLower(style)
-	s = strings.Map(func(r rune) rune {
-		if r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '\f' {
-			return -1
+	decl := map[string]string{}
+	for d := range strings.SplitSeq(strings.ToLower(style), ";") {
+		k, v, ok := strings.Cut(d, ":")
+		if !ok {
+			continue
 		}
-		return r
-	}, s)
-	return strings.Contains(s, "display:none") || strings.Contains(s, "visibility:hidden")
+		v = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "!important"))
+		decl[strings.TrimSpace(k)] = v
+	}
+	switch {
+	case decl["display"] == "none", decl["visibility"] == "hidden", isZeroLength(decl["opacity"]),
+		isZeroLength(decl["font-size"]):
+		return true
+	}
+	cut := decl["overflow"] == "hidden" || decl["overflow"] == "auto" || decl["overflow"] == "scroll" ||
+		decl["position"] == "absolute" || decl["position"] == "fixed"
+	if cut && (isZeroLength(decl["height"]) || isZeroLength(decl["width"])) {
+		return true
+	}
+	if decl["position"] == "absolute" || decl["position"] == "fixed" {
+		for _, k := range []string{"left", "top", "text-indent"} {
+			if farOff(decl[k]) {
+				return true
+			}
+		}
+	}
+	return farOff(decl["text-indent"])
+}
+
+// isZeroLength reports whether a CSS value is a zero length or number
+// ("0", "0px", "0pt", "0.0em").
+func isZeroLength(v string) bool {
+	if v == "" {
+		return false
+	}
+	num := strings.TrimRight(v, "abcdefghijklmnopqrstuvwxyz%")
+	f, err := strconv.ParseFloat(num, 64)
+	return err == nil && f == 0
+}
+
+// farOff reports whether a CSS length puts a box beyond -1000px (or -100em).
+func farOff(v string) bool {
+	num := strings.TrimRight(v, "abcdefghijklmnopqrstuvwxyz%")
+	f, err := strconv.ParseFloat(num, 64)
+	if err != nil {
+		return false
+	}
+	if strings.HasSuffix(v, "em") || strings.HasSuffix(v, "rem") {
+		f *= 16
+	}
+	return f <= -1000
 }
 
 // chromeRoles are ARIA landmark roles of site chrome.

@@ -344,3 +344,24 @@ func TestParkedFirstCaptureIsNotT0(t *testing.T) {
 		t.Errorf("without the t0 check, t0 is %s, want the first capture", res.T0)
 	}
 }
+
+// TestRemnantInsideSpam: an article shrunk to its first lines inside
+// injected spam is off-topic as spam, though it shares t0's title words; an
+// article that grew with more of its subject is not.
+func TestRemnantInsideSpam(t *testing.T) {
+	spam := strings.Repeat("cheap viagra pills order online casino bonus jackpot payday loans replica rolex fast shipping ", 4)
+	grown := onText + " " + onText2 + " harbour pilots charts beacon island cliff"
+	in := input([3]string{"200", "text/html", onText + " " + onText2},
+		[3]string{"200", "text/html", "lighthouse keeper lamp lens tower fog signal " + spam},
+		[3]string{"200", "text/html", grown})
+	res, err := Score(context.Background(), in, nil, Options{Continuity: DefaultContinuity})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := res.Captures[1]; c.Verdict != VerdictOff || c.Kind != KindSpam || !strings.Contains(c.Reason, "remnant inside spam") {
+		t.Errorf("the remnant inside spam: %s %q (%s)", c.Verdict, c.Kind, c.Reason)
+	}
+	if c := res.Captures[2]; c.Verdict != VerdictOn {
+		t.Errorf("the grown article: %s (%s)", c.Verdict, c.Reason)
+	}
+}

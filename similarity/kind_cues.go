@@ -251,12 +251,25 @@ var cuePhrases = []struct {
 	}},
 }
 
-// spamRoots begin the words of injected spam: pharmacy, gambling, loans,
-// counterfeits, adult sites and their sales talk. Matched as prefixes of
-// stemmed terms in any language (the words are mostly the same in all).
+// spamRoots begin the words of injected spam: pharmacy, gambling, payday
+// loans, counterfeits, adult sites, SEO and their sales talk. Matched as
+// prefixes of stemmed terms in any language (the words are mostly the same
+// in all). Roots that begin ordinary words ("bet" of "better", "soma" of
+// "Somalia", "credit", "debt") are left out.
 var spamRoots = []string{
-	"viagra", "cialis", "levitra", "tramadol", "xanax", "valium", "phentermin", "propecia", "pharmac", "pill",
-	"meds", "prescript", "casino", "poker", "slot", "jackpot", "roulett", "blackjack", "gambl", "betting",
-	"payday", "loan", "mortgag", "refinanc", "replica", "rolex", "handbag", "outlet", "louboutin", "viagr",
-	"porn", "xxx", "escort", "cheap", "discount", "bonus", "sildenafil", "tadalafil", "ringtone", "weightloss",
+	// pharmacy
+	"viagra", "cialis", "levitra", "tramadol", "xanax", "valium", "phentermin", "propecia", "ambien", "tadalafil",
+	"sildenafil", "vardenafil", "kamagra", "clomid", "accutan", "zithromax", "meridia", "carisoprodol", "prednison",
+	"diazepam", "lorazepam", "oxycodon", "hydrocodon", "adderal", "pharmac", "drugstor", "prescript", "pill", "meds",
+	// gambling
+	"casino", "poker", "holdem", "slot", "jackpot", "roulett", "blackjack", "baccarat", "keno", "bingo", "craps",
+	"gambl", "betting", "sportsbook", "wager",
+	// loans
+	"payday", "loan", "mortgag", "refinanc",
+	// counterfeits
+	"replica", "rolex", "louboutin", "vuitton", "gucci", "handbag", "outlet", "oakley",
+	// adult, SEO
+	"porn", "xxx", "escort", "backlink", "ringtone", "weightloss", "garcinia",
+	// sales talk
+	"cheap", "discount", "bonus",
 }

@@ -200,6 +200,27 @@ func scoreTopic(s *scoring, i int) (float64, bool) {
 	return s.nbhdCosine(s.prep[i]) / s.localT0, true
 }
 
+// newText is the share of capture i's content words whose terms t0's
+// content does not have.
+func (s *scoring) newText(i int) float64 {
+	p, t0 := s.prep[i], s.prep[s.t0]
+	var all, fresh float64
+	for a, b := 0, 0; a < len(p.ctf.ids); a++ {
+		id := p.ctf.ids[a]
+		for b < len(t0.ctf.ids) && t0.ctf.ids[b] < id {
+			b++
+		}
+		all += p.ctf.w[a]
+		if b == len(t0.ctf.ids) || t0.ctf.ids[b] != id {
+			fresh += p.ctf.w[a]
+		}
+	}
+	if all == 0 {
+		return 0
+	}
+	return roundScore(fresh / all)
+}
+
 // topTerms are the capture's 20 most frequent terms, computed on first use.
 func (s *scoring) topTerms(i int) []int32 {
 	p := s.prep[i]

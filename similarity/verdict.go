@@ -39,6 +39,21 @@ const (
 	// continue a page whose frame stayed: spam inside a site's frame scores
 	// under a quarter of t0's.
 	sameSubject = 0.5
+	// newShare is the least share of a page's content words that are new
+	// since t0 for the new text to make the page; knownSubject the least
+	// similarity of t0 to its part of the collection at which the topic
+	// score tells its subject (a page in a language the collection holds
+	// little of has none: its topic score says nothing).
+	newShare     = 2.0 / 3
+	knownSubject = 0.10
+	// driftContent is the content cosine to t0 under which none of t0's
+	// stories is left on a page.
+	driftContent = 0.05
+	// otherSubject is the topic score (similarity to t0's subject in the
+	// collection, relative to t0's) under which a page's stories are of
+	// another subject: stories of the same subject that replaced t0's on a
+	// rotating page score around half of t0's and more.
+	otherSubject = 0.4
 	// A page switched language when t0's language holds at most
 	// 1/switchedShare of the share it holds in t0, and the page's language
 	// at most 1/switchedShare of its share in the page in t0 (where there
@@ -79,6 +94,9 @@ func (r *reading) verdict() (verdict, reason string) {
 	if r.s.messagePage(r.i) != "" && r.s.messagePage(r.s.t0) == "" {
 		return VerdictOff, "it is a message page, not t0's content"
 	}
+	if why, ok := r.spamAround(); ok {
+		return VerdictOff, why
+	}
 	if why, ok := r.switchedLanguage(); ok {
 		return VerdictOff, why
 	}
@@ -108,6 +126,9 @@ func (r *reading) verdict() (verdict, reason string) {
 		return VerdictOn, "no threshold crossed"
 	}
 	if onlyContent(kept) {
+		if why, ok := r.driftedAway(); ok {
+			return VerdictOff, why
+		}
 		if r.s.keepsTitle(r.i, r.s.t0) {
 			return VerdictOn, fmt.Sprintf("its words changed, but it is still this site: its title keeps t0's (%q, t0 %q; %s)",
 				r.p().doc.Title, r.t0().doc.Title, describe(kept, r.scores))
@@ -149,6 +170,39 @@ func (r *reading) continuous() bool {
 	}
 	topic, ok := r.scores[MeasureTopic]
 	return ok && topic >= sameSubject
+}
+
+// driftedAway reports a capture none of whose stories is t0's (content
+// cosine under driftContent) and whose stories are of another subject than
+// t0's (topic score under otherSubject), where the collection holds t0's
+// subject well enough to tell (t0's similarity to its part of the
+// collection at least knownSubject): a page that changed step by step, or
+// kept its title, but ended on another subject.
+func (r *reading) driftedAway() (string, bool) {
+	c, ok := r.scores[MeasureContent]
+	topic, tok := r.scores[MeasureTopic]
+	if !ok || !tok || c >= driftContent || topic >= otherSubject || r.s.localT0 < knownSubject {
+		return "", false
+	}
+	return fmt.Sprintf("none of t0's stories is left and its stories are of another subject (content cosine %.3f < %s; topic %.3f < %s)",
+		c, fmtFloat(driftContent), topic, fmtFloat(otherSubject)), true
+}
+
+// spamAround reports a capture whose text is mostly new since t0 (at least
+// newShare of its content words) and spam's (at least spamShare of its
+// terms): what is left of t0 is a remnant inside injected spam, however
+// much of t0's title and first paragraph it keeps.
+func (r *reading) spamAround() (string, bool) {
+	if r.p().doc.ContentWords == 0 || spamTermShare(r.t0().doc.Terms) >= spamShare {
+		return "", false
+	}
+	share := r.s.newText(r.i)
+	spam := spamTermShare(r.p().doc.Terms)
+	if share < newShare || spam < spamShare {
+		return "", false
+	}
+	return fmt.Sprintf("what is left of t0 is a remnant inside spam (%.0f%% of its words are new since t0, %.0f%% of its words spam's)",
+		100*share, 100*spam), true
 }
 
 // emptied reports a capture whose content is gone from the site's frame.

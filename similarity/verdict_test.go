@@ -88,7 +88,7 @@ func TestCuratorReading(t *testing.T) {
 		{"the site's frame around a short message is off-topic though the menus are t0's",
 			[]page{
 				{content: span("story", 0, 60), chrome: menu + " " + menu},
-				{content: "page not found sorry", chrome: menu + " " + menu},
+				{content: "sorry nothing here today", chrome: menu + " " + menu},
 			},
 			[][2]string{{VerdictOff, "its content is gone"}}},
 		{"a page that switched language is off-topic; a bilingual page is not",
