@@ -201,7 +201,7 @@ func (r *reading) spamAround() (string, bool) {
 	if share < newShare || spam < spamShare {
 		return "", false
 	}
-	return fmt.Sprintf("what is left of t0 is a remnant inside spam (%.0f%% of its words are new since t0, %.0f%% of its words spam's)",
+	return fmt.Sprintf("most of it is new since t0 and spam, what is left of t0 at most a remnant (%.0f%% of its words new, %.0f%% spam's)",
 		100*share, 100*spam), true
 }
 
