@@ -174,7 +174,7 @@ const blankWords = 5
 
 // cueKind finds the kind whose cues a message page's title and text hold
 // most of (at least cueEnough), and the cues found; "" when none has
-// enough. A title that is only the site's host name is a parking page's.
+// enough. A parking page that names its own domain scores more.
 func cueKind(title, text, host string) (Kind, []string) {
 	k, cues, _ := cueScore(title, text, host)
 	return k, cues
@@ -200,9 +200,9 @@ func cueScore(title, text, host string) (Kind, []string, int) {
 			score += w
 			found = append(found, c.text)
 		}
-		if kc.kind == KindParked && len(found) > 0 && host != "" && titleIsHost(title, host) {
+		if kc.kind == KindParked && len(found) > 0 && namesHost(t, b, host) {
 			score += cueStrong
-			found = append(found, "its title is the domain name")
+			found = append(found, "it names its own domain")
 		}
 		if score > bestScore {
 			best, bestScore, bestCues = kc.kind, score, found
@@ -214,12 +214,16 @@ func cueScore(title, text, host string) (Kind, []string, int) {
 	return best, bestCues, bestScore
 }
 
-// titleIsHost reports whether a title is the host name (with or without
-// "www."), as parking pages title themselves.
-func titleIsHost(title, host string) bool {
-	t := strings.ToLower(strings.TrimSpace(title))
+// namesHost reports whether a page's normalized title or text names its
+// own domain (the host without "www."), as parking pages do ("example.org
+// is for sale", "Interested in example.org?").
+func namesHost(title, text, host string) bool {
 	h := strings.TrimPrefix(strings.ToLower(host), "www.")
-	return t != "" && (t == h || t == "www."+h)
+	if h == "" || !strings.Contains(h, ".") {
+		return false
+	}
+	n := normalizeCue(h)
+	return strings.Contains(title, n) || strings.Contains(text, n)
 }
 
 // hostOf is the host of a URI-R, "" when it has none.

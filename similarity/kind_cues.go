@@ -32,17 +32,24 @@ var cuePhrases = []struct {
 			"this web page is parked|get this domain|the domain owner|domain may be available|this domain name|" +
 			"premium domain|related links|top searches|popular categories|this domain has been registered|" +
 			"no web site at this address|no website at this address|default web page|default page|it works|" +
-			"index of|web hosting|hosted by|future home of",
+			"index of|web hosting|hosted by|future home of|send your offer|submit an offer|current registrant|" +
+			"current owner|financing available|escrow|available for purchase|lease to own|buy now|sponsored results|" +
+			"interested in this domain|domain name",
 		"domain steht zum verkauf|diese domain kaufen|domain kaufen|diese domain ist geparkt|domain zu verkaufen|" +
-			"gesponserte links|ähnliche suchanfragen|verwandte suchbegriffe|diese domain steht",
+			"gesponserte links|ähnliche suchanfragen|verwandte suchbegriffe|diese domain steht|steht zum verkauf|" +
+			"zu verkaufen|domain erwerben",
 		"ce domaine est à vendre|nom de domaine à vendre|domaine à vendre|acheter ce domaine|recherches associées|" +
-			"liens commerciaux|liens sponsorisés|ce domaine est parqué",
+			"liens commerciaux|liens sponsorisés|ce domaine est parqué|est à vendre|contactez le propriétaire|" +
+			"faire une offre",
 		"este dominio está en venta|dominio en venta|comprar este dominio|búsquedas relacionadas|enlaces patrocinados|" +
 			"dominio aparcado|dominio estacionado|se vende este dominio|el dominio ya se encuentra registrado|" +
-			"dominio registrado",
-		"questo dominio è in vendita|dominio in vendita|acquista questo dominio|ricerche correlate|link sponsorizzati",
-		"este domínio está à venda|domínio à venda|comprar este domínio|pesquisas relacionadas|links patrocinados",
-		"dit domein is te koop|domein te koop|deze domeinnaam is te koop|gerelateerde zoekopdrachten|gesponsorde links",
+			"dominio registrado|está en venta|se vende|haga una oferta",
+		"questo dominio è in vendita|dominio in vendita|acquista questo dominio|ricerche correlate|link sponsorizzati|" +
+			"è in vendita|fai un'offerta",
+		"este domínio está à venda|domínio à venda|comprar este domínio|pesquisas relacionadas|links patrocinados|" +
+			"está à venda|faça uma oferta",
+		"dit domein is te koop|domein te koop|deze domeinnaam is te koop|gerelateerde zoekopdrachten|gesponsorde links|" +
+			"is te koop|doe een bod",
 		"denna domän är till salu|domänen är till salu|köp denna domän|relaterade sökningar|sponsrade länkar",
 		"domena na sprzedaż|ta domena jest na sprzedaż|kup tę domenę|powiązane wyszukiwania|linki sponsorowane",
 		"tato doména je na prodej|doména na prodej|koupit tuto doménu|související vyhledávání",
