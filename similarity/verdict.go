@@ -52,8 +52,9 @@ const (
 	// otherSubject is the topic score (similarity to t0's subject in the
 	// collection, relative to t0's) under which a page's stories are of
 	// another subject: stories of the same subject that replaced t0's on a
-	// rotating page score around half of t0's and more.
-	otherSubject = 0.4
+	// rotating page score mostly half of t0's and more, but down to a fifth
+	// in a large collection, where t0's part of it is narrower.
+	otherSubject = 0.2
 	// A page switched language when t0's language holds at most
 	// 1/switchedShare of the share it holds in t0, and the page's language
 	// at most 1/switchedShare of its share in the page in t0 (where there
