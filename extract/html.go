@@ -62,10 +62,12 @@ func hasAttr(n *html.Node, key string) bool {
 	return false
 }
 
-// neverText are elements whose content is never page text.
+// neverText are elements whose content is never page text. The parser keeps
+// the content of <noscript> (scripting is on, as in a browser) and
+// <noframes> as raw markup: no browser shows either.
 func neverText(n *html.Node) bool {
 	switch n.DataAtom {
-	case atom.Script, atom.Style, atom.Noscript, atom.Template, atom.Svg, atom.Math,
+	case atom.Script, atom.Style, atom.Noscript, atom.Noframes, atom.Template, atom.Svg, atom.Math,
 		atom.Iframe, atom.Object, atom.Embed, atom.Canvas, atom.Select, atom.Textarea,
 		atom.Head, atom.Title, atom.Link, atom.Meta, atom.Base:
 		return true
@@ -363,7 +365,7 @@ type pageInfo struct {
 // inspectAndPrune records the title, og:title, <html lang> and <body> of doc,
 // gathers what publication dates and links need (info.scan, when scan is
 // set), and removes from the tree what never holds page text and only costs time
-// later (scripts, styles, JSON-LD, templates, SVG, comments), so that
+// later (scripts, styles, JSON-LD, noscript, noframes, templates, SVG, comments), so that
 // readability's clones and scoring run on a smaller tree.
 func inspectAndPrune(doc *html.Node, scan bool) pageInfo {
 	var info pageInfo
@@ -411,7 +413,7 @@ func inspectAndPrune(doc *html.Node, scan bool) pageInfo {
 			if info.body == nil {
 				info.body = n
 			}
-		case atom.Script, atom.Style, atom.Noscript, atom.Template, atom.Svg, atom.Math, atom.Link:
+		case atom.Script, atom.Style, atom.Noscript, atom.Noframes, atom.Template, atom.Svg, atom.Math, atom.Link:
 			remove = append(remove, n)
 			return false
 		}
