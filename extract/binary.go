@@ -9,14 +9,18 @@ import (
 )
 
 // docFormat is the first byte of a Document's binary form: its version.
-const docFormat = 2
+// Other versions are rejected: a Document of an older format was extracted
+// by an older extract, whose Documents lack what later ones find (format 3
+// added Embedded, and Text changed with it), so it is to be extracted
+// again rather than read as if it were new.
+const docFormat = 3
 
 // AppendBinary appends the Document in a compact binary form to b (see
 // UnmarshalBinary), for what keeps extracted documents on disk between two
 // passes. It implements encoding.BinaryAppender.
 func (d *Document) AppendBinary(b []byte) ([]byte, error) {
 	b = append(b, docFormat)
-	for _, s := range []string{d.Title, d.Text, d.Chrome, d.Extractor, d.Lang, d.MediaType, d.Charset, d.CharsetFrom, d.TermsLang, d.PublishedFrom} {
+	for _, s := range []string{d.Title, d.Text, d.Chrome, d.Extractor, d.Lang, d.MediaType, d.Charset, d.CharsetFrom, d.TermsLang, d.PublishedFrom, d.Embedded} {
 		b = appendString(b, s)
 	}
 	for _, n := range []int{d.WordCount, d.ContentWords, d.ByteCount, d.ContentTerms} {
@@ -53,7 +57,7 @@ func (d *Document) UnmarshalBinary(b []byte) error {
 		return fmt.Errorf("extract: document: format %d, want %d", v, docFormat)
 	}
 	*d = Document{}
-	for _, s := range []*string{&d.Title, &d.Text, &d.Chrome, &d.Extractor, &d.Lang, &d.MediaType, &d.Charset, &d.CharsetFrom, &d.TermsLang, &d.PublishedFrom} {
+	for _, s := range []*string{&d.Title, &d.Text, &d.Chrome, &d.Extractor, &d.Lang, &d.MediaType, &d.Charset, &d.CharsetFrom, &d.TermsLang, &d.PublishedFrom, &d.Embedded} {
 		*s = r.string()
 	}
 	for _, n := range []*int{&d.WordCount, &d.ContentWords, &d.ByteCount, &d.ContentTerms} {

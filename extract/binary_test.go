@@ -14,6 +14,7 @@ func TestDocumentBinaryRoundTrip(t *testing.T) {
 		Published:     time.Date(2005, 3, 16, 12, 30, 0, 7, time.FixedZone("x", 3600+30)),
 		PublishedFrom: PublishedFromTime,
 		Links:         []Link{{URL: "http://example.org/a", Anchor: "A"}, {URL: "http://example.org/b"}},
+		Embedded:      EmbeddedJSONLD + "," + EmbeddedState,
 	}
 	// Every field is set, so that a field added to Document without being
 	// added to the binary form fails here.

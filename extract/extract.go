@@ -1,6 +1,8 @@
 // Package extract owns turning an archived HTTP payload into text: de-chunking,
 // content decoding, charset detection, main-text extraction, title, language,
-// tokens, stems, word and byte counts, publication dates and outlinks.
+// tokens, stems, word and byte counts, publication dates and outlinks, and
+// what a Wayback shows when it replays a page: the text scripts render from
+// the data a thin page embeds (JSON-LD, a framework's state, <noscript>).
 //
 // It imports no other package of this module.
 package extract
@@ -14,7 +16,15 @@ type Document struct {
 	// Text is the page's content: its visible text without site chrome (or,
 	// with Options.Readability, the article go-readability finds), words
 	// separated by single spaces (block elements never glue words together).
+	// On a thin page (fewer than ThinWords words of visible content) the
+	// text that replay renders from the data it embeds follows the visible
+	// text (see Embedded).
 	Text string `json:"text,omitempty"`
+	// Embedded names, comma-separated, where the text that Text adds to a
+	// thin page's visible text comes from: "json-ld", "noscript",
+	// "noframes", "state" (the Embedded* constants), in the order they
+	// come in Text; "" when Text is only what the page shows.
+	Embedded string `json:"embedded,omitempty"`
 	// Chrome is the visible text of the site's chrome (navigation, header,
 	// footer, sidebars), which Text leaves out: what a site's pages share
 	// while their stories change. Empty where Text is readability's article.

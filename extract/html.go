@@ -77,8 +77,11 @@ func neverText(n *html.Node) bool {
 
 // inline are phrasing elements that do not separate words: "<b>foo</b>bar"
 // is one word. Every other element is a word boundary.
-func inline(n *html.Node) bool {
-	switch n.DataAtom {
+func inline(n *html.Node) bool { return inlineAtom(n.DataAtom) }
+
+// inlineAtom reports whether elements named a are inline (see inline).
+func inlineAtom(a atom.Atom) bool {
+	switch a {
 	case atom.A, atom.Abbr, atom.B, atom.Bdi, atom.Bdo, atom.Big, atom.Cite, atom.Code,
 		atom.Data, atom.Del, atom.Dfn, atom.Em, atom.Font, atom.I, atom.Ins, atom.Kbd,
 		atom.Mark, atom.Nobr, atom.Q, atom.Rp, atom.Rt, atom.Ruby, atom.S, atom.Samp,
@@ -360,11 +363,13 @@ type pageInfo struct {
 	elements int      // element count after pruning
 	depth    int      // maximum element depth
 	scan     pageScan // dates and links, gathered before pruning
+	replay   replayScan
 }
 
 // inspectAndPrune records the title, og:title, <html lang> and <body> of doc,
 // gathers what publication dates and links need (info.scan, when scan is
-// set), and removes from the tree what never holds page text and only costs time
+// set) and what replay needs (info.replay: scripts, noscript, meta refresh,
+// frames, app mount points; see replayScan), and removes from the tree what never holds page text and only costs time
 // later (scripts, styles, JSON-LD, noscript, noframes, templates, SVG, comments), so that
 // readability's clones and scoring run on a smaller tree.
 func inspectAndPrune(doc *html.Node, scan bool) pageInfo {
@@ -413,9 +418,15 @@ func inspectAndPrune(doc *html.Node, scan bool) pageInfo {
 			if info.body == nil {
 				info.body = n
 			}
-		case atom.Script, atom.Style, atom.Noscript, atom.Noframes, atom.Template, atom.Svg, atom.Math, atom.Link:
+		case atom.Script, atom.Noscript, atom.Noframes:
+			info.replay.keep(n)
 			remove = append(remove, n)
 			return false
+		case atom.Style, atom.Template, atom.Svg, atom.Math, atom.Link:
+			remove = append(remove, n)
+			return false
+		default:
+			info.replay.element(n)
 		}
 		info.elements++
 		depth++

@@ -43,7 +43,7 @@ func Extract(h http.Header, body []byte, opts Options) (*Document, error) {
 		doc.Charset, doc.CharsetFrom = cs, from
 		words, _ := collapseSpace(string(text), opts.MaxWords)
 		doc.Extractor = ExtractorPlain
-		finish(doc, words, "", "", opts)
+		finish(doc, words, nil, "", "", opts)
 	}
 	if opts.TextOnly {
 		return doc, decErr
@@ -99,7 +99,7 @@ func extractHTML(doc *Document, payload []byte, ct string, opts Options) {
 	root, err := html.Parse(bytes.NewReader(cutAtElements(text, opts.MaxElements)))
 	if err != nil || root == nil {
 		doc.Extractor = ExtractorBody
-		finish(doc, "", "", "", opts)
+		finish(doc, "", nil, "", "", opts)
 		return
 	}
 	info := inspectAndPrune(root, !opts.TextOnly)
@@ -115,18 +115,21 @@ func extractHTML(doc *Document, payload []byte, ct string, opts Options) {
 	if bodyRoot == nil {
 		bodyRoot = root
 	}
-	words, _, chrome := pageWords(bodyRoot, opts.MaxWords)
+	words, fields, chrome := pageWords(bodyRoot, opts.MaxWords)
+	toks := tokenize(words, 0)
+	words, toks = info.replay.apply(doc, words, fields, toks, opts)
 	doc.Extractor = ExtractorBody
-	if opts.Readability && info.elements <= opts.MaxElements && info.depth <= opts.MaxDepth {
+	// Readability reads the visible page, not what a thin page embeds.
+	if opts.Readability && doc.Embedded == "" && info.elements <= opts.MaxElements && info.depth <= opts.MaxDepth {
 		if _, n := collapseSpace(words+" "+chrome, 0); n >= opts.MinMainWords {
 			need := max(opts.MinMainWords, int(math.Ceil(opts.MinMainShare*float64(n))))
 			if main, mn, err := readabilityWords(root, opts.MaxWords); err == nil && mn >= need {
-				words, chrome = main, ""
+				words, toks, chrome = main, nil, ""
 				doc.Extractor = ExtractorReadability
 			}
 		}
 	}
-	finish(doc, words, chrome, info.lang, opts)
+	finish(doc, words, toks, chrome, info.lang, opts)
 }
 
 // readabilityWords runs go-readability (readeck's maintained fork) on the
@@ -153,11 +156,14 @@ func readabilityWords(root *html.Node, maxWords int) (words string, n int, err e
 }
 
 // finish sets Text, Chrome, the word counts, Lang, Terms and TermsLang from
-// the collapsed content and chrome words. The language is that of the whole
-// page.
-func finish(doc *Document, words, chrome string, langHint string, opts Options) {
+// the collapsed content and chrome words (toks: the content's tokens when
+// already made, else nil). The language is that of the whole page.
+func finish(doc *Document, words string, toks *tokenized, chrome string, langHint string, opts Options) {
 	doc.Text, doc.Chrome = words, chrome
-	toks, ctoks := tokenize(words, 0), tokenize(chrome, 0)
+	if toks == nil {
+		toks = tokenize(words, 0)
+	}
+	ctoks := tokenize(chrome, 0)
 	doc.ContentWords = toks.words
 	doc.WordCount = toks.words + ctoks.words
 	whole := toks.with(ctoks)
