@@ -11,7 +11,7 @@ import (
 // docFormat is the first byte of a Document's binary form: its version.
 // Other versions are rejected: a Document of an older format was extracted
 // by an older extract, whose Documents lack what later ones find (format 3
-// added Embedded, and Text changed with it), so it is to be extracted
+// added Embedded and Redirect, and Text changed with them), so it is to be extracted
 // again rather than read as if it were new.
 const docFormat = 3
 
@@ -20,7 +20,7 @@ const docFormat = 3
 // passes. It implements encoding.BinaryAppender.
 func (d *Document) AppendBinary(b []byte) ([]byte, error) {
 	b = append(b, docFormat)
-	for _, s := range []string{d.Title, d.Text, d.Chrome, d.Extractor, d.Lang, d.MediaType, d.Charset, d.CharsetFrom, d.TermsLang, d.PublishedFrom, d.Embedded} {
+	for _, s := range []string{d.Title, d.Text, d.Chrome, d.Extractor, d.Lang, d.MediaType, d.Charset, d.CharsetFrom, d.TermsLang, d.PublishedFrom, d.Embedded, d.Redirect} {
 		b = appendString(b, s)
 	}
 	for _, n := range []int{d.WordCount, d.ContentWords, d.ByteCount, d.ContentTerms} {
@@ -57,7 +57,7 @@ func (d *Document) UnmarshalBinary(b []byte) error {
 		return fmt.Errorf("extract: document: format %d, want %d", v, docFormat)
 	}
 	*d = Document{}
-	for _, s := range []*string{&d.Title, &d.Text, &d.Chrome, &d.Extractor, &d.Lang, &d.MediaType, &d.Charset, &d.CharsetFrom, &d.TermsLang, &d.PublishedFrom, &d.Embedded} {
+	for _, s := range []*string{&d.Title, &d.Text, &d.Chrome, &d.Extractor, &d.Lang, &d.MediaType, &d.Charset, &d.CharsetFrom, &d.TermsLang, &d.PublishedFrom, &d.Embedded, &d.Redirect} {
 		*s = r.string()
 	}
 	for _, n := range []*int{&d.WordCount, &d.ContentWords, &d.ByteCount, &d.ContentTerms} {

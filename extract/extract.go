@@ -2,7 +2,8 @@
 // content decoding, charset detection, main-text extraction, title, language,
 // tokens, stems, word and byte counts, publication dates and outlinks, and
 // what a Wayback shows when it replays a page: the text scripts render from
-// the data a thin page embeds (JSON-LD, a framework's state, <noscript>).
+// the data a thin page embeds (JSON-LD, a framework's state, <noscript>),
+// and the page a client-side redirect leads to.
 //
 // It imports no other package of this module.
 package extract
@@ -25,6 +26,15 @@ type Document struct {
 	// "noframes", "state" (the Embedded* constants), in the order they
 	// come in Text; "" when Text is only what the page shows.
 	Embedded string `json:"embedded,omitempty"`
+	// Redirect is where the page sends its reader when it is replayed, ""
+	// when it stays: the URL of a meta refresh (<meta http-equiv="refresh"
+	// content="0; url=...">) that leaves at once, or, on a thin page, within
+	// ten seconds; else, on a thin page, the string an inline script sets
+	// the location to (location.href = "...", location.replace("...")...).
+	// It is resolved against <base href> and Options.BaseURL, without its
+	// fragment; without an absolute base it is kept as written (relative
+	// to the capture's URI-R, which the caller resolves it against).
+	Redirect string `json:"redirect,omitempty"`
 	// Chrome is the visible text of the site's chrome (navigation, header,
 	// footer, sidebars), which Text leaves out: what a site's pages share
 	// while their stories change. Empty where Text is readability's article.

@@ -397,6 +397,7 @@ func inspectAndPrune(doc *html.Node, scan bool) pageInfo {
 			}
 			return false
 		case atom.Meta:
+			info.replay.meta(n)
 			if info.ogTitle == "" {
 				p := strings.ToLower(attr(n, "property"))
 				if p == "" {

@@ -1,6 +1,8 @@
 package extract
 
 import (
+	"net/url"
+	"regexp"
 	"strings"
 
 	"golang.org/x/net/html"
@@ -51,15 +53,46 @@ const (
 	EmbeddedNoframes = "noframes"
 )
 
+// maxRefreshDelay is the longest delay, in seconds, of a meta refresh that
+// is a redirect: a page that leaves for another within ten seconds ("you
+// will be forwarded in 10 seconds") is a way to that page; one that
+// reloads every few minutes is a page of its own.
+const maxRefreshDelay = 10
+
 // replayScan gathers, in inspectAndPrune's single walk over the parsed
 // page, what telling what replay shows needs: the elements pruned from the
-// tree (scripts, <noscript>, <noframes>, kept with their content) and the
-// frameset. Nothing is parsed until a page turns out to be thin.
+// tree (scripts, <noscript>, <noframes>, kept with their content), the
+// first meta refresh and <base href>, and the frameset. Nothing is parsed
+// or resolved until a page turns out to need it.
 type replayScan struct {
-	scripts   []*html.Node // <script> elements, in page order
-	noscripts []*html.Node
-	noframes  []*html.Node
-	frameset  bool // the page is a <frameset>
+	scripts    []*html.Node // <script> elements, in page order
+	noscripts  []*html.Node
+	noframes   []*html.Node
+	frameset   bool   // the page is a <frameset>
+	refresh    string // content of the first <meta http-equiv="refresh">
+	hasRefresh bool
+	baseHref   string // the first <base href>
+	hasBase    bool
+}
+
+// meta records a <meta http-equiv="refresh">.
+func (r *replayScan) meta(n *html.Node) {
+	if r.hasRefresh {
+		return
+	}
+	var equiv, content string
+	for _, a := range n.Attr {
+		switch {
+		case a.Namespace != "":
+		case a.Key == "http-equiv":
+			equiv = a.Val
+		case a.Key == "content":
+			content = a.Val
+		}
+	}
+	if strings.EqualFold(strings.TrimSpace(equiv), "refresh") {
+		r.refresh, r.hasRefresh = content, true
+	}
 }
 
 // keep records a <script>, <noscript> or <noframes> element, which
@@ -80,17 +113,30 @@ func (r *replayScan) keep(n *html.Node) {
 
 // element records what an element that stays in the tree tells of replay.
 func (r *replayScan) element(n *html.Node) {
-	if n.DataAtom == atom.Frameset && n.Namespace == "" {
+	if n.Namespace != "" {
+		return
+	}
+	switch n.DataAtom {
+	case atom.Frameset:
 		r.frameset = true
+	case atom.Base:
+		if !r.hasBase && hasAttr(n, "href") {
+			r.baseHref, r.hasBase = attr(n, "href"), true
+		}
 	}
 }
 
 // apply reads what replay shows of a page whose visible content is words
 // (fields words as pageWords counts them, toks tokenized) and sets doc's
-// Embedded: on a thin page (see ThinWords), the text replay renders from
-// embedded data, which it returns after words, tokenized again.
+// Redirect and Embedded: on a thin page (see ThinWords), the text replay
+// renders from embedded data, which it returns after words, tokenized
+// again.
 func (r *replayScan) apply(doc *Document, words string, fields int, toks *tokenized, opts Options) (string, *tokenized) {
-	if toks.words >= ThinWords || fields >= opts.MaxWords {
+	thin := toks.words < ThinWords
+	if r.hasRefresh || thin {
+		doc.Redirect = r.redirect(thin, opts.BaseURL)
+	}
+	if !thin || fields >= opts.MaxWords {
 		return words, toks
 	}
 	h := newHarvest(words, opts.MaxWords-fields)
@@ -183,4 +229,260 @@ func scriptText(n *html.Node) string {
 		}
 	}
 	return b.String()
+}
+
+// redirect returns where the page sends its reader (see
+// Document.Redirect), "" when it does not.
+func (r *replayScan) redirect(thin bool, pageURL string) string {
+	var base *url.URL
+	resolved := false
+	resolve := func(ref string) string {
+		if !resolved {
+			base, resolved = r.base(pageURL), true
+		}
+		to := replayTarget(ref, base)
+		if to != "" && base != nil && pageURL != "" {
+			if self := absHTTP(pageURL, nil); self != nil && self.String() == to {
+				return "" // a reload
+			}
+		}
+		return to
+	}
+	if r.hasRefresh {
+		if delay, ref, ok := parseRefresh(r.refresh); ok && (delay == 0 || thin && delay <= maxRefreshDelay) {
+			if to := resolve(ref); to != "" {
+				return to
+			}
+		}
+	}
+	if !thin {
+		return ""
+	}
+	for _, s := range r.scripts {
+		if scriptKind(s) != scriptJS || hasAttr(s, "src") {
+			continue
+		}
+		if ref, ok := scriptLocation(scriptText(s)); ok {
+			if to := resolve(ref); to != "" {
+				return to
+			}
+		}
+	}
+	return ""
+}
+
+// base returns the URL that the page's references are relative to: its
+// <base href> resolved against pageURL, or pageURL; nil when neither is
+// an absolute http(s) URL.
+func (r *replayScan) base(pageURL string) *url.URL {
+	base := absHTTP(pageURL, nil)
+	if r.hasBase {
+		if b := absHTTP(r.baseHref, base); b != nil {
+			base = b
+		}
+	}
+	return base
+}
+
+// maxTarget caps the bytes of a redirect or frame URL.
+const maxTarget = 4096
+
+// replayTarget returns the URL a redirect or a frame loads: ref resolved
+// against base (its fragment dropped), or ref as written (trimmed) when
+// base is nil; "" for what loads no other page: an empty reference, a
+// fragment, about:blank, javascript:, data: and every scheme but http and
+// https.
+func replayTarget(ref string, base *url.URL) string {
+	ref = strings.TrimSpace(ref)
+	if strings.ContainsAny(ref, "\t\n\r") {
+		ref = strings.Map(func(r rune) rune {
+			if r == '\t' || r == '\n' || r == '\r' {
+				return -1
+			}
+			return r
+		}, ref)
+	}
+	if ref == "" || ref[0] == '#' || len(ref) > maxTarget {
+		return ""
+	}
+	if i := strings.IndexByte(ref, ':'); i > 0 && !strings.ContainsAny(ref[:i], "/?#") {
+		switch strings.ToLower(ref[:i]) {
+		case "http", "https":
+		default:
+			return ""
+		}
+	}
+	if base == nil {
+		if strings.HasPrefix(ref, "//") || strings.Contains(ref, "://") {
+			if u := absHTTP(ref, nil); u != nil {
+				return u.String()
+			}
+			if !strings.HasPrefix(ref, "//") {
+				return ""
+			}
+		}
+		return ref
+	}
+	if u := absHTTP(ref, base); u != nil {
+		return u.String()
+	}
+	return ""
+}
+
+// parseRefresh reads the content of a meta refresh as HTML's declarative
+// refresh steps do: a delay in seconds (digits, a fraction ignored), then,
+// after ';' or ',' and white space, an optional "url=" (any case, spaces
+// around '=') and the URL, quotes around it dropped. ok is false when the
+// content is not a refresh or names no URL (a reload of the page).
+func parseRefresh(s string) (delay int, ref string, ok bool) {
+	i := 0
+	skip := func() {
+		for i < len(s) && isJSSpace(s[i]) {
+			i++
+		}
+	}
+	skip()
+	start := i
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		if delay < 1<<20 {
+			delay = delay*10 + int(s[i]-'0')
+		}
+		i++
+	}
+	if i == start && (i >= len(s) || s[i] != '.') {
+		return 0, "", false
+	}
+	for i < len(s) && (s[i] >= '0' && s[i] <= '9' || s[i] == '.') {
+		i++
+	}
+	if i < len(s) && !isJSSpace(s[i]) && s[i] != ';' && s[i] != ',' {
+		return 0, "", false
+	}
+	skip()
+	if i < len(s) && (s[i] == ';' || s[i] == ',') {
+		i++
+	}
+	skip()
+	ref = s[i:]
+	if len(s)-i >= 3 && strings.EqualFold(s[i:i+3], "url") {
+		j := i + 3
+		for j < len(s) && isJSSpace(s[j]) {
+			j++
+		}
+		if j < len(s) && s[j] == '=' {
+			j++
+			for j < len(s) && isJSSpace(s[j]) {
+				j++
+			}
+			ref = s[j:]
+		}
+	}
+	if ref != "" && (ref[0] == '"' || ref[0] == '\'') {
+		q := ref[0]
+		ref = ref[1:]
+		if k := strings.IndexByte(ref, q); k >= 0 {
+			ref = ref[:k]
+		}
+	}
+	ref = strings.TrimSpace(ref)
+	return delay, ref, ref != ""
+}
+
+// locationRE finds an inline script that sends the reader elsewhere: an
+// assignment to location or location.href (of window, self, top, parent
+// or document), or a call of location.replace or location.assign, of a
+// string literal or a variable (submatch 1: the opening quote or the
+// variable's name). location must not be another object's property
+// (place.location = "Paris"), nor its href a string being worked on
+// (location.href.replace(...)); == and != are comparisons.
+var locationRE = regexp.MustCompile(`(?:^|[^\w$.])(?:(?:window|self|top|parent|document)\s*\.\s*)*location\s*(?:(?:\.\s*href\s*)?=\s*|\.\s*(?:replace|assign)\s*\(\s*)(["']|[A-Za-z_$][\w$]*)`)
+
+// notVariables are names that locationRE may find after "location =" that
+// are no variable holding a URL.
+var notVariables = map[string]bool{
+	"location": true, "window": true, "document": true, "self": true, "top": true, "parent": true,
+	"this": true, "null": true, "undefined": true, "new": true, "true": true, "false": true,
+}
+
+// scriptLocation returns the URL an inline script sends the reader to
+// (see locationRE): the first string literal assigned or passed, or the
+// literal the script assigns to the variable assigned or passed, when the
+// literal is the whole expression (not "/search?q=" + q); assignments in
+// // comments left out.
+func scriptLocation(src string) (string, bool) {
+	if !strings.Contains(src, "location") {
+		return "", false
+	}
+	for start := 0; start < len(src); {
+		m := locationRE.FindStringSubmatchIndex(src[start:])
+		if m == nil {
+			return "", false
+		}
+		v := start + m[2] // the quote or the variable
+		start += m[1]
+		line := strings.TrimSpace(src[strings.LastIndexByte(src[:v], '\n')+1 : v])
+		if strings.HasPrefix(line, "//") || strings.Contains(line, " //") {
+			continue
+		}
+		if c := src[v]; c == '"' || c == '\'' {
+			if ref, ok := wholeLiteral(src, v); ok {
+				return ref, true
+			}
+			continue
+		}
+		if name := src[v:start]; !notVariables[name] {
+			if ref, ok := variableLiteral(src, name); ok {
+				return ref, true
+			}
+		}
+	}
+	return "", false
+}
+
+// wholeLiteral reads the string literal that opens at src[q] when it is a
+// whole expression: what follows it ends the expression.
+func wholeLiteral(src string, q int) (string, bool) {
+	end, raw, ok := jsString(src, q)
+	if !ok {
+		return "", false
+	}
+	rest := strings.TrimLeft(src[end+1:], " \t")
+	if rest != "" && !strings.ContainsRune(";)},\r\n", rune(rest[0])) {
+		return "", false // an expression: "..." + x
+	}
+	return jsUnescape(raw), true
+}
+
+// variableLiteral returns the string literal that src first assigns to the
+// variable name as a whole expression (var url = "...", url = '...').
+func variableLiteral(src, name string) (string, bool) {
+	for i := 0; ; {
+		k := strings.Index(src[i:], name)
+		if k < 0 {
+			return "", false
+		}
+		p := i + k
+		i = p + len(name)
+		if p > 0 && (isIdentByte(src[p-1]) || src[p-1] == '.') || i < len(src) && isIdentByte(src[i]) {
+			continue
+		}
+		j := i
+		for j < len(src) && isJSSpace(src[j]) {
+			j++
+		}
+		if j+1 >= len(src) || src[j] != '=' || src[j+1] == '=' {
+			continue
+		}
+		for j++; j < len(src) && isJSSpace(src[j]); j++ {
+		}
+		if j < len(src) && (src[j] == '"' || src[j] == '\'') {
+			if ref, ok := wholeLiteral(src, j); ok {
+				return ref, true
+			}
+		}
+	}
+}
+
+func isIdentByte(c byte) bool {
+	return c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }

@@ -1,0 +1,98 @@
+package extract
+
+import (
+	"testing"
+)
+
+// thinPage is a page of a few words with head and body markup added.
+func thinPage(head, body string) string {
+	return `<html><head><title>Moved</title>` + head + `</head><body><p>This page has moved.</p>` + body + `</body></html>`
+}
+
+func TestRedirect(t *testing.T) {
+	const base = "http://old.example/news/story.html"
+	refresh := func(content string) string {
+		return thinPage(`<meta http-equiv="refresh" content="`+content+`">`, "")
+	}
+	script := func(js string) string { return thinPage("", "<script>"+js+"</script>") }
+	tests := []struct {
+		name, page, base, want string
+	}{
+		{"meta refresh", refresh("0; url=http://new.example/"), "", "http://new.example/"},
+		{"any case, quotes, spaces", thinPage(`<META HTTP-EQUIV="Refresh" CONTENT=" 5 ;URL = 'http://new.example/a b'">`, ""), "", "http://new.example/a%20b"},
+		{"comma and a fraction", refresh("1.5,url=http://new.example/x"), "", "http://new.example/x"},
+		{"no url= before the URL", refresh("0;http://new.example/"), "", "http://new.example/"},
+		{"resolved against the page", refresh("2; URL=../moved/"), base, "http://old.example/moved/"},
+		{"resolved against base href", thinPage(`<base href="http://b.example/dir/"><meta http-equiv="refresh" content="0;url=page.html#top">`, ""), "", "http://b.example/dir/page.html"},
+		{"kept as written without a base", refresh("0;url=new/index.html"), "", "new/index.html"},
+		{"protocol-relative without a base", refresh("0;url=//new.example/a"), "", "//new.example/a"},
+		{"ten seconds", refresh("10; url=http://new.example/"), "", "http://new.example/"},
+		{"eleven seconds is a page of its own", refresh("11; url=http://new.example/"), "", ""},
+		{"a reload names no URL", refresh("30"), base, ""},
+		{"a reload of the page itself", refresh("0; url=story.html"), base, ""},
+		{"javascript: is no page", refresh("0; url=javascript:go()"), "", ""},
+		{"not a number", refresh("soon; url=http://new.example/"), "", ""},
+		{"delay 300 on a full page", template("t", `<meta http-equiv="refresh" content="300; url=http://new.example/">`+articleParas), "", ""},
+		{"delay 5 on a full page", template("t", `<meta http-equiv="refresh" content="5; url=http://new.example/">`+articleParas), "", ""},
+		{"delay 0 leaves a full page at once", template("t", `<meta http-equiv="refresh" content="0; url=http://new.example/">`+articleParas), "", "http://new.example/"},
+
+		{"location =", script(`location = "http://new.example/";`), "", "http://new.example/"},
+		{"location.href =", script(`location.href='/new'`), base, "http://old.example/new"},
+		{"window.location.href =", script("if (true) {\n  window.location.href = \"http://new.example/\"\n}"), "", "http://new.example/"},
+		{"document.location =", script(`document.location = "http://new.example/d";`), "", "http://new.example/d"},
+		{"top.location =", script(`top.location="http://new.example/t";`), "", "http://new.example/t"},
+		{"window.top.location.href =", script(`window.top.location.href = "http://new.example/wt";`), "", "http://new.example/wt"},
+		{"location.replace", script(`location.replace("http://new.example/r");`), "", "http://new.example/r"},
+		{"location.assign", script(`location.assign('http://new.example/a')`), "", "http://new.example/a"},
+		{"window.location.replace", script(`setTimeout(function(){ window.location.replace( "http://new.example/w" ) }, 0);`), "", "http://new.example/w"},
+		{"escapes in the literal", script(`location.href = "http:\/\/new.example\/e";`), "", "http://new.example/e"},
+		{"a variable holding the URL", script("redirURL = \"http://new.example/v\";\nfunction redirTimer() { self.setTimeout(\"self.location.href = redirURL;\", 7500); }"), "", "http://new.example/v"},
+		{"a variable holding an expression", script(`var next = "/p?id=" + id; location.href = next;`), "", ""},
+		{"meta refresh comes first", thinPage(`<meta http-equiv="refresh" content="0;url=http://new.example/m">`, `<script>location.href="http://new.example/s"</script>`), "", "http://new.example/m"},
+
+		{"onclick on a full page", template("t", `<p><a href="#" onclick="location.href='http://new.example/'; return false">Go</a></p>`+articleParas), "", ""},
+		{"a script on a full page", template("t", articleParas+`<script>function go() { location.href = "http://new.example/"; }</script>`), "", ""},
+		{"a URL built at run time", script(`location.href = "/search?q=" + encodeURIComponent(q);`), base, ""},
+		{"a comparison", script(`if (location.href == "http://old.example/") { x() }`), "", ""},
+		{"another object's location", script(`place.location = "Paris, France"; var geo_location = "x";`), "", ""},
+		{"href being worked on", script(`var u = location.href.replace("http:", "https:");`), "", ""},
+		{"a comment", script("// location.href = \"http://new.example/\";\nrun(); /* x */ //location = 'http://new.example/'"), "", ""},
+		{"a URL before on the line", script(`var a = "http://other.example/"; location.href = "http://new.example/l";`), "", "http://new.example/l"},
+		{"an external script's body", thinPage("", `<script src="/r.js">location.href="http://new.example/"</script>`), "", ""},
+		{"JSON is not run", thinPage("", `<script type="application/json">{"a": "location.href = 'http://new.example/'"}</script>`), "", ""},
+		{"javascript: target", script(`location.href = "javascript:void(0)";`), "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			doc := mustExtractWith(t, htmlHeader(), tt.page, Options{BaseURL: tt.base})
+			if doc.Redirect != tt.want {
+				t.Errorf("Redirect = %q, want %q", doc.Redirect, tt.want)
+			}
+		})
+	}
+}
+
+func TestParseRefresh(t *testing.T) {
+	tests := []struct {
+		in    string
+		delay int
+		ref   string
+		ok    bool
+	}{
+		{"0; url=http://a/", 0, "http://a/", true},
+		{"0;URL='http://a/b'extra", 0, "http://a/b", true},
+		{`  3 , url = "x y" `, 3, "x y", true},
+		{"5", 5, "", false},
+		{"5;", 5, "", false},
+		{".5; url=a", 0, "a", true},
+		{"url=a", 0, "", false},
+		{"10x; url=a", 0, "", false},
+		{"0; urlx", 0, "urlx", true},
+	}
+	for _, tt := range tests {
+		delay, ref, ok := parseRefresh(tt.in)
+		if delay != tt.delay || ref != tt.ref || ok != tt.ok {
+			t.Errorf("parseRefresh(%q) = %d %q %v, want %d %q %v", tt.in, delay, ref, ok, tt.delay, tt.ref, tt.ok)
+		}
+	}
+}
