@@ -11,7 +11,7 @@ import (
 // docFormat is the first byte of a Document's binary form: its version.
 // Other versions are rejected: a Document of an older format was extracted
 // by an older extract, whose Documents lack what later ones find (format 3
-// added Embedded and Redirect, and Text changed with them), so it is to be extracted
+// added Embedded, Redirect and Frames, and Text changed with them), so it is to be extracted
 // again rather than read as if it were new.
 const docFormat = 3
 
@@ -41,6 +41,10 @@ func (d *Document) AppendBinary(b []byte) ([]byte, error) {
 	b = binary.AppendUvarint(b, uint64(len(d.Links)))
 	for _, l := range d.Links {
 		b = appendString(appendString(b, l.URL), l.Anchor)
+	}
+	b = binary.AppendUvarint(b, uint64(len(d.Frames)))
+	for _, f := range d.Frames {
+		b = appendString(b, f)
 	}
 	return b, nil
 }
@@ -81,6 +85,12 @@ func (d *Document) UnmarshalBinary(b []byte) error {
 		d.Links = make([]Link, n)
 		for i := range d.Links {
 			d.Links[i] = Link{URL: r.string(), Anchor: r.string()}
+		}
+	}
+	if n := r.count(); n > 0 {
+		d.Frames = make([]string, n)
+		for i := range d.Frames {
+			d.Frames[i] = r.string()
 		}
 	}
 	if r.err == nil && len(r.b) > 0 {

@@ -16,6 +16,7 @@ func TestDocumentBinaryRoundTrip(t *testing.T) {
 		Links:         []Link{{URL: "http://example.org/a", Anchor: "A"}, {URL: "http://example.org/b"}},
 		Embedded:      EmbeddedJSONLD + "," + EmbeddedState,
 		Redirect:      "http://example.org/new",
+		Frames:        []string{"http://example.org/top", "menu.html"},
 	}
 	// Every field is set, so that a field added to Document without being
 	// added to the binary form fails here.

@@ -3,7 +3,8 @@
 // tokens, stems, word and byte counts, publication dates and outlinks, and
 // what a Wayback shows when it replays a page: the text scripts render from
 // the data a thin page embeds (JSON-LD, a framework's state, <noscript>),
-// and the page a client-side redirect leads to.
+// the page a client-side redirect leads to, and the pages a page's frames
+// show.
 //
 // It imports no other package of this module.
 package extract
@@ -35,6 +36,17 @@ type Document struct {
 	// fragment; without an absolute base it is kept as written (relative
 	// to the capture's URI-R, which the caller resolves it against).
 	Redirect string `json:"redirect,omitempty"`
+	// Frames are the pages that replay shows in the page's frames, which
+	// are then what the page shows: the src of every <frame> of a
+	// <frameset> page, or, on a thin page that is one large iframe
+	// (domain forwarding "with masking", an embedded site), the src of
+	// its iframes as large as the window (width and height 100%), or of
+	// its one iframe when nothing else (words, images) is shown and the
+	// iframe is not sized as an embedded player. Hidden and tracking
+	// (0 or 1 pixel) iframes, about:blank, javascript: and empty src are
+	// left out. Resolved as Redirect, each once, in page order. The text
+	// of <noframes> is never the page's when it has frames.
+	Frames []string `json:"frames,omitempty"`
 	// Chrome is the visible text of the site's chrome (navigation, header,
 	// footer, sidebars), which Text leaves out: what a site's pages share
 	// while their stories change. Empty where Text is readability's article.

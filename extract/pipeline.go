@@ -117,7 +117,7 @@ func extractHTML(doc *Document, payload []byte, ct string, opts Options) {
 	}
 	words, fields, chrome := pageWords(bodyRoot, opts.MaxWords)
 	toks := tokenize(words, 0)
-	words, toks = info.replay.apply(doc, words, fields, toks, opts)
+	words, toks = info.replay.apply(doc, words, fields, toks, chrome, opts)
 	doc.Extractor = ExtractorBody
 	// Readability reads the visible page, not what a thin page embeds.
 	if opts.Readability && doc.Embedded == "" && info.elements <= opts.MaxElements && info.depth <= opts.MaxDepth {

@@ -3,6 +3,8 @@ package extract
 import (
 	"net/url"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 
 	"golang.org/x/net/html"
@@ -59,11 +61,15 @@ const (
 // reloads every few minutes is a page of its own.
 const maxRefreshDelay = 10
 
+// maxMedia caps the images, videos and the like replayScan records.
+const maxMedia = 8
+
 // replayScan gathers, in inspectAndPrune's single walk over the parsed
 // page, what telling what replay shows needs: the elements pruned from the
 // tree (scripts, <noscript>, <noframes>, kept with their content), the
-// first meta refresh and <base href>, and the frameset. Nothing is parsed
-// or resolved until a page turns out to need it.
+// first meta refresh and <base href>, the frameset and its frames, the
+// iframes and the first images, videos and the like. Nothing is parsed or
+// resolved until a page turns out to need it.
 type replayScan struct {
 	scripts    []*html.Node // <script> elements, in page order
 	noscripts  []*html.Node
@@ -73,6 +79,10 @@ type replayScan struct {
 	hasRefresh bool
 	baseHref   string // the first <base href>
 	hasBase    bool
+	frames     []*html.Node // <frame> elements
+	iframes    []*html.Node
+	media      []*html.Node // the first maxMedia <img>, <video>, <object>, <embed>, <canvas>
+	mediaCount int          // all of them
 }
 
 // meta records a <meta http-equiv="refresh">.
@@ -123,18 +133,40 @@ func (r *replayScan) element(n *html.Node) {
 		if !r.hasBase && hasAttr(n, "href") {
 			r.baseHref, r.hasBase = attr(n, "href"), true
 		}
+	case atom.Frame:
+		r.frames = append(r.frames, n)
+	case atom.Iframe:
+		r.iframes = append(r.iframes, n)
+	case atom.Img, atom.Video, atom.Object, atom.Embed, atom.Canvas:
+		if r.mediaCount < maxMedia {
+			r.media = append(r.media, n)
+		}
+		r.mediaCount++
 	}
 }
 
 // apply reads what replay shows of a page whose visible content is words
-// (fields words as pageWords counts them, toks tokenized) and sets doc's
-// Redirect and Embedded: on a thin page (see ThinWords), the text replay
-// renders from embedded data, which it returns after words, tokenized
-// again.
-func (r *replayScan) apply(doc *Document, words string, fields int, toks *tokenized, opts Options) (string, *tokenized) {
+// (fields words as pageWords counts them, toks tokenized) and the text of
+// whose chrome is chrome, and sets doc's Redirect, Frames and Embedded: on
+// a thin page (see ThinWords), the text replay renders from embedded data,
+// which it returns after words, tokenized again.
+func (r *replayScan) apply(doc *Document, words string, fields int, toks *tokenized, chrome string, opts Options) (string, *tokenized) {
 	thin := toks.words < ThinWords
+	var base *url.URL
+	based := false
+	pageBase := func() *url.URL {
+		if !based {
+			base, based = r.base(opts.BaseURL), true
+		}
+		return base
+	}
 	if r.hasRefresh || thin {
-		doc.Redirect = r.redirect(thin, opts.BaseURL)
+		doc.Redirect = r.redirect(thin, opts.BaseURL, pageBase)
+	}
+	if r.frameset {
+		doc.Frames = frameTargets(r.frames, pageBase())
+	} else if thin && len(r.iframes) > 0 {
+		doc.Frames = r.pageFrames(fields+fieldCount(chrome), pageBase())
 	}
 	if !thin || fields >= opts.MaxWords {
 		return words, toks
@@ -152,7 +184,7 @@ func (r *replayScan) apply(doc *Document, words string, fields int, toks *tokeni
 			h.markup(scriptText(n))
 		}
 	})
-	if !r.frameset {
+	if len(doc.Frames) == 0 {
 		h.source(EmbeddedNoframes, func() {
 			for _, n := range r.noframes {
 				h.markup(scriptText(n))
@@ -233,13 +265,9 @@ func scriptText(n *html.Node) string {
 
 // redirect returns where the page sends its reader (see
 // Document.Redirect), "" when it does not.
-func (r *replayScan) redirect(thin bool, pageURL string) string {
-	var base *url.URL
-	resolved := false
+func (r *replayScan) redirect(thin bool, pageURL string, pageBase func() *url.URL) string {
 	resolve := func(ref string) string {
-		if !resolved {
-			base, resolved = r.base(pageURL), true
-		}
+		base := pageBase()
 		to := replayTarget(ref, base)
 		if to != "" && base != nil && pageURL != "" {
 			if self := absHTTP(pageURL, nil); self != nil && self.String() == to {
@@ -485,4 +513,149 @@ func variableLiteral(src, name string) (string, bool) {
 
 func isIdentByte(c byte) bool {
 	return c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// Frames.
+
+// A frame of at least minPageWidth by minPageHeight pixels may be the page;
+// one smaller is embedded in it (a video player, 560 by 315 or 640 by 360,
+// a map, 600 by 450). An iframe without a size (the stylesheet sizes it)
+// or sized in percent is sized as a page.
+const (
+	minPageWidth  = 640
+	minPageHeight = 400
+)
+
+// frameTargets returns the URLs that frames (<frame> or <iframe>
+// elements) load (see replayTarget), each once, in page order.
+func frameTargets(frames []*html.Node, base *url.URL) []string {
+	var out []string
+	for _, f := range frames {
+		if to := replayTarget(attr(f, "src"), base); to != "" && !slices.Contains(out, to) {
+			out = append(out, to)
+		}
+	}
+	return out
+}
+
+// pageFrames returns the URLs of the iframes that are a thin page of
+// words visible words: the iframes shown as large as the window (width
+// and height 100%), or else the one iframe shown, when the page has next
+// to no words (fewer than noticeWords), no image or video, and the iframe
+// is not given a small size. An iframe that is hidden, tiny (a tracker's
+// 0 or 1 pixel) or loads no page (about:blank, javascript:) is not shown.
+func (r *replayScan) pageFrames(words int, base *url.URL) []string {
+	var shown, full []*html.Node
+	for _, f := range r.iframes {
+		if tinyOrHidden(f) || replayTarget(attr(f, "src"), base) == "" {
+			continue
+		}
+		shown = append(shown, f)
+		if fullSize(f) {
+			full = append(full, f)
+		}
+	}
+	if len(full) > 0 {
+		return frameTargets(full, base)
+	}
+	if len(shown) != 1 || words >= noticeWords || smallFrame(shown[0]) {
+		return nil
+	}
+	if r.mediaCount > len(r.media) {
+		return nil
+	}
+	for _, m := range r.media {
+		if !tinyOrHidden(m) {
+			return nil
+		}
+	}
+	return frameTargets(shown, base)
+}
+
+// tinyOrHidden reports whether an element is hidden by markup, itself or
+// an ancestor (see hidden), or is a pixel: 0 or 1 pixels wide or high.
+func tinyOrHidden(n *html.Node) bool {
+	for _, dim := range [2]string{"width", "height"} {
+		if v, unit, ok := frameSize(n, dim); ok && unit == "px" && v <= 1 {
+			return true
+		}
+	}
+	for p := n; p != nil && p.Type == html.ElementNode; p = p.Parent {
+		if hidden(p) {
+			return true
+		}
+	}
+	return false
+}
+
+// fullSize reports whether a frame is as wide and as high as the window:
+// 100% (or 100vw, 100vh) in its attributes or inline style.
+func fullSize(n *html.Node) bool {
+	for _, dim := range [2]string{"width", "height"} {
+		v, unit, ok := frameSize(n, dim)
+		if !ok || v < 100 || unit != "%" && unit != "vw" && unit != "vh" {
+			return false
+		}
+	}
+	return true
+}
+
+// smallFrame reports whether a frame is given a size in pixels below a
+// page's (see minPageWidth), or under 90% of the window.
+func smallFrame(n *html.Node) bool {
+	for _, dim := range [2]string{"width", "height"} {
+		least := float64(minPageWidth)
+		if dim == "height" {
+			least = minPageHeight
+		}
+		if v, unit, ok := frameSize(n, dim); ok && (unit == "px" && v < least || unit == "%" && v < 90) {
+			return true
+		}
+	}
+	return false
+}
+
+// frameSize returns an element's width or height (dim) as its inline
+// style (which wins) or its attribute gives it: the number and its unit
+// ("px" for an attribute's bare number, "%", "vw"...).
+func frameSize(n *html.Node, dim string) (float64, string, bool) {
+	if style := attr(n, "style"); style != "" {
+		var val string
+		for decl := range strings.SplitSeq(style, ";") {
+			if k, v, ok := strings.Cut(decl, ":"); ok && strings.EqualFold(strings.TrimSpace(k), dim) {
+				val = v
+			}
+		}
+		if v, unit, ok := parseLength(strings.TrimSuffix(strings.TrimSpace(val), "!important")); ok {
+			return v, unit, true
+		}
+	}
+	return parseLength(attr(n, dim))
+}
+
+// parseLength reads a CSS or attribute length: a number and a unit, "px"
+// when there is none.
+func parseLength(s string) (float64, string, bool) {
+	s = strings.ToLower(strings.TrimSpace(s))
+	i := 0
+	for i < len(s) && (s[i] >= '0' && s[i] <= '9' || s[i] == '.') {
+		i++
+	}
+	v, err := strconv.ParseFloat(s[:i], 64)
+	if i == 0 || err != nil {
+		return 0, "", false
+	}
+	unit := strings.TrimSpace(s[i:])
+	if unit == "" {
+		unit = "px"
+	}
+	return v, unit, true
+}
+
+// fieldCount counts the words of collapsed text (see wordWriter).
+func fieldCount(s string) int {
+	if s == "" {
+		return 0
+	}
+	return strings.Count(s, " ") + 1
 }

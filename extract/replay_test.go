@@ -1,6 +1,8 @@
 package extract
 
 import (
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -94,5 +96,61 @@ func TestParseRefresh(t *testing.T) {
 		if delay != tt.delay || ref != tt.ref || ok != tt.ok {
 			t.Errorf("parseRefresh(%q) = %d %q %v, want %d %q %v", tt.in, delay, ref, ok, tt.delay, tt.ref, tt.ok)
 		}
+	}
+}
+
+func TestFrames(t *testing.T) {
+	const base = "http://old.example/dir/index.html"
+	iframePage := func(body string) string {
+		return `<html><head><title>Example</title></head><body style="margin:0">` + body + `</body></html>`
+	}
+	tests := []struct {
+		name, page, base string
+		want             []string
+		text             string // Text
+	}{
+		{"nested framesets", `<html><head><title>NMJD</title></head><frameset rows="158,*,50"><frame name="top" src="top%20frame.htm">
+<frameset cols="190,*"><frame src="left.htm"><frame name="main" src="main.htm"></frameset><frame src="bottom.htm">
+<noframes><body><p>` + story + `</p></body></noframes></frameset></html>`, base,
+			[]string{"http://old.example/dir/top%20frame.htm", "http://old.example/dir/left.htm", "http://old.example/dir/main.htm", "http://old.example/dir/bottom.htm"}, ""},
+		{"as written without a base", `<frameset cols="20%,*"><frame src="menu.html"><frame src="http://b.example/main.html#x"></frameset>`, "",
+			[]string{"menu.html", "http://b.example/main.html"}, ""},
+		{"masking frameset; blank, script and empty frames", `<html><head><title>example.com</title></head><frameset rows="100%,*" border="0">
+<frame src="http://target.example/" frameborder="0"><frame frameborder="0" noresize><frame src="about:blank"><frame src="javascript:''"><frame src="http://target.example/"></frameset></html>`, "",
+			[]string{"http://target.example/"}, ""},
+		{"a frameset of blank frames shows its noframes", `<frameset cols="*"><frame src="about:blank"><noframes><p>` + story + `</p></noframes></frameset>`, "",
+			nil, story},
+		{"masking iframe, sized in attributes", iframePage(`<iframe src="http://target.example/" width="100%" height="100%" frameborder="0"></iframe>`), "",
+			[]string{"http://target.example/"}, ""},
+		{"masking iframe, sized in style", iframePage(`<iframe src="/app/" style="position:fixed; top:0; left:0; border:none; WIDTH: 100vw; height:100% !important"></iframe><p>Loading</p>`), base,
+			[]string{"http://old.example/app/"}, "Loading"},
+		{"full-size iframe under a header", iframePage(`<header><h1>Example Corp</h1><nav><a href="/">Home</a> <a href="/about">About</a></nav></header><p>Our catalogue, from our supplier:</p>
+<iframe src="http://catalogue.example/" style="width:100%;height:100%"></iframe>`), "",
+			[]string{"http://catalogue.example/"}, "Our catalogue, from our supplier:"},
+		{"the only thing on the page", iframePage(`<iframe src="http://target.example/" frameborder="0"></iframe><iframe src="https://tracker.example/p" width="1" height="1"></iframe><img src="/pixel.gif" width="1" height="1">`), "",
+			[]string{"http://target.example/"}, ""},
+
+		{"a tracking iframe is not a frame", iframePage(`<p>Welcome</p><iframe src="https://www.googletagmanager.com/ns.html?id=GTM-X" height="0" width="0" style="display:none;visibility:hidden"></iframe>`), "",
+			nil, "Welcome"},
+		{"a hidden full-size iframe", iframePage(`<div style="display: none"><iframe src="http://target.example/" width="100%" height="100%"></iframe></div>`), "", nil, ""},
+		{"a pixel sized in style", iframePage(`<iframe src="http://t.example/" style="width:1px;height:1px"></iframe>`), "", nil, ""},
+		{"a video player is not the page", iframePage(`<h1>Our video</h1><iframe width="560" height="315" src="https://www.youtube.com/embed/x"></iframe>`), "", nil, "Our video"},
+		{"an iframe beside an image", iframePage(`<img src="/logo.png" alt=""><iframe src="http://target.example/"></iframe>`), "", nil, ""},
+		{"an iframe beside a paragraph", iframePage(`<p>` + strings.Repeat("word ", 30) + `</p><iframe src="http://target.example/"></iframe>`), "", nil, strings.TrimSpace(strings.Repeat("word ", 30))},
+		{"a blank full-size iframe", iframePage(`<iframe src="about:blank" width="100%" height="100%"></iframe>`), "", nil, ""},
+		{"a full-size iframe in an article", template("t", articleParas+`<iframe src="http://target.example/" width="100%" height="100%"></iframe>`), "", nil, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			doc := mustExtractWith(t, htmlHeader(), tt.page, Options{BaseURL: tt.base})
+			if !slices.Equal(doc.Frames, tt.want) {
+				t.Errorf("Frames = %q, want %q", doc.Frames, tt.want)
+			}
+			if tt.text != "" || doc.ContentWords < ThinWords {
+				if doc.Text != tt.text {
+					t.Errorf("Text = %q, want %q", doc.Text, tt.text)
+				}
+			}
+		})
 	}
 }
