@@ -11,7 +11,7 @@ import (
 // docFormat is the first byte of a Document's binary form: its version.
 // Other versions are rejected: a Document of an older format was extracted
 // by an older extract, whose Documents lack what later ones find (format 3
-// added Embedded, Redirect and Frames, and Text changed with them), so it is to be extracted
+// added Embedded, Redirect, Frames and Shell, and Text changed with them), so it is to be extracted
 // again rather than read as if it were new.
 const docFormat = 3
 
@@ -26,6 +26,7 @@ func (d *Document) AppendBinary(b []byte) ([]byte, error) {
 	for _, n := range []int{d.WordCount, d.ContentWords, d.ByteCount, d.ContentTerms} {
 		b = binary.AppendVarint(b, int64(n))
 	}
+	b = append(b, boolByte(d.Shell))
 	b, err := d.Published.AppendBinary(b)
 	if err != nil {
 		return nil, fmt.Errorf("extract: document: %w", err)
@@ -67,6 +68,13 @@ func (d *Document) UnmarshalBinary(b []byte) error {
 	for _, n := range []*int{&d.WordCount, &d.ContentWords, &d.ByteCount, &d.ContentTerms} {
 		*n = int(r.varint())
 	}
+	switch r.byte() {
+	case 0:
+	case 1:
+		d.Shell = true
+	default:
+		r.fail(errors.New("bad boolean"))
+	}
 	r.time(&d.Published)
 	if n := r.count(); n > 0 {
 		d.Terms = make([]string, n)
@@ -100,6 +108,13 @@ func (d *Document) UnmarshalBinary(b []byte) error {
 		return fmt.Errorf("extract: document: %w", r.err)
 	}
 	return nil
+}
+
+func boolByte(v bool) byte {
+	if v {
+		return 1
+	}
+	return 0
 }
 
 func appendString(b []byte, s string) []byte {

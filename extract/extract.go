@@ -3,8 +3,8 @@
 // tokens, stems, word and byte counts, publication dates and outlinks, and
 // what a Wayback shows when it replays a page: the text scripts render from
 // the data a thin page embeds (JSON-LD, a framework's state, <noscript>),
-// the page a client-side redirect leads to, and the pages a page's frames
-// show.
+// the page a client-side redirect leads to, the pages a page's frames
+// show, and whether a page is a JavaScript application's empty shell.
 //
 // It imports no other package of this module.
 package extract
@@ -47,6 +47,16 @@ type Document struct {
 	// left out. Resolved as Redirect, each once, in page order. The text
 	// of <noframes> is never the page's when it has frames.
 	Frames []string `json:"frames,omitempty"`
+	// Shell reports that the page is a JavaScript application's shell,
+	// whose content its scripts fetch when it is replayed: it runs scripts
+	// (external or inline) or has an app's mount point (<div id="root">,
+	// <app-root>...); it shows no words (a notice in <noscript> such as
+	// "You need to enable JavaScript to run this app" is not content),
+	// or only a placeholder of a few words in its mount point
+	// ("Loading…"), and no image outside it; and it embeds no text (see
+	// Embedded), redirects nowhere and has no frames. A page without
+	// scripts and words is blank, not a shell.
+	Shell bool `json:"shell,omitempty"`
 	// Chrome is the visible text of the site's chrome (navigation, header,
 	// footer, sidebars), which Text leaves out: what a site's pages share
 	// while their stories change. Empty where Text is readability's article.

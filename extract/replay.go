@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -83,6 +84,7 @@ type replayScan struct {
 	iframes    []*html.Node
 	media      []*html.Node // the first maxMedia <img>, <video>, <object>, <embed>, <canvas>
 	mediaCount int          // all of them
+	mounts     []*html.Node // app mount points (see mountPoint)
 }
 
 // meta records a <meta http-equiv="refresh">.
@@ -142,14 +144,43 @@ func (r *replayScan) element(n *html.Node) {
 			r.media = append(r.media, n)
 		}
 		r.mediaCount++
+	case atom.Div, atom.Main, atom.Section, atom.Span, 0:
+		if (n.FirstChild == nil || n.FirstChild.NextSibling == nil) && mountPoint(n) {
+			r.mounts = append(r.mounts, n)
+		}
 	}
+}
+
+// mountIDs are the ids of the elements that client-side frameworks render
+// a page into (React's root, Vue's app, Next.js, Nuxt, Gatsby, Angular).
+var mountIDs = map[string]bool{
+	"root": true, "app": true, "__next": true, "__nuxt": true, "___gatsby": true, "svelte": true,
+	"app-root": true, "react-root": true, "react-app": true, "vue-app": true,
+}
+
+// mountAttrs mark an element that a framework renders into.
+var mountAttrs = map[string]bool{"ng-app": true, "ng-version": true, "data-reactroot": true, "data-v-app": true}
+
+// mountPoint reports whether an element (of at most one child) is an app's
+// mount point: a custom element (<app-root>), or a div, main, section or
+// span with a framework's mount id or attribute.
+func mountPoint(n *html.Node) bool {
+	if n.DataAtom == 0 {
+		return n.Namespace == "" && strings.IndexByte(n.Data, '-') > 0
+	}
+	for _, a := range n.Attr {
+		if a.Namespace == "" && (a.Key == "id" && mountIDs[a.Val] || mountAttrs[a.Key]) {
+			return true
+		}
+	}
+	return false
 }
 
 // apply reads what replay shows of a page whose visible content is words
 // (fields words as pageWords counts them, toks tokenized) and the text of
-// whose chrome is chrome, and sets doc's Redirect, Frames and Embedded: on
-// a thin page (see ThinWords), the text replay renders from embedded data,
-// which it returns after words, tokenized again.
+// whose chrome is chrome, and sets doc's Redirect, Frames, Embedded and
+// Shell: on a thin page (see ThinWords), the text replay renders from
+// embedded data, which it returns after words, tokenized again.
 func (r *replayScan) apply(doc *Document, words string, fields int, toks *tokenized, chrome string, opts Options) (string, *tokenized) {
 	thin := toks.words < ThinWords
 	var base *url.URL
@@ -208,6 +239,7 @@ func (r *replayScan) apply(doc *Document, words string, fields int, toks *tokeni
 		})
 	}
 	if h.w.n == 0 {
+		doc.Shell = doc.Redirect == "" && len(doc.Frames) == 0 && r.shell(words, fields, chrome)
 		return words, toks
 	}
 	doc.Embedded = strings.Join(h.from, ",")
@@ -658,4 +690,83 @@ func fieldCount(s string) int {
 		return 0
 	}
 	return strings.Count(s, " ") + 1
+}
+
+// JavaScript shells.
+
+// maxPlaceholderWords is the most words an app's mount point may show
+// while its scripts load ("Loading…", "Please wait…", in any language)
+// for the page to be a shell: a page rendered on the server says more,
+// be it that the page was not found.
+const maxPlaceholderWords = 3
+
+// shell reports whether a thin page that embeds nothing and goes nowhere
+// is a JavaScript application's shell (see Document.Shell): it runs
+// scripts or has an app's mount point, and shows no words (visible
+// content words, fields of them, chrome the text of its chrome), or only
+// a placeholder in its mount points, and no image outside them. A
+// <noscript> notice is never content, and a page without scripts is
+// blank, not a shell.
+func (r *replayScan) shell(words string, fields int, chrome string) bool {
+	runs := len(r.mounts) > 0
+	for _, s := range r.scripts {
+		if runs {
+			break
+		}
+		runs = scriptKind(s) == scriptJS
+	}
+	if !runs || r.showsMedia() {
+		return false
+	}
+	if !hasWordChar(words) && !hasWordChar(chrome) {
+		return true
+	}
+	total := fields + fieldCount(chrome)
+	if len(r.mounts) == 0 || total > maxPlaceholderWords || tokenize(words+" "+chrome, 0).words > maxPlaceholderWords {
+		return false
+	}
+	inMounts := 0
+	for _, m := range r.mounts {
+		nested := false
+		for p := m.Parent; p != nil && !nested; p = p.Parent {
+			nested = slices.Contains(r.mounts, p)
+		}
+		if !nested {
+			n, _ := countWords(m)
+			inMounts += n
+		}
+	}
+	return inMounts >= total
+}
+
+// showsMedia reports whether the page shows an image, a video or the like
+// outside its mount points (an image splash page runs analytics scripts
+// too).
+func (r *replayScan) showsMedia() bool {
+	if r.mediaCount > len(r.media) {
+		return true
+	}
+	for _, m := range r.media {
+		if tinyOrHidden(m) {
+			continue
+		}
+		inMount := false
+		for p := m.Parent; p != nil && !inMount; p = p.Parent {
+			inMount = slices.Contains(r.mounts, p)
+		}
+		if !inMount {
+			return true
+		}
+	}
+	return false
+}
+
+// hasWordChar reports whether s holds a letter or a digit.
+func hasWordChar(s string) bool {
+	for _, r := range s {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			return true
+		}
+	}
+	return false
 }

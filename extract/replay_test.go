@@ -154,3 +154,46 @@ func TestFrames(t *testing.T) {
 		})
 	}
 }
+
+func TestShell(t *testing.T) {
+	page := func(head, body string) string {
+		return `<!doctype html><html><head><meta charset="utf-8"><title>App</title>` + head + `</head><body>` + body + `</body></html>`
+	}
+	const bundle = `<script src="/static/js/main.4f2a.js"></script>`
+	tests := []struct {
+		name, page string
+		shell      bool
+		text       string
+	}{
+		{"create-react-app", page(``, `<noscript>You need to enable JavaScript to run this app.</noscript><div id="root"></div>`+bundle), true, ""},
+		{"vue's longer notice", page(bundle, `<noscript><strong>We're sorry but this app doesn't work properly without JavaScript enabled. Please enable it to continue.</strong></noscript><div id="app"></div>`), true, ""},
+		{"a notice in Russian", page(bundle, `<noscript>Для работы приложения необходимо включить JavaScript в браузере.</noscript><div id="root"></div>`), true, ""},
+		{"angular's placeholder", page(bundle, `<app-root>Loading...</app-root>`), true, "Loading..."},
+		{"a placeholder in Japanese", page(bundle, `<div id="__next"><p>読み込み中</p></div>`), true, "読み込み中"},
+		{"an inline script and nothing else", page(`<script>document.write(render())</script>`, ``), true, ""},
+		{"a mount point without scripts", page(``, `<div id="root"></div>`), true, ""},
+
+		{"blank: no scripts, no words", page(``, `<div></div><noscript>Enable JavaScript</noscript>`), false, ""},
+		{"JSON-LD does not run", page(`<script type="application/ld+json">{"@type":"WebSite","name":"Example site"}</script>`, ``), false, ""},
+		{"a page of its own with a script", page(bundle, `<h1>Page not found</h1>`), false, "Page not found"},
+		{"chrome of its own", page(bundle, `<nav><a href="/">Home</a> <a href="/a">About</a></nav><div id="root"></div>`), false, ""},
+		{"a server-rendered 404 in the mount point", page(bundle, `<div id="__next"><h1>404</h1><h2>This page could not be found.</h2></div>`), false, "404 This page could not be found."},
+		{"a wrapper with an id of root is not a placeholder", page(bundle, `<div id="root"><div class="page"><p>Welcome to our home on the web</p></div></div>`), false, "Welcome to our home on the web"},
+		{"state renders the page", page(bundle, `<div id="root"></div><script>window.__INITIAL_STATE__ = {"story":"`+story+`"}</script>`), false, story},
+		{"noscript holds the page", page(bundle, `<div id="root"></div><noscript><p>`+story+`</p></noscript>`), false, story},
+		{"a redirect", page(bundle, `<script>location.replace("http://new.example/")</script>`), false, ""},
+		{"a frame", page(bundle, `<iframe src="http://new.example/" style="width:100%;height:100%"></iframe>`), false, ""},
+		{"a template with blank content", template("Gazette", ""), false, ""},
+		{"a splash page of images with analytics", page(`<script>var _gaq = _gaq || []; _gaq.push(['_trackPageview']);</script>`,
+			`<table><tr><td><a href="en/"><img src="eng.gif" alt=""></a></td><td><a href="ar/"><img src="ara.gif" alt=""></a></td></tr></table>`), false, ""},
+		{"a tracking pixel is no image", page(bundle, `<img src="/p.gif" width="1" height="1"><div id="root"><img src="/spinner.gif"></div>`), true, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			doc := mustExtract(t, htmlHeader(), tt.page)
+			if doc.Shell != tt.shell || doc.Text != tt.text {
+				t.Errorf("Shell %v, Text %q; want %v, %q", doc.Shell, doc.Text, tt.shell, tt.text)
+			}
+		})
+	}
+}
