@@ -197,3 +197,52 @@ func TestShell(t *testing.T) {
 		})
 	}
 }
+
+// TestReplayOnRealPages: what replay shows of real-1068's pages (Archive-It's
+// human-rights collection, 2008-2013), as its pages were served.
+func TestReplayOnRealPages(t *testing.T) {
+	tests := []struct {
+		uri, what string
+		ok        func(*Document) bool
+		none      bool // no capture may be so
+	}{
+		{"http://www.nmjd.org/", "its nested framesets", func(d *Document) bool {
+			return slices.Contains(d.Frames, "http://www.nmjd.org/main%20frame.htm") && d.Text == ""
+		}, false},
+		{"http://www.nmjd.org/", "its meta refresh", func(d *Document) bool { return d.Redirect == "http://www.nmjd.org/home" }, false},
+		{"http://www.acdauk.org.uk/", "a parked domain's full-page frame", func(d *Document) bool {
+			return slices.Equal(d.Frames, []string{"http://www.acdauk.org.uk/defaultsite"})
+		}, false},
+		{"http://www.ahrchk.net/index.php", `"forwarded in 10 seconds" by a script`, func(d *Document) bool { return d.Redirect == "http://www.humanrights.asia/" }, false},
+		{"http://www.amnesty.org.ar/", `"Nos mudamos!"`, func(d *Document) bool { return d.Redirect == "http://www.amnistia.org.ar/" }, false},
+		{"http://www.conadeh.hn/", "a full page that leaves at once", func(d *Document) bool {
+			return d.Redirect == "http://www.conadeh.hn/Joomla/" && d.ContentWords > 1000
+		}, false},
+		{"http://wa7damasrya.blogspot.com/", "Blogger's dynamic views", func(d *Document) bool { return d.Shell && d.Text == "" }, false},
+		{"http://www.wclac.org/", "an image splash as a shell", func(d *Document) bool { return d.Shell }, true},
+	}
+	docs := map[string][]*Document{} // by URI-R
+	for _, tt := range tests {
+		docs[tt.uri] = nil
+	}
+	seen := map[string]bool{}
+	for _, r := range loadCollection(t, "real-1068") {
+		if _, ok := docs[r.uri]; !ok || seen[r.digest] {
+			continue
+		}
+		seen[r.digest] = true
+		doc, err := Extract(r.header, r.body, Options{TextOnly: true, BaseURL: r.uri})
+		if err != nil {
+			t.Fatalf("%s: %v", r.uri, err)
+		}
+		docs[r.uri] = append(docs[r.uri], doc)
+	}
+	for _, tt := range tests {
+		found := slices.ContainsFunc(docs[tt.uri], tt.ok)
+		if len(docs[tt.uri]) == 0 {
+			t.Errorf("%s: no capture", tt.uri)
+		} else if found == tt.none {
+			t.Errorf("%s: %s: found %v, want %v", tt.uri, tt.what, found, !tt.none)
+		}
+	}
+}
