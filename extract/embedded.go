@@ -40,6 +40,7 @@ const (
 type harvest struct {
 	visible string          // the page's own (thin) visible text
 	seen    map[string]bool // strings kept
+	read    map[string]bool // strings read, as the data has them
 	w       wordWriter      // the text gathered
 	kept    int             // strings kept
 	budget  int             // bytes of data left to read
@@ -48,7 +49,7 @@ type harvest struct {
 
 // newHarvest returns a harvest of at most maxWords (> 0) words.
 func newHarvest(visible string, maxWords int) *harvest {
-	return &harvest{visible: visible, seen: map[string]bool{}, w: wordWriter{max: maxWords}, budget: maxEmbeddedBytes}
+	return &harvest{visible: visible, seen: map[string]bool{}, read: map[string]bool{}, w: wordWriter{max: maxWords}, budget: maxEmbeddedBytes}
 }
 
 // done reports whether the harvest is full.
@@ -81,9 +82,10 @@ func (h *harvest) take(src string) string {
 // add keeps s when it reads as prose of at least minWords words, and
 // reports whether it did.
 func (h *harvest) add(s string, minWords int) bool {
-	if h.done() {
+	if h.done() || h.read[s] {
 		return false
 	}
+	h.read[s] = true
 	t, ok := proseText(s, minWords)
 	if !ok || h.seen[t] || strings.Contains(h.visible, t) {
 		return false
@@ -285,43 +287,65 @@ var stateSkipKeys = map[string]bool{
 	"intl": true, "dictionary": true,
 }
 
-// state harvests a JSON data script (application/json): the strings of
-// its JSON that read as prose, in document order, or the string literals
-// of what does not decode.
+// state harvests a JSON data script (application/json): see stateJSON.
 func (h *harvest) state(src string) {
 	src = h.take(src)
-	if !strings.Contains(src, `"`) {
-		return
+	if strings.Contains(src, `"`) {
+		h.stateJSON(jsonScriptBody(src))
 	}
-	if v, err := decodeOrdered(jsonScriptBody(src)); err == nil {
-		h.stateNode(v, "")
-		return
-	}
-	h.literals(src, 0)
 }
 
-// stateNode harvests the strings under v, key being the key that holds
-// it ("" at the top): see stateSkipKeys.
-func (h *harvest) stateNode(v *jsonNode, key string) {
-	if key != "" && stateSkipKeys[strings.ToLower(key)] {
+// stateJSON harvests the strings of a framework's state s that read as
+// prose, in document order, none under stateSkipKeys, and stops when the
+// harvest is full. JSON that encoding/json finds valid is read by a scan
+// of its strings, which keeps their order at a fraction of the cost of
+// decoding it (its tokenizer allocates for every value); what is not JSON
+// (a JavaScript object literal: unquoted keys, undefined, trailing commas)
+// gives its string literals (see literals).
+func (h *harvest) stateJSON(s string) {
+	if !json.Valid([]byte(s)) {
+		h.literals(s, 0)
 		return
 	}
-	switch v.kind {
-	case jsonString:
-		h.add(v.str, minProseWords)
-	case jsonArray:
-		for _, c := range v.kids {
-			h.stateNode(c, key)
-			if h.done() {
-				return
-			}
+	type frame struct {
+		object bool
+		key    string // the key of the value being read (an array's: its own)
+		skip   bool   // the container is under a skipped key
+	}
+	var stack []frame
+	for i := 0; i < len(s) && !h.done(); {
+		var top *frame
+		if len(stack) > 0 {
+			top = &stack[len(stack)-1]
 		}
-	case jsonObject:
-		for i, c := range v.kids {
-			h.stateNode(c, v.keys[i])
-			if h.done() {
-				return
+		skip := top != nil && (top.skip || stateSkipKeys[strings.ToLower(top.key)])
+		switch s[i] {
+		case '{', '[':
+			f := frame{object: s[i] == '{', skip: skip}
+			if s[i] == '[' && top != nil {
+				f.key = top.key
 			}
+			stack = append(stack, f)
+			i++
+		case '}', ']':
+			stack = stack[:len(stack)-1]
+			i++
+		case '"':
+			end, raw, _ := jsString(s, i) // valid JSON: closed, escapes JSON's
+			i = end + 1
+			j := i
+			for j < len(s) && isJSSpace(s[j]) {
+				j++
+			}
+			if top != nil && top.object && j < len(s) && s[j] == ':' {
+				top.key, i = jsUnescape(raw), j+1
+				continue
+			}
+			if !skip {
+				h.add(jsUnescape(raw), minProseWords)
+			}
+		default: // numbers, true, false, null, commas, white space
+			i++
 		}
 	}
 }
@@ -362,13 +386,7 @@ func (h *harvest) inlineState(src string) {
 		case src[i] == '{':
 			expr := jsExpr(src, i)
 			end = i + len(expr)
-			if blob := h.take(expr); blob != "" {
-				if v, err := decodeOrdered(blob); err == nil {
-					h.stateNode(v, "")
-				} else {
-					h.literals(blob, 0)
-				}
-			}
+			h.stateJSON(h.take(expr))
 		case strings.HasPrefix(src[i:], "JSON.parse("):
 			j := i + len("JSON.parse(")
 			for j < len(src) && isJSSpace(src[j]) {
@@ -378,12 +396,7 @@ func (h *harvest) inlineState(src string) {
 				k, raw, ok := jsString(src, j)
 				end = k + 1
 				if blob := h.take(raw); ok && blob != "" {
-					s := jsUnescape(blob)
-					if v, err := decodeOrdered(s); err == nil {
-						h.stateNode(v, "")
-					} else {
-						h.literals(s, 0)
-					}
+					h.stateJSON(jsUnescape(blob))
 				}
 			}
 		case len(name) > 4 && strings.HasPrefix(name, "__") && strings.HasSuffix(name, "__"):

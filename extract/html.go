@@ -419,11 +419,7 @@ func inspectAndPrune(doc *html.Node, scan bool) pageInfo {
 			if info.body == nil {
 				info.body = n
 			}
-		case atom.Script, atom.Noscript, atom.Noframes:
-			info.replay.keep(n)
-			remove = append(remove, n)
-			return false
-		case atom.Style, atom.Template, atom.Svg, atom.Math, atom.Link:
+		case atom.Script, atom.Noscript, atom.Noframes, atom.Style, atom.Template, atom.Svg, atom.Math, atom.Link:
 			remove = append(remove, n)
 			return false
 		default:
@@ -442,6 +438,7 @@ func inspectAndPrune(doc *html.Node, scan bool) pageInfo {
 		}
 	}
 	walk(doc, enter, leave)
+	info.replay.pruned = remove // scripts, noscript and noframes keep their content
 	for _, n := range remove {
 		if n.Parent != nil {
 			n.Parent.RemoveChild(n)

@@ -70,21 +70,39 @@ const maxMedia = 8
 // tree (scripts, <noscript>, <noframes>, kept with their content), the
 // first meta refresh and <base href>, the frameset and its frames, the
 // iframes and the first images, videos and the like. Nothing is parsed or
-// resolved until a page turns out to need it.
+// resolved until a page turns out to need it; an ordinary page allocates
+// nothing for it but the list of its iframes.
 type replayScan struct {
-	scripts    []*html.Node // <script> elements, in page order
-	noscripts  []*html.Node
-	noframes   []*html.Node
-	frameset   bool   // the page is a <frameset>
-	refresh    string // content of the first <meta http-equiv="refresh">
+	pruned     []*html.Node // what inspectAndPrune took out of the tree, in page order
+	frameset   bool         // the page is a <frameset>
+	refresh    string       // content of the first <meta http-equiv="refresh">
 	hasRefresh bool
 	baseHref   string // the first <base href>
 	hasBase    bool
 	frames     []*html.Node // <frame> elements
 	iframes    []*html.Node
-	media      []*html.Node // the first maxMedia <img>, <video>, <object>, <embed>, <canvas>
-	mediaCount int          // all of them
-	mounts     []*html.Node // app mount points (see mountPoint)
+	media      [maxMedia]*html.Node // the first <img>, <video>, <object>, <embed>, <canvas>
+	mediaCount int                  // all of them
+	mounts     []*html.Node         // app mount points (see mountPoint)
+}
+
+// elements returns the pruned elements named a (<script>, <noscript>,
+// <noframes>) of the HTML namespace, in page order.
+func (r *replayScan) elements(a atom.Atom) func(func(*html.Node) bool) {
+	return func(yield func(*html.Node) bool) {
+		for _, n := range r.pruned {
+			if n.Type == html.ElementNode && n.DataAtom == a && n.Namespace == "" && !yield(n) {
+				return
+			}
+		}
+	}
+}
+
+// shownMedia returns the images and the like recorded, and whether they
+// are all the page has.
+func (r *replayScan) shownMedia() ([]*html.Node, bool) {
+	n := min(r.mediaCount, maxMedia)
+	return r.media[:n], r.mediaCount <= maxMedia
 }
 
 // meta records a <meta http-equiv="refresh">.
@@ -107,22 +125,6 @@ func (r *replayScan) meta(n *html.Node) {
 	}
 }
 
-// keep records a <script>, <noscript> or <noframes> element, which
-// inspectAndPrune then takes out of the tree.
-func (r *replayScan) keep(n *html.Node) {
-	if n.Namespace != "" {
-		return
-	}
-	switch n.DataAtom {
-	case atom.Script:
-		r.scripts = append(r.scripts, n)
-	case atom.Noscript:
-		r.noscripts = append(r.noscripts, n)
-	case atom.Noframes:
-		r.noframes = append(r.noframes, n)
-	}
-}
-
 // element records what an element that stays in the tree tells of replay.
 func (r *replayScan) element(n *html.Node) {
 	if n.Namespace != "" {
@@ -141,7 +143,7 @@ func (r *replayScan) element(n *html.Node) {
 		r.iframes = append(r.iframes, n)
 	case atom.Img, atom.Video, atom.Object, atom.Embed, atom.Canvas:
 		if r.mediaCount < maxMedia {
-			r.media = append(r.media, n)
+			r.media[r.mediaCount] = n
 		}
 		r.mediaCount++
 	case atom.Div, atom.Main, atom.Section, atom.Span, 0:
@@ -204,20 +206,20 @@ func (r *replayScan) apply(doc *Document, words string, fields int, toks *tokeni
 	}
 	h := newHarvest(words, opts.MaxWords-fields)
 	h.source(EmbeddedJSONLD, func() {
-		for _, s := range r.scripts {
+		for s := range r.elements(atom.Script) {
 			if scriptKind(s) == scriptJSONLD {
 				h.jsonLD(scriptText(s))
 			}
 		}
 	})
 	h.source(EmbeddedNoscript, func() {
-		for _, n := range r.noscripts {
+		for n := range r.elements(atom.Noscript) {
 			h.markup(scriptText(n))
 		}
 	})
 	if len(doc.Frames) == 0 {
 		h.source(EmbeddedNoframes, func() {
-			for _, n := range r.noframes {
+			for n := range r.elements(atom.Noframes) {
 				h.markup(scriptText(n))
 			}
 		})
@@ -226,7 +228,7 @@ func (r *replayScan) apply(doc *Document, words string, fields int, toks *tokeni
 	// strings: it is read only when nothing better made the page whole.
 	if toks.words+tokenize(h.w.b.String(), 0).words < ThinWords {
 		h.source(EmbeddedState, func() {
-			for _, s := range r.scripts {
+			for s := range r.elements(atom.Script) {
 				switch scriptKind(s) {
 				case scriptData:
 					h.state(scriptText(s))
@@ -318,7 +320,7 @@ func (r *replayScan) redirect(thin bool, pageURL string, pageBase func() *url.UR
 	if !thin {
 		return ""
 	}
-	for _, s := range r.scripts {
+	for s := range r.elements(atom.Script) {
 		if scriptKind(s) != scriptJS || hasAttr(s, "src") {
 			continue
 		}
@@ -593,10 +595,11 @@ func (r *replayScan) pageFrames(words int, base *url.URL) []string {
 	if len(shown) != 1 || words >= noticeWords || smallFrame(shown[0]) {
 		return nil
 	}
-	if r.mediaCount > len(r.media) {
+	media, all := r.shownMedia()
+	if !all {
 		return nil
 	}
-	for _, m := range r.media {
+	for _, m := range media {
 		if !tinyOrHidden(m) {
 			return nil
 		}
@@ -709,7 +712,7 @@ const maxPlaceholderWords = 3
 // blank, not a shell.
 func (r *replayScan) shell(words string, fields int, chrome string) bool {
 	runs := len(r.mounts) > 0
-	for _, s := range r.scripts {
+	for s := range r.elements(atom.Script) {
 		if runs {
 			break
 		}
@@ -743,10 +746,11 @@ func (r *replayScan) shell(words string, fields int, chrome string) bool {
 // outside its mount points (an image splash page runs analytics scripts
 // too).
 func (r *replayScan) showsMedia() bool {
-	if r.mediaCount > len(r.media) {
+	media, all := r.shownMedia()
+	if !all {
 		return true
 	}
-	for _, m := range r.media {
+	for _, m := range media {
 		if tinyOrHidden(m) {
 			continue
 		}
