@@ -33,8 +33,8 @@ type Document struct {
 	// ten seconds; else, on a thin page, the string an inline script sets
 	// the location to (location.href = "...", location.replace("...")...).
 	// It is resolved against <base href> and Options.BaseURL, without its
-	// fragment; without an absolute base it is kept as written (relative
-	// to the capture's URI-R, which the caller resolves it against).
+	// fragment; without an absolute base a relative URL is kept as written
+	// (the caller resolves it against the capture's URI-R).
 	Redirect string `json:"redirect,omitempty"`
 	// Frames are the pages that replay shows in the page's frames, which
 	// are then what the page shows: the src of every <frame> of a

@@ -368,10 +368,12 @@ type pageInfo struct {
 
 // inspectAndPrune records the title, og:title, <html lang> and <body> of doc,
 // gathers what publication dates and links need (info.scan, when scan is
-// set) and what replay needs (info.replay: scripts, noscript, meta refresh,
-// frames, app mount points; see replayScan), and removes from the tree what never holds page text and only costs time
-// later (scripts, styles, JSON-LD, noscript, noframes, templates, SVG, comments), so that
-// readability's clones and scoring run on a smaller tree.
+// set) and what replay needs (info.replay: meta refresh, <base href>,
+// frames, iframes, images, app mount points; see replayScan), and removes
+// from the tree what never holds page text and only costs time later
+// (scripts, styles, JSON-LD, noscript, noframes, templates, SVG,
+// comments), so that readability's clones and scoring run on a smaller
+// tree; info.replay keeps what it removed.
 func inspectAndPrune(doc *html.Node, scan bool) pageInfo {
 	var info pageInfo
 	var remove []*html.Node

@@ -21,7 +21,11 @@ import (
 // sniffing), parsed once, and its main text taken from readability's
 // article, or from the visible body text without site chrome when the
 // article is too short (see Options.MinMainWords); text/plain is taken as
-// is; anything else yields Extractor "none" and no text.
+// is; anything else yields Extractor "none" and no text. What replay shows
+// of an HTML page is read in the same pass: a thin page's text gains what
+// scripts render from the data it embeds (Document.Embedded), and the
+// Document says where a client-side redirect and the page's frames lead
+// and whether the page is a JavaScript application's empty shell.
 //
 // Extract never fails on bad input: the returned Document is always usable.
 // A non-nil error reports what was lenient about it (a truncated gzip stream,

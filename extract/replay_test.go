@@ -28,6 +28,8 @@ func TestRedirect(t *testing.T) {
 		{"resolved against base href", thinPage(`<base href="http://b.example/dir/"><meta http-equiv="refresh" content="0;url=page.html#top">`, ""), "", "http://b.example/dir/page.html"},
 		{"kept as written without a base", refresh("0;url=new/index.html"), "", "new/index.html"},
 		{"protocol-relative without a base", refresh("0;url=//new.example/a"), "", "//new.example/a"},
+		{"a URL in the query without a base", refresh("0;url=go.php?to=http://new.example/"), "", "go.php?to=http://new.example/"},
+		{"absolute without a base", refresh("0;url=HTTP://New.Example/A#b"), "", "http://new.example/A"},
 		{"ten seconds", refresh("10; url=http://new.example/"), "", "http://new.example/"},
 		{"eleven seconds is a page of its own", refresh("11; url=http://new.example/"), "", ""},
 		{"a reload names no URL", refresh("30"), base, ""},
