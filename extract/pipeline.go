@@ -119,17 +119,17 @@ func extractHTML(doc *Document, payload []byte, ct string, opts Options) {
 	if bodyRoot == nil {
 		bodyRoot = root
 	}
-	words, fields, chrome := pageWords(bodyRoot, opts.MaxWords)
-	toks := tokenize(words, 0)
-	words, toks = info.replay.apply(doc, words, fields, toks, chrome, opts)
+	visible, fields, chrome := pageWords(bodyRoot, opts.MaxWords)
+	words, toks := info.replay.apply(doc, visible, fields, tokenize(visible, 0), chrome, opts)
 	doc.Extractor = ExtractorBody
-	// Readability reads the visible page, not what a thin page embeds.
-	if opts.Readability && doc.Embedded == "" && info.elements <= opts.MaxElements && info.depth <= opts.MaxDepth {
-		if _, n := collapseSpace(words+" "+chrome, 0); n >= opts.MinMainWords {
+	// Readability reads the visible page; an article it finds there is
+	// what replay shows rather than what a thin page embeds.
+	if opts.Readability && info.elements <= opts.MaxElements && info.depth <= opts.MaxDepth {
+		if _, n := collapseSpace(visible+" "+chrome, 0); n >= opts.MinMainWords {
 			need := max(opts.MinMainWords, int(math.Ceil(opts.MinMainShare*float64(n))))
 			if main, mn, err := readabilityWords(root, opts.MaxWords); err == nil && mn >= need {
 				words, toks, chrome = main, nil, ""
-				doc.Extractor = ExtractorReadability
+				doc.Extractor, doc.Embedded = ExtractorReadability, ""
 			}
 		}
 	}
