@@ -1,6 +1,9 @@
 package extract
 
 import (
+	"fmt"
+	"net/http"
+	"strings"
 	"testing"
 	"time"
 )
@@ -45,4 +48,24 @@ func benchExtract(b *testing.B, base Options, withURL bool) {
 		n++
 	}
 	b.ReportMetric(float64(n)/time.Since(start).Seconds(), "pages/s")
+}
+
+// BenchmarkExtractEmbedded extracts a client-rendered page whose text is in
+// a Next.js data script of about 1 MiB (the cap of one blob): the cost of
+// a thin page's embedded data at its largest.
+func BenchmarkExtractEmbedded(b *testing.B) {
+	var items strings.Builder
+	for i := 0; items.Len() < maxBlob-4096; i++ {
+		fmt.Fprintf(&items, `{"id":"item-%d","slug":"story-%d","url":"https://news.example/story-%d","title":"Story number %d of the day","teaser":%q,"image":{"src":"/img/%d.jpg","alt":"A picture"}},`, i, i, i, i, story, i)
+	}
+	page := []byte(`<!doctype html><html><head><title>News</title></head><body><div id="__next"></div><script id="__NEXT_DATA__" type="application/json">{"props":{"pageProps":{"items":[` +
+		strings.TrimSuffix(items.String(), ",") + `]}},"page":"/"}</script><script src="/_next/main.js"></script></body></html>`)
+	h := http.Header{"Content-Type": {"text/html; charset=utf-8"}}
+	b.SetBytes(int64(len(page)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if doc, err := Extract(h, page, Options{TextOnly: true}); err != nil || doc.Embedded != EmbeddedState {
+			b.Fatal(err, doc.Embedded)
+		}
+	}
 }

@@ -9,19 +9,24 @@ import (
 )
 
 // docFormat is the first byte of a Document's binary form: its version.
-const docFormat = 2
+// Other versions are rejected: a Document of an older format was extracted
+// by an older extract, whose Documents lack what later ones find (format 3
+// added Embedded, Redirect, Frames and Shell, and Text changed with them), so it is to be extracted
+// again rather than read as if it were new.
+const docFormat = 3
 
 // AppendBinary appends the Document in a compact binary form to b (see
 // UnmarshalBinary), for what keeps extracted documents on disk between two
 // passes. It implements encoding.BinaryAppender.
 func (d *Document) AppendBinary(b []byte) ([]byte, error) {
 	b = append(b, docFormat)
-	for _, s := range []string{d.Title, d.Text, d.Chrome, d.Extractor, d.Lang, d.MediaType, d.Charset, d.CharsetFrom, d.TermsLang, d.PublishedFrom} {
+	for _, s := range []string{d.Title, d.Text, d.Chrome, d.Extractor, d.Lang, d.MediaType, d.Charset, d.CharsetFrom, d.TermsLang, d.PublishedFrom, d.Embedded, d.Redirect} {
 		b = appendString(b, s)
 	}
 	for _, n := range []int{d.WordCount, d.ContentWords, d.ByteCount, d.ContentTerms} {
 		b = binary.AppendVarint(b, int64(n))
 	}
+	b = append(b, boolByte(d.Shell))
 	b, err := d.Published.AppendBinary(b)
 	if err != nil {
 		return nil, fmt.Errorf("extract: document: %w", err)
@@ -38,6 +43,10 @@ func (d *Document) AppendBinary(b []byte) ([]byte, error) {
 	for _, l := range d.Links {
 		b = appendString(appendString(b, l.URL), l.Anchor)
 	}
+	b = binary.AppendUvarint(b, uint64(len(d.Frames)))
+	for _, f := range d.Frames {
+		b = appendString(b, f)
+	}
 	return b, nil
 }
 
@@ -53,11 +62,18 @@ func (d *Document) UnmarshalBinary(b []byte) error {
 		return fmt.Errorf("extract: document: format %d, want %d", v, docFormat)
 	}
 	*d = Document{}
-	for _, s := range []*string{&d.Title, &d.Text, &d.Chrome, &d.Extractor, &d.Lang, &d.MediaType, &d.Charset, &d.CharsetFrom, &d.TermsLang, &d.PublishedFrom} {
+	for _, s := range []*string{&d.Title, &d.Text, &d.Chrome, &d.Extractor, &d.Lang, &d.MediaType, &d.Charset, &d.CharsetFrom, &d.TermsLang, &d.PublishedFrom, &d.Embedded, &d.Redirect} {
 		*s = r.string()
 	}
 	for _, n := range []*int{&d.WordCount, &d.ContentWords, &d.ByteCount, &d.ContentTerms} {
 		*n = int(r.varint())
+	}
+	switch r.byte() {
+	case 0:
+	case 1:
+		d.Shell = true
+	default:
+		r.fail(errors.New("bad boolean"))
 	}
 	r.time(&d.Published)
 	if n := r.count(); n > 0 {
@@ -79,6 +95,12 @@ func (d *Document) UnmarshalBinary(b []byte) error {
 			d.Links[i] = Link{URL: r.string(), Anchor: r.string()}
 		}
 	}
+	if n := r.count(); n > 0 {
+		d.Frames = make([]string, n)
+		for i := range d.Frames {
+			d.Frames[i] = r.string()
+		}
+	}
 	if r.err == nil && len(r.b) > 0 {
 		r.err = fmt.Errorf("%d bytes left over", len(r.b))
 	}
@@ -86,6 +108,13 @@ func (d *Document) UnmarshalBinary(b []byte) error {
 		return fmt.Errorf("extract: document: %w", r.err)
 	}
 	return nil
+}
+
+func boolByte(v bool) byte {
+	if v {
+		return 1
+	}
+	return 0
 }
 
 func appendString(b []byte, s string) []byte {

@@ -2,6 +2,7 @@ package extract
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 )
@@ -14,6 +15,10 @@ func TestDocumentBinaryRoundTrip(t *testing.T) {
 		Published:     time.Date(2005, 3, 16, 12, 30, 0, 7, time.FixedZone("x", 3600+30)),
 		PublishedFrom: PublishedFromTime,
 		Links:         []Link{{URL: "http://example.org/a", Anchor: "A"}, {URL: "http://example.org/b"}},
+		Embedded:      EmbeddedJSONLD + "," + EmbeddedState,
+		Redirect:      "http://example.org/new",
+		Frames:        []string{"http://example.org/top", "menu.html"},
+		Shell:         true,
 	}
 	// Every field is set, so that a field added to Document without being
 	// added to the binary form fails here.
@@ -63,5 +68,20 @@ func TestDocumentBinaryDamage(t *testing.T) {
 	bad := append([]byte{docFormat + 1}, b[1:]...)
 	if err := got.UnmarshalBinary(bad); err == nil {
 		t.Error("unknown format: no error")
+	}
+	// Format 2 lacked what replay shows: its Documents are extracted again.
+	if err := got.UnmarshalBinary(append([]byte{2}, b[1:]...)); err == nil || !strings.Contains(err.Error(), "format 2") {
+		t.Errorf("format 2: %v", err)
+	}
+	d.Shell = true
+	shell, _ := d.AppendBinary(nil)
+	for i := range shell {
+		if shell[i] != b[i] {
+			shell[i] = 2
+			if err := got.UnmarshalBinary(shell); err == nil {
+				t.Error("Shell 2: no error")
+			}
+			break
+		}
 	}
 }

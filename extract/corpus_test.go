@@ -34,11 +34,16 @@ func sharedDir() string {
 
 // loadCorpus reads every response record of the dev corpus WARCs, skipping
 // the test when the corpus is absent.
-func loadCorpus(tb testing.TB) []corpusResponse {
+func loadCorpus(tb testing.TB) []corpusResponse { return loadCollection(tb, "dev") }
+
+// loadCollection reads every response record of the WARCs of the shared
+// collection name (a directory of corpus/), skipping the test when the
+// collection is absent.
+func loadCollection(tb testing.TB, name string) []corpusResponse {
 	tb.Helper()
-	files, _ := filepath.Glob(filepath.Join(sharedDir(), "corpus", "dev", "*.warc.gz"))
+	files, _ := filepath.Glob(filepath.Join(sharedDir(), "corpus", name, "*.warc.gz"))
 	if len(files) == 0 {
-		tb.Skip("dev corpus not found (set OFFTOPIC_SHARED)")
+		tb.Skipf("%s corpus not found (set OFFTOPIC_SHARED)", name)
 	}
 	var out []corpusResponse
 	for _, f := range files {

@@ -418,14 +418,8 @@ func jsonLDPublished(src string) (time.Time, bool) {
 	if len(src) > maxJSONLD {
 		src = src[:maxJSONLD]
 	}
-	s := strings.TrimSpace(src)
-	s = strings.TrimPrefix(s, "<!--")
-	s = strings.TrimSuffix(s, "-->")
-	s = strings.TrimSpace(s)
-	s = strings.TrimPrefix(s, "//<![CDATA[")
-	s = strings.TrimSuffix(s, "//]]>")
 	var v any
-	if err := json.Unmarshal([]byte(s), &v); err == nil {
+	if err := json.Unmarshal([]byte(jsonScriptBody(src)), &v); err == nil {
 		var found time.Time
 		jsonLDWalk(v, &found)
 		if !found.IsZero() {

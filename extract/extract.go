@@ -1,6 +1,10 @@
 // Package extract owns turning an archived HTTP payload into text: de-chunking,
 // content decoding, charset detection, main-text extraction, title, language,
-// tokens, stems, word and byte counts, publication dates and outlinks.
+// tokens, stems, word and byte counts, publication dates and outlinks, and
+// what a Wayback shows when it replays a page: the text scripts render from
+// the data a thin page embeds (JSON-LD, a framework's state, <noscript>),
+// the page a client-side redirect leads to, the pages a page's frames
+// show, and whether a page is a JavaScript application's empty shell.
 //
 // It imports no other package of this module.
 package extract
@@ -14,7 +18,45 @@ type Document struct {
 	// Text is the page's content: its visible text without site chrome (or,
 	// with Options.Readability, the article go-readability finds), words
 	// separated by single spaces (block elements never glue words together).
+	// On a thin page (fewer than ThinWords words of visible content) the
+	// text that replay renders from the data it embeds follows the visible
+	// text (see Embedded).
 	Text string `json:"text,omitempty"`
+	// Embedded names, comma-separated, where the text that Text adds to a
+	// thin page's visible text comes from: "json-ld", "noscript",
+	// "noframes", "state" (the Embedded* constants), in the order they
+	// come in Text; "" when Text is only what the page shows.
+	Embedded string `json:"embedded,omitempty"`
+	// Redirect is where the page sends its reader when it is replayed, ""
+	// when it stays: the URL of a meta refresh (<meta http-equiv="refresh"
+	// content="0; url=...">) that leaves at once, or, on a thin page, within
+	// ten seconds; else, on a thin page, the string an inline script sets
+	// the location to (location.href = "...", location.replace("...")...).
+	// It is resolved against <base href> and Options.BaseURL, without its
+	// fragment; without an absolute base a relative URL is kept as written
+	// (the caller resolves it against the capture's URI-R).
+	Redirect string `json:"redirect,omitempty"`
+	// Frames are the pages that replay shows in the page's frames, which
+	// are then what the page shows: the src of every <frame> of a
+	// <frameset> page, or, on a thin page that is one large iframe
+	// (domain forwarding "with masking", an embedded site), the src of
+	// its iframes as large as the window (width and height 100%), or of
+	// its one iframe when nothing else (words, images) is shown and the
+	// iframe is not sized as an embedded player. Hidden and tracking
+	// (0 or 1 pixel) iframes, about:blank, javascript: and empty src are
+	// left out. Resolved as Redirect, each once, in page order. The text
+	// of <noframes> is never the page's when it has frames.
+	Frames []string `json:"frames,omitempty"`
+	// Shell reports that the page is a JavaScript application's shell,
+	// whose content its scripts fetch when it is replayed: it runs scripts
+	// (external or inline) or has an app's mount point (<div id="root">,
+	// <app-root>...); it shows no words (a notice in <noscript> such as
+	// "You need to enable JavaScript to run this app" is not content),
+	// or only a placeholder of a few words in its mount point
+	// ("Loading…"), and no image outside it; and it embeds no text (see
+	// Embedded), redirects nowhere and has no frames. A page without
+	// scripts and words is blank, not a shell.
+	Shell bool `json:"shell,omitempty"`
 	// Chrome is the visible text of the site's chrome (navigation, header,
 	// footer, sidebars), which Text leaves out: what a site's pages share
 	// while their stories change. Empty where Text is readability's article.

@@ -144,6 +144,9 @@ func TestTextWords(t *testing.T) {
 		{"chrome class on body is ignored", `<body class="nav-open menu"><p>still here</p></body>`, "still here"},
 		{"table-layout chrome", `<table><tr><td class="hdr">Site</td></tr><tr><td class="nav">Links</td><td class="main">Content</td></tr><tr><td class="page-ftr">Copyright</td></tr></table>`, "Content"},
 		{"navy is not nav", `<div class="navy">blue</div>`, "blue"},
+		// The parser keeps noframes and noscript content as raw markup.
+		{"noframes in a body", `<p>a</p><noframes><p>nf</p></noframes><noscript><p>ns</p></noscript><p>b</p>`, "a b"},
+		{"frameset", `<html><head><title>t</title></head><frameset cols="20%,80%"><frame src="a.html"><frame src="b.html"><noframes><body><p>This page uses frames</p></body></noframes></frameset></html>`, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -63,10 +63,12 @@ func hasAttr(n *html.Node, key string) bool {
 	return false
 }
 
-// neverText are elements whose content is never page text.
+// neverText are elements whose content is never page text. The parser keeps
+// the content of <noscript> (scripting is on, as in a browser) and
+// <noframes> as raw markup: no browser shows either.
 func neverText(n *html.Node) bool {
 	switch n.DataAtom {
-	case atom.Script, atom.Style, atom.Noscript, atom.Template, atom.Svg, atom.Math,
+	case atom.Script, atom.Style, atom.Noscript, atom.Noframes, atom.Template, atom.Svg, atom.Math,
 		atom.Iframe, atom.Object, atom.Embed, atom.Canvas, atom.Select, atom.Textarea,
 		atom.Head, atom.Title, atom.Link, atom.Meta, atom.Base:
 		return true
@@ -76,8 +78,11 @@ func neverText(n *html.Node) bool {
 
 // inline are phrasing elements that do not separate words: "<b>foo</b>bar"
 // is one word. Every other element is a word boundary.
-func inline(n *html.Node) bool {
-	switch n.DataAtom {
+func inline(n *html.Node) bool { return inlineAtom(n.DataAtom) }
+
+// inlineAtom reports whether elements named a are inline (see inline).
+func inlineAtom(a atom.Atom) bool {
+	switch a {
 	case atom.A, atom.Abbr, atom.B, atom.Bdi, atom.Bdo, atom.Big, atom.Cite, atom.Code,
 		atom.Data, atom.Del, atom.Dfn, atom.Em, atom.Font, atom.I, atom.Ins, atom.Kbd,
 		atom.Mark, atom.Nobr, atom.Q, atom.Rp, atom.Rt, atom.Ruby, atom.S, atom.Samp,
@@ -406,13 +411,17 @@ type pageInfo struct {
 	elements int      // element count after pruning
 	depth    int      // maximum element depth
 	scan     pageScan // dates and links, gathered before pruning
+	replay   replayScan
 }
 
 // inspectAndPrune records the title, og:title, <html lang> and <body> of doc,
 // gathers what publication dates and links need (info.scan, when scan is
-// set), and removes from the tree what never holds page text and only costs time
-// later (scripts, styles, JSON-LD, templates, SVG, comments), so that
-// readability's clones and scoring run on a smaller tree.
+// set) and what replay needs (info.replay: meta refresh, <base href>,
+// frames, iframes, images, app mount points; see replayScan), and removes
+// from the tree what never holds page text and only costs time later
+// (scripts, styles, JSON-LD, noscript, noframes, templates, SVG,
+// comments), so that readability's clones and scoring run on a smaller
+// tree; info.replay keeps what it removed.
 func inspectAndPrune(doc *html.Node, scan bool) pageInfo {
 	var info pageInfo
 	var remove []*html.Node
@@ -438,6 +447,7 @@ func inspectAndPrune(doc *html.Node, scan bool) pageInfo {
 			}
 			return false
 		case atom.Meta:
+			info.replay.meta(n)
 			if info.ogTitle == "" {
 				p := strings.ToLower(attr(n, "property"))
 				if p == "" {
@@ -459,9 +469,11 @@ func inspectAndPrune(doc *html.Node, scan bool) pageInfo {
 			if info.body == nil {
 				info.body = n
 			}
-		case atom.Script, atom.Style, atom.Noscript, atom.Template, atom.Svg, atom.Math, atom.Link:
+		case atom.Script, atom.Noscript, atom.Noframes, atom.Style, atom.Template, atom.Svg, atom.Math, atom.Link:
 			remove = append(remove, n)
 			return false
+		default:
+			info.replay.element(n)
 		}
 		info.elements++
 		depth++
@@ -476,6 +488,7 @@ func inspectAndPrune(doc *html.Node, scan bool) pageInfo {
 		}
 	}
 	walk(doc, enter, leave)
+	info.replay.pruned = remove // scripts, noscript and noframes keep their content
 	for _, n := range remove {
 		if n.Parent != nil {
 			n.Parent.RemoveChild(n)

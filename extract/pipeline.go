@@ -21,7 +21,11 @@ import (
 // sniffing), parsed once, and its main text taken from readability's
 // article, or from the visible body text without site chrome when the
 // article is too short (see Options.MinMainWords); text/plain is taken as
-// is; anything else yields Extractor "none" and no text.
+// is; anything else yields Extractor "none" and no text. What replay shows
+// of an HTML page is read in the same pass: a thin page's text gains what
+// scripts render from the data it embeds (Document.Embedded), and the
+// Document says where a client-side redirect and the page's frames lead
+// and whether the page is a JavaScript application's empty shell.
 //
 // Extract never fails on bad input: the returned Document is always usable.
 // A non-nil error reports what was lenient about it (a truncated gzip stream,
@@ -43,7 +47,7 @@ func Extract(h http.Header, body []byte, opts Options) (*Document, error) {
 		doc.Charset, doc.CharsetFrom = cs, from
 		words, _ := collapseSpace(string(text), opts.MaxWords)
 		doc.Extractor = ExtractorPlain
-		finish(doc, words, "", "", opts)
+		finish(doc, words, nil, "", "", opts)
 	}
 	if opts.TextOnly {
 		return doc, decErr
@@ -99,7 +103,7 @@ func extractHTML(doc *Document, payload []byte, ct string, opts Options) {
 	root, err := html.Parse(bytes.NewReader(cutAtElements(text, opts.MaxElements)))
 	if err != nil || root == nil {
 		doc.Extractor = ExtractorBody
-		finish(doc, "", "", "", opts)
+		finish(doc, "", nil, "", "", opts)
 		return
 	}
 	info := inspectAndPrune(root, !opts.TextOnly)
@@ -115,18 +119,21 @@ func extractHTML(doc *Document, payload []byte, ct string, opts Options) {
 	if bodyRoot == nil {
 		bodyRoot = root
 	}
-	words, _, chrome := pageWords(bodyRoot, opts.MaxWords)
+	visible, fields, chrome := pageWords(bodyRoot, opts.MaxWords)
+	words, toks := info.replay.apply(doc, visible, fields, tokenize(visible, 0), chrome, opts)
 	doc.Extractor = ExtractorBody
+	// Readability reads the visible page; an article it finds there is
+	// what replay shows rather than what a thin page embeds.
 	if opts.Readability && info.elements <= opts.MaxElements && info.depth <= opts.MaxDepth {
-		if _, n := collapseSpace(words+" "+chrome, 0); n >= opts.MinMainWords {
+		if _, n := collapseSpace(visible+" "+chrome, 0); n >= opts.MinMainWords {
 			need := max(opts.MinMainWords, int(math.Ceil(opts.MinMainShare*float64(n))))
 			if main, mn, err := readabilityWords(root, opts.MaxWords); err == nil && mn >= need {
-				words, chrome = main, ""
-				doc.Extractor = ExtractorReadability
+				words, toks, chrome = main, nil, ""
+				doc.Extractor, doc.Embedded = ExtractorReadability, ""
 			}
 		}
 	}
-	finish(doc, words, chrome, info.lang, opts)
+	finish(doc, words, toks, chrome, info.lang, opts)
 }
 
 // readabilityWords runs go-readability (readeck's maintained fork) on the
@@ -153,11 +160,14 @@ func readabilityWords(root *html.Node, maxWords int) (words string, n int, err e
 }
 
 // finish sets Text, Chrome, the word counts, Lang, Terms and TermsLang from
-// the collapsed content and chrome words. The language is that of the whole
-// page.
-func finish(doc *Document, words, chrome string, langHint string, opts Options) {
+// the collapsed content and chrome words (toks: the content's tokens when
+// already made, else nil). The language is that of the whole page.
+func finish(doc *Document, words string, toks *tokenized, chrome string, langHint string, opts Options) {
 	doc.Text, doc.Chrome = words, chrome
-	toks, ctoks := tokenize(words, 0), tokenize(chrome, 0)
+	if toks == nil {
+		toks = tokenize(words, 0)
+	}
+	ctoks := tokenize(chrome, 0)
 	doc.ContentWords = toks.words
 	doc.WordCount = toks.words + ctoks.words
 	whole := toks.with(ctoks)
