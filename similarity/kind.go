@@ -112,6 +112,9 @@ func (r *reading) kindOf() (Kind, string) {
 		if to == "" {
 			to = rp.URL
 		}
+		if rp.Moved != "" && awayFrom(r.s.urir, rp.URL) {
+			return KindRedirected, "it " + describeReplay(rp)
+		}
 		if awayFrom(r.s.urir, to) {
 			return KindRedirected, "it " + describeReplay(rp) + ", where " + k.Label() + " (" + why + ")"
 		}
@@ -124,6 +127,9 @@ func (r *reading) kindOf() (Kind, string) {
 func (r *reading) contentKind() (Kind, string) {
 	p := r.p()
 	doc := p.doc
+	if doc.Shell {
+		return KindBlank, "it is a script's empty shell: nothing shows without the script, and nothing it would show is in the page"
+	}
 	if doc.WordCount == 0 || doc.ContentWords == 0 && doc.WordCount < blankWords {
 		return KindBlank, "the page shows nothing"
 	}

@@ -75,6 +75,9 @@ type Replay struct {
 	Hops    int       `json:"hops,omitempty"`
 	Frames  int       `json:"frames,omitempty"`
 	Problem string    `json:"problem,omitempty"`
+	// Moved holds what a client-side redirect's own page says of a move
+	// ("we have moved"), "" when it says nothing of it.
+	Moved string `json:"moved,omitempty"`
 }
 
 // isRedirect reports whether a capture is an HTTP redirect that leads
@@ -250,6 +253,11 @@ func replayAll(in *Input, docs []*extract.Document) []*Replay {
 // add their pages' text to the frameset's own.
 func replayOne(refs []Ref, targets []Target, own *extract.Document) (*Replay, *extract.Document) {
 	r := &Replay{How: refs[0].How, URL: refs[0].URL}
+	if refs[0].How == HowRefresh && own != nil {
+		if k, cues := cueKind(own.Title, own.Text, ""); k == KindRedirected {
+			r.Moved = quoteCues(cues)
+		}
+	}
 	if refs[0].How != HowFrame {
 		t := targets[0]
 		r.URIR, r.URIM, r.Time, r.Hops, r.Problem = t.URIR, t.URIM, t.Time, t.Hops, t.Problem

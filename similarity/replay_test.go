@@ -116,3 +116,57 @@ func TestReplayRedirects(t *testing.T) {
 		t.Errorf("the redirect's replay does not name the capture shown: %+v", r)
 	}
 }
+
+// TestReplayClientSide: a meta refresh is judged by the page it sends the
+// reader to, a frameset by its framed page; a page that says the site moved
+// and sends the reader to another site is off-topic, redirected away.
+func TestReplayClientSide(t *testing.T) {
+	y := func(year int, sec int) time.Time { return time.Date(year, 3, 1, 12, 0, sec, 0, time.UTC) }
+	text := "The lighthouse keepers restored the great lens of the tower on the point, and the volunteers " +
+		"of the preservation society opened the keepers' cottage, the brass clockwork and the fog signal to visitors."
+	refresh := func(to, say string) string {
+		return `<html><head><meta http-equiv="refresh" content="3; url=` + to + `"><title>Lighthouse</title></head><body><p>` + say + `</p></body></html>`
+	}
+	frameset := `<html><head><title>Lighthouse</title></head><frameset rows="100%,*"><frame src="http://host.example/lh/"><noframes>Your browser does not show frames.</noframes></frameset></html>`
+	files := []string{writeWARC(t, []warcResponse{
+		{uri: "http://lighthouse.example/", at: y(2005, 0), status: 200, body: article("Lighthouse society", text)},
+		{uri: "http://lighthouse.example/", at: y(2006, 0), status: 200, body: refresh("/new/", "")},
+		{uri: "http://lighthouse.example/new/", at: y(2006, 20), status: 200, body: article("Lighthouse society", text)},
+		{uri: "http://lighthouse.example/", at: y(2007, 0), status: 200, body: frameset},
+		{uri: "http://host.example/lh/", at: y(2007, 4), status: 200, body: article("Lighthouse society", text)},
+		{uri: "http://lighthouse.example/", at: y(2008, 0), status: 200, body: refresh("http://lighthouse-society.example/", "We have moved! Our new website is lighthouse-society.example.")},
+		{uri: "http://lighthouse-society.example/", at: y(2008, 7), status: 200, body: article("Lighthouse society", text)},
+	})}
+	res, err := DetectFiles(context.Background(), files, Config{Options: DefaultOptions(), Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var page *TimeMapResult
+	for _, r := range res {
+		if r.Key == "example,lighthouse)/" {
+			page = r
+		}
+	}
+	if page == nil || len(page.Captures) != 4 {
+		t.Fatalf("no TimeMap of four captures of the lighthouse page: %+v", page)
+	}
+	want := []struct {
+		verdict, how string
+		kind         Kind
+	}{
+		{VerdictOn, "", ""},
+		{VerdictOn, HowRefresh, ""},
+		{VerdictOn, HowFrame, ""},
+		{VerdictOff, HowRefresh, KindRedirected},
+	}
+	for i, w := range want {
+		c := page.Captures[i]
+		how := ""
+		if c.Replay != nil {
+			how = c.Replay.How
+		}
+		if c.Verdict != w.verdict || how != w.how || c.Kind != w.kind {
+			t.Errorf("capture %d: %s %q replay %q (%s), want %s %q replay %q", i, c.Verdict, c.Kind, how, c.Reason, w.verdict, w.kind, w.how)
+		}
+	}
+}

@@ -92,6 +92,9 @@ func (r *reading) verdict() (verdict, reason string) {
 		}
 		return VerdictOff, describe(crossed, r.scores)
 	}
+	if rp := r.replay; rp != nil && rp.Moved != "" && awayFrom(r.s.urir, rp.URL) {
+		return VerdictOff, "it says the site moved (" + rp.Moved + ") and sends the reader to another site: the page is no longer at this address"
+	}
 	if r.s.messagePage(r.i) != "" && r.s.messagePage(r.s.t0) == "" {
 		return VerdictOff, "it is a message page, not t0's content"
 	}
