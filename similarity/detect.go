@@ -157,7 +157,7 @@ func Score(ctx context.Context, in Input, model *Model, opts Options) (*TimeMapR
 			cr.Verdict, cr.Reason = VerdictNotScored, why
 			continue
 		}
-		prep[i] = &prepared{doc: doc, tf: voc.counts(doc.Terms), ctf: voc.counts(doc.TextTerms())}
+		prep[i] = &prepared{spam: -1, doc: doc, tf: voc.counts(doc.Terms), ctf: voc.counts(doc.TextTerms())}
 	}
 	sc := &scoring{ctx: ctx, prep: prep, model: model, voc: voc, urir: tm.URIR, host: hostOf(tm.URIR)}
 	sc.weigh(opts.CollectionIDF)

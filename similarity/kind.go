@@ -2,6 +2,7 @@ package similarity
 
 import (
 	"fmt"
+	"slices"
 	"net/url"
 	"strings"
 	"unicode"
@@ -138,7 +139,7 @@ func (r *reading) contentKind() (Kind, string) {
 			return k, "it says " + quoteCues(cues)
 		}
 	}
-	if share := spamTermShare(doc.Terms); share >= spamShare {
+	if share := p.spamShare(); share >= spamShare {
 		return KindSpam, fmt.Sprintf("%.0f%% of its words are spam's (pills, casinos, loans, replicas)", 100*share)
 	}
 	if doc.ContentWords < blankWords {
@@ -189,12 +190,23 @@ func cueKind(title, text, host string) (Kind, []string) {
 // cueScore is cueKind with the winning kind's score.
 func cueScore(title, text, host string) (Kind, []string, int) {
 	t, b := normalizeCue(title), normalizeCue(text)
+	// The words of title and text: a cue written with spaces is looked for
+	// only where its first word is.
+	words := map[string]bool{}
+	for _, s := range [2]string{t, b} {
+		for w := range strings.FieldsSeq(s) {
+			words[w] = true
+		}
+	}
 	best, bestScore := Kind(""), 0
 	var bestCues []string
 	for _, kc := range kindCues {
 		score := 0
 		var found []string
 		for _, c := range kc.cues {
+			if c.first != "" && !words[c.first] {
+				continue
+			}
 			w := c.weight
 			switch {
 			case strings.Contains(t, c.pattern):
@@ -257,6 +269,15 @@ func quoteCues(cues []string) string {
 	return strings.Join(q, ", ")
 }
 
+// spamShare is the share of the capture's terms that are spam's, worked
+// out once.
+func (p *prepared) spamShare() float64 {
+	if p.spam < 0 {
+		p.spam = spamTermShare(p.doc.Terms)
+	}
+	return p.spam
+}
+
 // spamTermShare is the share of terms that begin with a root of spam's
 // vocabulary. Roots, not stems: the terms are stemmed in the page's
 // language, and spam's words are mostly the same in every language (brand
@@ -274,13 +295,34 @@ func spamTermShare(terms []string) float64 {
 	return float64(n) / float64(len(terms))
 }
 
+// isSpamTerm reports whether a term begins with a root of spamRoots:
+// its prefixes of each root length are looked up.
 func isSpamTerm(t string) bool {
-	for _, root := range spamRoots {
-		if strings.HasPrefix(t, root) {
+	for _, n := range spamRootLens {
+		if n > len(t) {
+			break
+		}
+		if spamRootSet[t[:n]] {
 			return true
 		}
 	}
 	return false
+}
+
+// spamRootSet and spamRootLens index spamRoots (read only).
+var spamRootSet, spamRootLens = indexRoots(spamRoots)
+
+func indexRoots(roots []string) (map[string]bool, []int) {
+	set := map[string]bool{}
+	var lens []int
+	for _, r := range roots {
+		set[r] = true
+		if !slices.Contains(lens, len(r)) {
+			lens = append(lens, len(r))
+		}
+	}
+	slices.Sort(lens)
+	return set, lens
 }
 
 // normalizeCue lower-cases s, turns every run of characters that are not
@@ -312,6 +354,9 @@ func normalizeCue(s string) string {
 type cue struct {
 	text, pattern string
 	weight        int
+	// first is the pattern's first word ("" for a script written without
+	// spaces, matched inside runs).
+	first string
 }
 
 // kindCue is a kind with its cues in every language listed.
@@ -339,10 +384,11 @@ func buildCues() []kindCue {
 				if strings.Count(strings.TrimSpace(n), " ") > 0 || unspacedLetters(n) >= 4 {
 					w = cueStrong
 				}
+				first := strings.Fields(n)[0]
 				if unspacedLetters(n) > 0 {
-					n = strings.TrimSpace(n) // scripts without spaces: match inside runs
+					n, first = strings.TrimSpace(n), "" // scripts without spaces: match inside runs
 				}
-				kc.cues = append(kc.cues, cue{text: ph, pattern: n, weight: w})
+				kc.cues = append(kc.cues, cue{text: ph, pattern: n, weight: w, first: first})
 			}
 		}
 		out = append(out, kc)

@@ -2,6 +2,7 @@ package similarity
 
 import (
 	"fmt"
+	"hash/fnv"
 	"iter"
 	"net/url"
 	"strings"
@@ -372,6 +373,15 @@ type joiner struct {
 	waiting map[string][]pendingRef // by target key
 	targets map[int][]Target        // by TimeMap ordinal
 	kept    int
+	// keys holds a hash of every TimeMap's key: a reference to a key the
+	// collection does not have needs no pass to be answered.
+	keys map[uint64]struct{}
+}
+
+func keyHash(k string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(k))
+	return h.Sum64()
 }
 
 // pendingRef is a reference waiting for its target: from Input.Refs[ref]
@@ -387,6 +397,10 @@ type pendingRef struct {
 
 // note takes the references of the n-th TimeMap that lead elsewhere.
 func (j *joiner) note(n int, in *Input) {
+	if j.keys == nil {
+		j.keys = map[uint64]struct{}{}
+	}
+	j.keys[keyHash(in.TimeMap.Key)] = struct{}{}
 	for k, r := range in.Refs {
 		if r.Key == in.TimeMap.Key {
 			continue
@@ -400,7 +414,20 @@ func (j *joiner) note(n int, in *Input) {
 	}
 }
 
-func (j *joiner) pending() bool { return len(j.waiting) > 0 }
+// pending reports whether references wait for a pass; those to keys the
+// collection does not have are answered at once.
+func (j *joiner) pending() bool {
+	for k, ps := range j.waiting {
+		if _, ok := j.keys[keyHash(k)]; ok {
+			continue
+		}
+		for _, p := range ps {
+			j.keep(p.tm, Target{Ref: p.ref, Hops: p.hops, Problem: "not captured within " + windowText})
+		}
+		delete(j.waiting, k)
+	}
+	return len(j.waiting) > 0
+}
 
 // pass reads every TimeMap once and answers the references waiting for it;
 // a chain that goes on to another TimeMap waits for the next pass.

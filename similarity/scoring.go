@@ -29,6 +29,11 @@ type prepared struct {
 	contentNorm float64
 	// title is the set of the title's terms (made on first use).
 	title map[string]bool
+	// message is why the capture is a message page ("" when it is not;
+	// nil until worked out), spam the share of its terms that are spam's
+	// (-1 until worked out).
+	message *string
+	spam    float64
 	// top are the 20 most frequent terms (tfintersection only), made once.
 	top []int32
 	// ids are the first LevenshteinCap terms (Levenshtein only).

@@ -114,15 +114,17 @@ func chooseT0(in Input, s *scoring, opts Options) (int, string) {
 
 // messagePage says why capture i is a message page rather than the page (a
 // parking, suspension, error, not-found, maintenance or login page, by what
-// it says), "" when it is not.
+// it says), "" when it is not. It is worked out once per capture.
 func (s *scoring) messagePage(i int) string {
-	d := s.prep[i].doc
-	if d.ContentWords > cueWords {
-		return ""
+	p := s.prep[i]
+	if p.message == nil {
+		why := ""
+		if d := p.doc; d.ContentWords <= cueWords {
+			if k, cues, score := cueScore(d.Title, d.Text, s.host); k != "" && k != KindRedirected && score >= messageEnough {
+				why = "is a message page, " + k.Label() + ": it says " + quoteCues(cues)
+			}
+		}
+		p.message = &why
 	}
-	k, cues, score := cueScore(d.Title, d.Text, s.host)
-	if k == "" || k == KindRedirected || score < messageEnough {
-		return ""
-	}
-	return "is a message page, " + k.Label() + ": it says " + quoteCues(cues)
+	return *p.message
 }

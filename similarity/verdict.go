@@ -197,12 +197,15 @@ func (r *reading) driftedAway() (string, bool) {
 // terms): what is left of t0 is a remnant inside injected spam, however
 // much of t0's title and first paragraph it keeps.
 func (r *reading) spamAround() (string, bool) {
-	if r.p().doc.ContentWords == 0 || spamTermShare(r.t0().doc.Terms) >= spamShare {
+	if r.p().doc.ContentWords == 0 {
 		return "", false
 	}
 	share := r.s.newText(r.i)
-	spam := spamTermShare(r.p().doc.Terms)
-	if share < newShare || spam < spamShare {
+	if share < newShare {
+		return "", false
+	}
+	spam := r.p().spamShare()
+	if spam < spamShare || r.t0().spamShare() >= spamShare {
 		return "", false
 	}
 	return fmt.Sprintf("most of it is new since t0 and spam, what is left of t0 at most a remnant (%.0f%% of its words new, %.0f%% spam's)",
