@@ -2,8 +2,8 @@ package similarity
 
 import (
 	"fmt"
-	"slices"
 	"net/url"
+	"slices"
 	"strings"
 	"unicode"
 )
