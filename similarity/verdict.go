@@ -39,22 +39,12 @@ const (
 	// continue a page whose frame stayed: spam inside a site's frame scores
 	// under a quarter of t0's.
 	sameSubject = 0.5
+	// stillT0 is the page cosine to t0 from which a page is t0's page
+	// whatever message phrase it holds ("bientôt disponible" in a story).
+	stillT0 = 0.5
 	// newShare is the least share of a page's content words that are new
-	// since t0 for the new text to make the page; knownSubject the least
-	// similarity of t0 to its part of the collection at which the topic
-	// score tells its subject (a page in a language the collection holds
-	// little of has none: its topic score says nothing).
-	newShare     = 2.0 / 3
-	knownSubject = 0.10
-	// driftContent is the content cosine to t0 under which none of t0's
-	// stories is left on a page.
-	driftContent = 0.05
-	// otherSubject is the topic score (similarity to t0's subject in the
-	// collection, relative to t0's) under which a page's stories are of
-	// another subject: stories of the same subject that replaced t0's on a
-	// rotating page score mostly half of t0's and more, but down to a fifth
-	// in a large collection, where t0's part of it is narrower.
-	otherSubject = 0.2
+	// since t0 for the new text to make the page.
+	newShare = 2.0 / 3
 	// A page switched language when t0's language holds at most
 	// 1/switchedShare of the share it holds in t0, and the page's language
 	// at most 1/switchedShare of its share in the page in t0 (where there
@@ -95,7 +85,7 @@ func (r *reading) verdict() (verdict, reason string) {
 	if rp := r.replay; rp != nil && rp.Moved != "" && awayFrom(r.s.urir, rp.URL) {
 		return VerdictOff, "it says the site moved (" + rp.Moved + ") and sends the reader to another site: the page is no longer at this address"
 	}
-	if r.s.messagePage(r.i) != "" && r.s.messagePage(r.s.t0) == "" {
+	if r.s.messagePage(r.i) != "" && r.s.messagePage(r.s.t0) == "" && roundScore(pageCosine(r.p(), r.t0())) < stillT0 {
 		return VerdictOff, "it is a message page, not t0's content"
 	}
 	if why, ok := r.spamAround(); ok {
@@ -130,9 +120,6 @@ func (r *reading) verdict() (verdict, reason string) {
 		return VerdictOn, "no threshold crossed"
 	}
 	if onlyContent(kept) {
-		if why, ok := r.driftedAway(); ok {
-			return VerdictOff, why
-		}
 		if r.s.keepsTitle(r.i, r.s.t0) {
 			return VerdictOn, fmt.Sprintf("its words changed, but it is still this site: its title keeps t0's (%q, t0 %q; %s)",
 				r.p().doc.Title, r.t0().doc.Title, describe(kept, r.scores))
@@ -174,22 +161,6 @@ func (r *reading) continuous() bool {
 	}
 	topic, ok := r.scores[MeasureTopic]
 	return ok && topic >= sameSubject
-}
-
-// driftedAway reports a capture none of whose stories is t0's (content
-// cosine under driftContent) and whose stories are of another subject than
-// t0's (topic score under otherSubject), where the collection holds t0's
-// subject well enough to tell (t0's similarity to its part of the
-// collection at least knownSubject): a page that changed step by step, or
-// kept its title, but ended on another subject.
-func (r *reading) driftedAway() (string, bool) {
-	c, ok := r.scores[MeasureContent]
-	topic, tok := r.scores[MeasureTopic]
-	if !ok || !tok || c >= driftContent || topic >= otherSubject || r.s.localT0 < knownSubject {
-		return "", false
-	}
-	return fmt.Sprintf("none of t0's stories is left and its stories are of another subject (content cosine %.3f < %s; topic %.3f < %s)",
-		c, fmtFloat(driftContent), topic, fmtFloat(otherSubject)), true
 }
 
 // spamAround reports a capture whose text is mostly new since t0 (at least
