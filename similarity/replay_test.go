@@ -38,6 +38,23 @@ func writeWARC(t *testing.T, recs []warcResponse) string {
 	return path
 }
 
+// detectPage runs detection with default settings over files and returns
+// the results of the TimeMap with the given key.
+func detectPage(t *testing.T, files []string, key string) *TimeMapResult {
+	t.Helper()
+	res, err := DetectFiles(context.Background(), files, Config{Options: DefaultOptions(), Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range res {
+		if r.Key == key {
+			return r
+		}
+	}
+	t.Fatalf("no TimeMap %s among %d", key, len(res))
+	return nil
+}
+
 func article(title, text string) string {
 	return "<html><head><title>" + title + "</title></head><body><h1>" + title + "</h1><p>" + text + "</p></body></html>"
 }
@@ -64,19 +81,7 @@ func TestReplayRedirects(t *testing.T) {
 		{uri: "http://loop-a.example/", at: y(2010, 5), status: 302, header: loc("http://loop-b.example/")},
 		{uri: "http://loop-b.example/", at: y(2010, 9), status: 302, header: loc("http://loop-a.example/")},
 	})}
-	res, err := DetectFiles(context.Background(), files, Config{Options: DefaultOptions(), Workers: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var page *TimeMapResult
-	for _, r := range res {
-		if r.Key == "example,lighthouse)/" {
-			page = r
-		}
-	}
-	if page == nil {
-		t.Fatalf("no TimeMap of the lighthouse page in %d", len(res))
-	}
+	page := detectPage(t, files, "example,lighthouse)/")
 	want := []struct {
 		verdict string
 		kind    Kind
@@ -137,17 +142,8 @@ func TestReplayClientSide(t *testing.T) {
 		{uri: "http://lighthouse.example/", at: y(2008, 0), status: 200, body: refresh("http://lighthouse-society.example/", "We have moved! Our new website is lighthouse-society.example.")},
 		{uri: "http://lighthouse-society.example/", at: y(2008, 7), status: 200, body: article("Lighthouse society", text)},
 	})}
-	res, err := DetectFiles(context.Background(), files, Config{Options: DefaultOptions(), Workers: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var page *TimeMapResult
-	for _, r := range res {
-		if r.Key == "example,lighthouse)/" {
-			page = r
-		}
-	}
-	if page == nil || len(page.Captures) != 4 {
+	page := detectPage(t, files, "example,lighthouse)/")
+	if len(page.Captures) != 4 {
 		t.Fatalf("no TimeMap of four captures of the lighthouse page: %+v", page)
 	}
 	want := []struct {
