@@ -691,7 +691,10 @@ func proseText(s string, minWords int) (string, bool) {
 		w.brk()
 	}
 	words := spaced + (unspacedLetters+1)/2
-	if words < minWords || letters*10 < (letters+others)*7 || idents*2 > fields || colons >= 2 && semicolons >= 1 {
+	// Style rules hold a colon and a semicolon every word or two; prose
+	// that quotes ("he said: ...; she said: ...") far fewer.
+	css := colons >= 2 && semicolons >= 1 && (colons+semicolons)*4 >= fields
+	if words < minWords || letters*10 < (letters+others)*7 || idents*2 > fields || css {
 		return "", false
 	}
 	return w.b.String(), true
