@@ -218,9 +218,18 @@ func cueScore(title, text, host string) (Kind, []string, int) {
 			score += w
 			found = append(found, c.text)
 		}
-		if kc.kind == KindParked && len(found) > 0 && namesHost(t, b, host) {
-			score += cueStrong
-			found = append(found, "it names its own domain")
+		if kc.kind == KindParked {
+			inTitle, inText := namesHost(t, host), namesHost(b, host)
+			switch {
+			case inTitle && inText:
+				// A parking page is titled by the domain and offers it in
+				// its text; a site's pages carry its name, not its domain.
+				score += 2 * cueStrong
+				found = append(found, "its title and its text name its own domain")
+			case (inTitle || inText) && len(found) > 0:
+				score += cueStrong
+				found = append(found, "it names its own domain")
+			}
 		}
 		if score > bestScore {
 			best, bestScore, bestCues = kc.kind, score, found
@@ -232,16 +241,15 @@ func cueScore(title, text, host string) (Kind, []string, int) {
 	return best, bestCues, bestScore
 }
 
-// namesHost reports whether a page's normalized title or text names its
-// own domain (the host without "www."), as parking pages do ("example.org
-// is for sale", "Interested in example.org?").
-func namesHost(title, text, host string) bool {
+// namesHost reports whether normalized text names a site's own domain
+// (its host without "www."), as parking pages do ("example.org is for
+// sale", "Interested in example.org?").
+func namesHost(text, host string) bool {
 	h := strings.TrimPrefix(strings.ToLower(host), "www.")
 	if h == "" || !strings.Contains(h, ".") {
 		return false
 	}
-	n := normalizeCue(h)
-	return strings.Contains(title, n) || strings.Contains(text, n)
+	return strings.Contains(text, normalizeCue(h))
 }
 
 // hostOf is the host of a URI-R, "" when it has none.

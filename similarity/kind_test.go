@@ -14,6 +14,8 @@ func TestCueKind(t *testing.T) {
 		{"parked en", "harbour.org", "harbour.org is for sale! Related searches: Cheap Flights Car Insurance", "www.harbour.org", KindParked},
 		{"parked title alone is not enough", "harbour.org", "Cheap Flights Car Insurance Dating", "other.org", ""},
 		{"parked by title and listing", "harbour.org", "Sponsored listings Cheap Flights", "harbour.org", KindParked},
+		{"parked: title and text name the domain", "harbour.org - Welcome", "Inquire about acquiring harbour.org today", "www.harbour.org", KindParked},
+		{"a site's name in its title names no domain", "Harbour Society", "Welcome to the harbour society of the old town", "harbour.org", ""},
 		{"parked de", "", "Diese Domain steht zum Verkauf. Ähnliche Suchanfragen", "", KindParked},
 		{"suspended", "Account Suspended", "This account has been suspended.", "", KindSuspended},
 		{"suspended ru", "", "Аккаунт приостановлен. Обратитесь в службу поддержки хостинга.", "", KindSuspended},
