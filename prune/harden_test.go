@@ -106,7 +106,7 @@ func TestCopyLeavesDamageOut(t *testing.T) {
 			if err := os.WriteFile(in, tc.file, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			plan, _ := NewPlan(seq(nil), nil)
+			plan, _ := NewPlan(seq(nil), nil, UnsureKeep)
 			out := filepath.Join(t.TempDir(), "clean")
 			sum, err := Copy(context.Background(), plan, []string{in}, out)
 			if err != nil {
@@ -150,7 +150,7 @@ func TestCopyDirRespectsUmask(t *testing.T) {
 	if err := os.Mkdir(stale, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	plan, _ := NewPlan(seq(nil), nil)
+	plan, _ := NewPlan(seq(nil), nil, UnsureKeep)
 	out := filepath.Join(parent, "clean")
 	if _, err := Copy(context.Background(), plan, sampleFiles(t), out); err != nil {
 		t.Fatal(err)
@@ -197,7 +197,7 @@ func TestPlanCuratorDecisionOnReplayedPayload(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			p, err := NewPlan(seq(results(tc.verdict)), tc.decisions)
+			p, err := NewPlan(seq(results(tc.verdict)), tc.decisions, UnsureKeep)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -222,5 +222,42 @@ func TestPlanCuratorDecisionOnReplayedPayload(t *testing.T) {
 				t.Errorf("kept because %q, want the revisit's URI-M and %q", p.KeptOff[0].Because, tc.because)
 			}
 		})
+	}
+}
+
+// TestPlanUnsure (issue 24 item 3): a capture a curator marked unsure is
+// kept by default whatever its verdict, left to its verdict or left out as
+// asked, and counted.
+func TestPlanUnsure(t *testing.T) {
+	t0 := time.Date(2008, 3, 12, 10, 15, 0, 0, time.UTC)
+	loc := timemap.Location{File: "a.warc.gz", Offset: 100}
+	key := similarity.GoldKey{Key: "org,example)/", TS: "20080312101500"}
+	for _, tc := range []struct {
+		verdict string
+		unsure  Unsure
+		out     bool
+	}{
+		{similarity.VerdictOff, UnsureKeep, false},
+		{similarity.VerdictOff, UnsureVerdict, true},
+		{similarity.VerdictOn, UnsureVerdict, false},
+		{similarity.VerdictOn, UnsureOff, true},
+	} {
+		res := []*similarity.TimeMapResult{{Key: key.Key, URIR: "http://example.org/", Captures: []similarity.CaptureResult{
+			{URIR: "http://example.org/", URIM: "http://a/20080312101500/http://example.org/", Datetime: t0, Loc: loc, Payload: loc, Verdict: tc.verdict}}}}
+		p, err := NewPlan(seq(res), map[similarity.GoldKey]string{key: DecisionUnsure}, tc.unsure)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, out := p.excludes(loc); out != tc.out || p.Unsure != 1 {
+			t.Errorf("%s, unsure %d: left out %v (want %v), %d unsure counted", tc.verdict, tc.unsure, out, tc.out, p.Unsure)
+		}
+	}
+	for s, want := range map[string]Unsure{"keep": UnsureKeep, "verdict": UnsureVerdict, "off": UnsureOff} {
+		if got, err := ParseUnsure(s); err != nil || got != want {
+			t.Errorf("ParseUnsure(%q) = %v, %v", s, got, err)
+		}
+	}
+	if _, err := ParseUnsure("maybe"); err == nil {
+		t.Error("ParseUnsure accepted maybe")
 	}
 }

@@ -76,6 +76,8 @@ type Plan struct {
 	acl         []aclRun
 	// Decided counts captures whose verdict came from a curator's decision.
 	Decided int
+	// Unsure counts captures a curator marked unsure (see Unsure).
+	Unsure int
 	// OffTopic counts captures off-topic by verdict or curator decision.
 	OffTopic int
 	// KeptOff lists off-topic captures whose record a cleaned copy keeps
@@ -92,9 +94,40 @@ type Plan struct {
 // Excluded is the number of captures a cleaned copy leaves out.
 func (p *Plan) Excluded() int { return p.OffTopic - len(p.KeptOff) + len(p.AlsoOff) }
 
+// Unsure says what a curator's "unsure" mark does to a capture.
+type Unsure int
+
+// What an unsure mark does.
+const (
+	// UnsureKeep keeps the capture, whatever its verdict: a curator who is
+	// not sure does not want it gone.
+	UnsureKeep Unsure = iota
+	// UnsureVerdict leaves the capture to its verdict.
+	UnsureVerdict
+	// UnsureOff leaves the capture out.
+	UnsureOff
+)
+
+// ParseUnsure parses a --unsure value: keep, verdict or off.
+func ParseUnsure(s string) (Unsure, error) {
+	switch s {
+	case "keep", "":
+		return UnsureKeep, nil
+	case "verdict":
+		return UnsureVerdict, nil
+	case "off", "off-topic", "drop":
+		return UnsureOff, nil
+	}
+	return UnsureKeep, fmt.Errorf("unsure %q: want keep, verdict or off", s)
+}
+
+// DecisionUnsure is the decision of a capture a curator marked unsure.
+const DecisionUnsure = "unsure"
+
 // NewPlan reads results (and curators' decisions, which win over verdicts:
-// "on-topic" or "off-topic" by capture key) into a plan.
-func NewPlan(results iter.Seq2[*similarity.TimeMapResult, error], decisions map[similarity.GoldKey]string) (*Plan, error) {
+// "on-topic", "off-topic" or "unsure" by capture key; unsure says what
+// "unsure" does) into a plan.
+func NewPlan(results iter.Seq2[*similarity.TimeMapResult, error], decisions map[similarity.GoldKey]string, unsure Unsure) (*Plan, error) {
 	p := &Plan{excluded: map[locKey]Exclusion{}}
 	needed := map[locKey][]need{} // payload record -> kept revisits replaying it
 	byCurator := map[locKey]bool{}
@@ -109,10 +142,21 @@ func NewPlan(results iter.Seq2[*similarity.TimeMapResult, error], decisions map[
 			reason := c.Reason
 			decided := false
 			if d, ok := decisions[similarity.KeyOf(c)]; ok {
-				p.Decided++
-				off = d == similarity.VerdictOff
-				reason = "curator decision: " + d
-				decided = true
+				if d == DecisionUnsure {
+					p.Unsure++
+					switch unsure {
+					case UnsureKeep:
+						d = similarity.VerdictOn
+					case UnsureOff:
+						d = similarity.VerdictOff
+					}
+				}
+				if d != DecisionUnsure {
+					p.Decided++
+					off = d == similarity.VerdictOff
+					reason = "curator decision: " + d
+					decided = true
+				}
 			}
 			ex := Exclusion{URIR: c.URIR, URIM: c.URIM, Datetime: c.Datetime, Reason: reason}
 			run.caps = append(run.caps, aclCapture{ts: c.Datetime.UTC().Format("20060102150405"), off: off, ex: ex})

@@ -53,7 +53,7 @@ func captureKeys(t *testing.T, files []string) map[string]bool {
 // the captures that were not off-topic, and that every record is accounted for.
 func checkCopy(t *testing.T, files []string, results []*similarity.TimeMapResult) *Summary {
 	t.Helper()
-	plan, err := NewPlan(seq(results), nil)
+	plan, err := NewPlan(seq(results), nil, UnsureKeep)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,7 +182,7 @@ func TestCopyWholeFileGzip(t *testing.T) {
 
 func TestACL(t *testing.T) {
 	files := sampleFiles(t)
-	plan, err := NewPlan(seq(detect(t, files)), nil)
+	plan, err := NewPlan(seq(detect(t, files)), nil, UnsureKeep)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -212,7 +212,7 @@ func TestACL(t *testing.T) {
 
 func TestCopyRefusesToMix(t *testing.T) {
 	files := sampleFiles(t)
-	plan, _ := NewPlan(seq(nil), nil)
+	plan, _ := NewPlan(seq(nil), nil, UnsureKeep)
 	out := t.TempDir()
 	os.WriteFile(filepath.Join(out, "old.txt"), []byte("x"), 0o644)
 	if _, err := Copy(context.Background(), plan, files, out); err == nil || !strings.Contains(err.Error(), "not empty") {

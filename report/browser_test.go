@@ -741,6 +741,10 @@ func reviewInBrowser(t *testing.T, c *cdp, ev *pageEvents, dir string, results [
 	if err != nil {
 		t.Fatalf("read the saved decisions: %v", err)
 	}
+	if got[similarity.KeyOf(&r.Captures[1])] != DecisionUnsure {
+		t.Errorf("the unsure mark was not saved: %v", got)
+	}
+	delete(got, similarity.KeyOf(&r.Captures[1]))
 	if len(got) != len(want) {
 		t.Errorf("saved decisions %v, want %v", got, want)
 	}

@@ -27,8 +27,9 @@ const maxDecisionsUnzip = 256 << 20
 // report's review saves, or any table with the same column names). Columns
 // are found by their header names, so rows may be re-sorted and columns added
 // or moved. A decision is on-topic or off-topic in any case and spelling
-// ("Off-topic", "off topic", "off", "ON"); "unsure" and empty cells are
-// skipped. Each decided capture is keyed as similarity.KeyOf keys results: by
+// ("Off-topic", "off topic", "off", "ON"), or unsure ("unsure", "?": kept
+// as DecisionUnsure, which prune keeps by default and a gold standard
+// leaves out); empty cells are skipped. Each decided capture is keyed as similarity.KeyOf keys results: by
 // the key and timestamp columns the reports write (exactly KeyOf), else by its
 // URI-M where that has a 14-digit timestamp, else by uri_r and datetime.
 // Errors name the file, sheet and row.
@@ -146,11 +147,14 @@ func (d *decisionReader) result() (map[similarity.GoldKey]string, error) {
 }
 
 // DecisionsGold turns curator decisions into a gold standard: off-topic
-// decisions are Off. ReadDecisions does not keep URI-Ms, so each label's
+// decisions are Off; unsure ones are left out. ReadDecisions does not keep URI-Ms, so each label's
 // URIM is the capture's timestamp and SURT key ("20080312101500/org,example)/").
 func DecisionsGold(decisions map[similarity.GoldKey]string) similarity.Gold {
 	g := make(similarity.Gold, len(decisions))
 	for k, d := range decisions {
+		if d != DecisionOn && d != DecisionOff {
+			continue // unsure: no label
+		}
 		g[k] = similarity.GoldLabel{URIM: k.TS + "/" + k.Key, Off: d == DecisionOff}
 	}
 	return g
@@ -191,8 +195,8 @@ func decisionHeader(cells []string) map[string]int {
 	return col
 }
 
-// parseDecision normalises a decision: DecisionOn, DecisionOff, or "" for
-// unsure and empty cells.
+// parseDecision normalises a decision: DecisionOn, DecisionOff,
+// DecisionUnsure, or "" for an empty cell.
 func parseDecision(s string) (string, error) {
 	d := strings.Join(strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return r == ' ' || r == '-' || r == '_' }), "")
 	switch d {
@@ -200,7 +204,9 @@ func parseDecision(s string) (string, error) {
 		return DecisionOn, nil
 	case "offtopic", "off":
 		return DecisionOff, nil
-	case "", "unsure", "?":
+	case "unsure", "?":
+		return DecisionUnsure, nil
+	case "":
 		return "", nil
 	}
 	return "", fmt.Errorf("%s %q is not on-topic, off-topic or unsure", DecisionColumn, s)

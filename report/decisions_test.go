@@ -41,6 +41,8 @@ func TestDecisionsRoundTrip(t *testing.T) {
 			want[similarity.KeyOf(caps[i])] = DecisionOff
 		case "on", "on-topic":
 			want[similarity.KeyOf(caps[i])] = DecisionOn
+		case "unsure":
+			want[similarity.KeyOf(caps[i])] = DecisionUnsure
 		}
 	}
 
@@ -102,8 +104,9 @@ func TestDecisionsRoundTrip(t *testing.T) {
 			off++
 		}
 	}
-	if len(gold) != len(want) || off != 3 {
-		t.Errorf("gold has %d labels (%d off-topic), want %d (3)", len(gold), off, len(want))
+	// The unsure decision is no label.
+	if len(gold) != len(want)-1 || off != 3 {
+		t.Errorf("gold has %d labels (%d off-topic), want %d (3)", len(gold), off, len(want)-1)
 	}
 }
 
@@ -126,7 +129,7 @@ func TestReadDecisions(t *testing.T) {
 			want: map[similarity.GoldKey]string{{Key: keyR, TS: "20100312101500"}: DecisionOff}},
 		{name: "title rows above the header", rows: [][]any{{"reviewed by A. Curator"}, {}, {"uri_m", "curator decision"},
 			{"http://a/20100312101500/http://example.org/", "unsure"}, {"http://a/20110312101500/http://example.org/", "on"}},
-			want: map[similarity.GoldKey]string{{Key: keyR, TS: "20110312101500"}: DecisionOn}},
+			want: map[similarity.GoldKey]string{{Key: keyR, TS: "20100312101500"}: DecisionUnsure, {Key: keyR, TS: "20110312101500"}: DecisionOn}},
 		{name: "unknown decision", rows: [][]any{{"uri_m", "curator decision"}, {"http://a/20100312101500/http://example.org/", "maybe"}},
 			wantErr: []string{"sheet Captures, row 2", `"maybe"`}},
 		{name: "no key", rows: [][]any{{"uri_m", "curator decision"}, {"http://a/20100312101500/http://example.org/", "on"}, {"not a URI-M", "off"}},
@@ -183,7 +186,7 @@ func TestParseDecision(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{"on-topic", DecisionOn}, {"On-Topic", DecisionOn}, {"on topic", DecisionOn}, {"ON", DecisionOn}, {"on_topic", DecisionOn},
 		{"off-topic", DecisionOff}, {"Off-topic", DecisionOff}, {"OFF", DecisionOff}, {"offtopic", DecisionOff},
-		{"unsure", ""}, {"Unsure", ""}, {"", ""}, {"?", ""},
+		{"unsure", DecisionUnsure}, {"Unsure", DecisionUnsure}, {"", ""}, {"?", DecisionUnsure},
 	}
 	for _, tc := range tests {
 		if got, err := parseDecision(tc.in); err != nil || got != tc.want {
@@ -212,7 +215,7 @@ func TestReadDecisionsCSV(t *testing.T) {
 		{"saved", head + `"org,example)/",20080312101500,http://a.test/c/20080312101500/http://example.org/,http://example.org/,off-topic` + "\r\n" +
 			`"org,example)/a",20090101000000,,http://example.org/a,on-topic` + "\r\n" +
 			`"org,example)/b",20090101000000,,http://example.org/b,unsure` + "\r\n",
-			map[similarity.GoldKey]string{k: DecisionOff, k2: DecisionOn}, ""},
+			map[similarity.GoldKey]string{k: DecisionOff, k2: DecisionOn, {Key: "org,example)/b", TS: "20090101000000"}: DecisionUnsure}, ""},
 		{"moved and BOM", "\ufeffcurator decision,uri_m\nOff,http://a.test/c/20080312101500/http://example.org/\n",
 			map[similarity.GoldKey]string{k: DecisionOff}, ""},
 		{"neutralised", head + `"'=org,example)/",20080312101500,,,off` + "\n",

@@ -38,10 +38,12 @@ the collection's files (by default the inputs the results name):
 Examples:
    offtopic prune --results out --out-dir clean
    offtopic prune --results out --decisions reviewed.xlsx --out-dir clean
+   offtopic prune --results out --decisions decisions.csv --unsure verdict --out-dir clean
    offtopic prune --results out --mode acl --out-dir acl`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "results", Value: "offtopic-out", Usage: "results file (or the directory holding results.jsonl) written by detect"},
 			&cli.StringFlag{Name: "decisions", Usage: "curator decisions that override the verdicts: decisions.csv saved from the HTML report, or a reviewed XLSX (`FILE`)"},
+			&cli.StringFlag{Name: "unsure", Value: "keep", Usage: "what a capture marked unsure becomes: `keep` it, leave it to its verdict, or off (left out)"},
 			&cli.StringFlag{Name: "mode", Value: "copy", Usage: "`MODE`: copy (the collection without off-topic captures) or acl (pywb access rules)"},
 			&cli.StringFlag{Name: "out-dir", Aliases: []string{"d"}, Required: true, Usage: "write into `DIR` (must not exist or be empty for copy)"},
 			&cli.BoolFlag{Name: "keep-damaged", Usage: "copy damaged stretches of the inputs (cut or corrupt records, junk) as they are instead of leaving them out"},
@@ -65,9 +67,17 @@ func runPrune(c *cli.Context) error {
 			return cli.Exit("prune: "+err.Error(), 2)
 		}
 	}
-	plan, err := prune.NewPlan(report.ReadResults(f, path, &run), decisions)
+	unsure, err := prune.ParseUnsure(c.String("unsure"))
+	if err != nil {
+		return cli.Exit("prune: --"+err.Error(), 2)
+	}
+	plan, err := prune.NewPlan(report.ReadResults(f, path, &run), decisions, unsure)
 	if err != nil {
 		return cli.Exit("prune: "+err.Error(), 1)
+	}
+	if plan.Unsure > 0 {
+		what := map[prune.Unsure]string{prune.UnsureKeep: "kept", prune.UnsureVerdict: "left to their verdicts", prune.UnsureOff: "left out"}[unsure]
+		fmt.Fprintf(c.App.ErrWriter, "offtopic: %d captures marked unsure: %s (--unsure)\n", plan.Unsure, what)
 	}
 	files := c.Args().Slice()
 	if len(files) == 0 {
