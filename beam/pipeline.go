@@ -2,7 +2,7 @@
 // the third deployment of the one pipeline (after the single process and
 // map | sort | reduce), grouping captures by SURT key with GroupByKey.
 //
-// The pipeline has three steps:
+// The pipeline has five steps:
 //
 //  1. map (parallel over input lines): a WARC/ARC path becomes its captures,
 //     as `offtopic map` makes them (timemap.BuildIndex over that one file);
@@ -21,7 +21,9 @@
 //     similarity.Score against the model, given as a side input.
 //  5. writing: the results lines (small, one per TimeMap) are sorted by key
 //     and written as one results file, equal byte for byte to the file of a
-//     single-process run.
+//     single-process run, except where a redirect or a frame leads to another
+//     TimeMap: the join that follows those (similarity's replay) runs in a
+//     single process only; here each TimeMap follows its own.
 //
 // No step holds more than one TimeMap's documents: the combine holds the
 // model's statistics, whose size does not grow with the number of TimeMaps.

@@ -4,7 +4,8 @@
 // rules that hide them without copying anything. Curators' decisions from a
 // reviewed spreadsheet override the automatic verdicts.
 //
-// It sits above report (atomic files, decisions), similarity and timemap.
+// It sits above similarity and timemap, beside report (cmd reads curators'
+// decisions with report and hands them to prune).
 package prune
 
 import (
