@@ -165,7 +165,7 @@ func TestPipelineEqualsSingleProcess(t *testing.T) {
 func TestPipelineCaptureLines(t *testing.T) {
 	files := collections(t)["sample"]
 	cfg := DefaultConfig()
-	cfg.Measures, cfg.Score, cfg.IDF, cfg.TopicGuard = "cosine,sekernel", "jaccard", "collection", 0
+	cfg.Measures, cfg.Score, cfg.IDF, cfg.Plain = "cosine,sekernel", "jaccard", "collection", true
 	var capLines []string
 	for _, f := range files {
 		idx, err := timemap.BuildIndex(context.Background(), []string{f}, timemap.IndexOptions{TempDir: t.TempDir()})
