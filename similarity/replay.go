@@ -5,6 +5,7 @@ import (
 	"hash/fnv"
 	"iter"
 	"net/url"
+	"sort"
 	"strings"
 	"time"
 
@@ -186,22 +187,25 @@ const windowText = "a day of it"
 
 // nearest is the index of tm's capture nearest in time to at, within
 // ReplayWindow, other than skip (the later of two as near); -1 when none.
+// Captures are in time order: only those within the window are looked at.
 func nearest(tm *timemap.TimeMap, at time.Time, skip int) int {
+	caps := tm.Captures
 	best, bestD := -1, time.Duration(0)
-	for j, c := range tm.Captures {
+	consider := func(j int) {
 		if j == skip {
-			continue
+			return
 		}
-		d := c.Time.Sub(at)
+		d := caps[j].Time.Sub(at)
 		if d < 0 {
 			d = -d
 		}
-		if d > ReplayWindow {
-			continue
-		}
-		if best < 0 || d < bestD || d == bestD && c.Time.After(tm.Captures[best].Time) {
+		if best < 0 || d < bestD || d == bestD && caps[j].Time.After(caps[best].Time) {
 			best, bestD = j, d
 		}
+	}
+	from := sort.Search(len(caps), func(k int) bool { return !caps[k].Time.Before(at.Add(-ReplayWindow)) })
+	for j := from; j < len(caps) && !caps[j].Time.After(at.Add(ReplayWindow)); j++ {
+		consider(j)
 	}
 	return best
 }
@@ -373,15 +377,52 @@ type joiner struct {
 	waiting map[string][]pendingRef // by target key
 	targets map[int][]Target        // by TimeMap ordinal
 	kept    int
-	// keys holds a hash of every TimeMap's key: a reference to a key the
-	// collection does not have needs no pass to be answered.
-	keys map[uint64]struct{}
+	// keys holds every TimeMap's key in a Bloom filter: a reference to a
+	// key the collection does not have needs no pass to be answered (a
+	// false positive costs a pass that answers it).
+	keys bloom
 }
 
-func keyHash(k string) uint64 {
+// bloom is a Bloom filter of keyBits bits and keyHashes hashes: 16 MiB,
+// under 1% false positives up to about 10 million TimeMaps.
+type bloom []uint64
+
+const (
+	keyBits   = 1 << 27
+	keyHashes = 5
+)
+
+func (b *bloom) add(k string) {
+	if *b == nil {
+		*b = make(bloom, keyBits/64)
+	}
+	h1, h2 := keyHash(k)
+	for i := range uint64(keyHashes) {
+		bit := (h1 + i*h2) % keyBits
+		(*b)[bit/64] |= 1 << (bit % 64)
+	}
+}
+
+func (b bloom) has(k string) bool {
+	if b == nil {
+		return false
+	}
+	h1, h2 := keyHash(k)
+	for i := range uint64(keyHashes) {
+		bit := (h1 + i*h2) % keyBits
+		if b[bit/64]&(1<<(bit%64)) == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// keyHash is two hashes of a key for the filter's double hashing.
+func keyHash(k string) (uint64, uint64) {
 	h := fnv.New64a()
 	h.Write([]byte(k))
-	return h.Sum64()
+	a := h.Sum64()
+	return a, a>>33 | a<<31 | 1
 }
 
 // pendingRef is a reference waiting for its target: from Input.Refs[ref]
@@ -397,10 +438,7 @@ type pendingRef struct {
 
 // note takes the references of the n-th TimeMap that lead elsewhere.
 func (j *joiner) note(n int, in *Input) {
-	if j.keys == nil {
-		j.keys = map[uint64]struct{}{}
-	}
-	j.keys[keyHash(in.TimeMap.Key)] = struct{}{}
+	j.keys.add(in.TimeMap.Key)
 	for k, r := range in.Refs {
 		if r.Key == in.TimeMap.Key {
 			continue
@@ -418,7 +456,7 @@ func (j *joiner) note(n int, in *Input) {
 // collection does not have are answered at once.
 func (j *joiner) pending() bool {
 	for k, ps := range j.waiting {
-		if _, ok := j.keys[keyHash(k)]; ok {
+		if j.keys.has(k) {
 			continue
 		}
 		for _, p := range ps {
