@@ -44,6 +44,11 @@ type Config struct {
 	// Canon is how URIs are keyed (as the source keyed its TimeMaps): the
 	// targets of redirects and frames are looked up by it.
 	Canon timemap.CanonMode
+	// Others, when set, holds the collection's TimeMaps that the source
+	// leaves out (it selects seeds): redirects and frames that lead out of
+	// the selected TimeMaps are followed into them, which are read only for
+	// that and never scored.
+	Others timemap.Source
 	// Model, when set, is the collection model's statistics built beforehand
 	// (by a model step over the whole collection): Detect then scores in one
 	// pass against it instead of building the model from src, so that shards
@@ -140,14 +145,21 @@ func Detect(ctx context.Context, src timemap.Source, cfg Config, emit func(*Time
 	}
 	stats.Failed = int(failed.Load())
 	model := builder.Build()
-	for round := 0; round < maxHops && join.pending(); round++ {
+	for round := 0; round < maxHops && join.pending(cfg.Others != nil); round++ {
 		// Redirects and frames that lead to other TimeMaps: a pass over the
-		// spill finds their targets (and the next hop of a chain).
+		// spill finds their targets (and the next hop of a chain), then one
+		// over the TimeMaps not scored, for those it did not hold.
 		if cfg.Progress != nil {
 			cfg.Progress(Progress{Stage: "replay", TimeMaps: stats.TimeMaps, Captures: stats.Captures})
 		}
-		if err := join.pass(readSpill(spill)); err != nil {
+		if err := join.pass(readSpill(spill), cfg.Others == nil); err != nil {
 			return stats, err
+		}
+		if cfg.Others != nil && join.pending(true) {
+			keys := join.waitingKeys()
+			if err := join.pass(prepareAll(ctx, timemap.FilterKeys(cfg.Others, func(k string) bool { return keys[k] }), &cfg, cache), true); err != nil {
+				return stats, err
+			}
 		}
 	}
 	join.finish()
@@ -167,6 +179,22 @@ func Detect(ctx context.Context, src timemap.Source, cfg Config, emit func(*Time
 		return Score(ctx, *in, model, cfg.Options)
 	}, counting(&stats, &cfg, emit))
 	return stats, err
+}
+
+// prepareAll reads and extracts the TimeMaps of src one at a time, for the
+// replay join (as Prepare does for scoring).
+func prepareAll(ctx context.Context, src timemap.Source, cfg *Config, cache *extract.Cache) iter.Seq2[*Input, error] {
+	return func(yield func(*Input, error) bool) {
+		for tm, err := range src.TimeMaps(ctx) {
+			var in *Input
+			if err == nil {
+				in, _ = Prepare(ctx, tm, cfg, cache)
+			}
+			if !yield(in, err) {
+				return
+			}
+		}
+	}
 }
 
 // readSpill reads the spill file from its start, one Input at a time.

@@ -452,24 +452,38 @@ func (j *joiner) note(n int, in *Input) {
 	}
 }
 
-// pending reports whether references wait for a pass; those to keys the
-// collection does not have are answered at once.
-func (j *joiner) pending() bool {
-	for k, ps := range j.waiting {
-		if j.keys.has(k) {
-			continue
+// pending reports whether references wait for a pass. Without others (the
+// collection's TimeMaps that are not scored), those to keys the scored
+// TimeMaps do not have are answered at once.
+func (j *joiner) pending(others bool) bool {
+	if !others {
+		for k, ps := range j.waiting {
+			if j.keys.has(k) {
+				continue
+			}
+			for _, p := range ps {
+				j.keep(p.tm, Target{Ref: p.ref, Hops: p.hops, Problem: "not captured within " + windowText})
+			}
+			delete(j.waiting, k)
 		}
-		for _, p := range ps {
-			j.keep(p.tm, Target{Ref: p.ref, Hops: p.hops, Problem: "not captured within " + windowText})
-		}
-		delete(j.waiting, k)
 	}
 	return len(j.waiting) > 0
 }
 
-// pass reads every TimeMap once and answers the references waiting for it;
-// a chain that goes on to another TimeMap waits for the next pass.
-func (j *joiner) pass(inputs iter.Seq2[*Input, error]) error {
+// waitingKeys is the set of the keys references wait for.
+func (j *joiner) waitingKeys() map[string]bool {
+	keys := make(map[string]bool, len(j.waiting))
+	for k := range j.waiting {
+		keys[k] = true
+	}
+	return keys
+}
+
+// pass reads TimeMaps once and answers the references waiting for them; a
+// chain that goes on to another TimeMap waits for the next round.
+// References to keys that inputs did not hold are answered as not captured
+// when final, and wait for another pass otherwise.
+func (j *joiner) pass(inputs iter.Seq2[*Input, error], final bool) error {
 	next := map[string][]pendingRef{}
 	for in, err := range inputs {
 		if err != nil {
@@ -488,8 +502,12 @@ func (j *joiner) pass(inputs iter.Seq2[*Input, error]) error {
 		}
 		delete(j.waiting, in.TimeMap.Key)
 	}
-	for _, ps := range j.waiting { // targets not in the collection
-		for _, p := range ps {
+	for k, ps := range j.waiting {
+		if !final {
+			next[k] = append(next[k], ps...)
+			continue
+		}
+		for _, p := range ps { // targets not in the collection
 			j.keep(p.tm, Target{Ref: p.ref, Hops: p.hops, Problem: "not captured within " + windowText})
 		}
 	}

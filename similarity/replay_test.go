@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/offtopic/offtopic/timemap"
 )
 
 // warcResponse is one response record of a test WARC file.
@@ -163,6 +165,48 @@ func TestReplayClientSide(t *testing.T) {
 		}
 		if c.Verdict != w.verdict || how != w.how || c.Kind != w.kind {
 			t.Errorf("capture %d: %s %q replay %q (%s), want %s %q replay %q", i, c.Verdict, c.Kind, how, c.Reason, w.verdict, w.kind, w.how)
+		}
+	}
+}
+
+// TestReplayOutsideSeeds: when only some TimeMaps are scored (seeds), a
+// redirect is still followed into the collection's other TimeMaps, which
+// are read for it and not scored.
+func TestReplayOutsideSeeds(t *testing.T) {
+	y := func(year int, sec int) time.Time { return time.Date(year, 3, 1, 12, 0, sec, 0, time.UTC) }
+	text := "The lighthouse keepers restored the great lens of the tower on the point, and the volunteers " +
+		"of the preservation society opened the keepers' cottage, the brass clockwork and the fog signal to visitors."
+	files := []string{writeWARC(t, []warcResponse{
+		{uri: "http://lighthouse.example/", at: y(2005, 0), status: 200, body: article("Lighthouse society", text)},
+		{uri: "http://lighthouse.example/", at: y(2007, 0), status: 301, header: "Location: http://sale.example/\r\n"},
+		{uri: "http://sale.example/", at: y(2007, 30), status: 200, body: article("sale.example", "This domain is for sale! Buy this domain today. Related searches: hotels, flights.")},
+	})}
+	for _, others := range []bool{false, true} {
+		cfg := Config{Options: DefaultOptions(), Workers: 2}
+		notes := NewPayloadNotes(cfg.Options, cfg.Extract)
+		idx, err := timemap.BuildIndex(context.Background(), files, timemap.IndexOptions{TempDir: t.TempDir(), Note: notes.Note, WantsNote: notes.Wants})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pl := timemap.NewPayloads()
+		cfg.ReadPayload = pl.Read
+		if others {
+			cfg.Others = idx
+		}
+		var got []*TimeMapResult
+		_, err = Detect(context.Background(), timemap.NewSeeds(timemap.CanonSURT, "http://lighthouse.example/").Select(idx), cfg,
+			func(r *TimeMapResult) error { got = append(got, r); return nil })
+		pl.Close()
+		idx.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != 1 {
+			t.Fatalf("others %v: %d TimeMaps scored, want the seed's", others, len(got))
+		}
+		c := got[0].Captures[1]
+		if others && (c.Verdict != VerdictOff || c.Kind != KindRedirected) || !others && c.Verdict != VerdictNotScored {
+			t.Errorf("others %v: the redirect is %s %q (%s)", others, c.Verdict, c.Kind, c.Reason)
 		}
 	}
 }

@@ -247,7 +247,7 @@ func runDetect(c *cli.Context) error {
 	}
 	defer out.Abort()
 	err = score(c, "detect", st.shard.Select(src.src), st, out, scoreRun{prog: prog, warn: warn, total: src.total,
-		skipped: src.skipped, cut: src.cut, read: src.read, start: start})
+		skipped: src.skipped, cut: src.cut, read: src.read, others: src.others(st), start: start})
 	src.summary(c.App.ErrWriter)
 	return err
 }
@@ -276,7 +276,10 @@ type scoreRun struct {
 	skipped int // records skipped while reading the source
 	cut     int // payloads cut at the body cap
 	read    similarity.PayloadReader
-	start   time.Time
+	// others are the collection's TimeMaps that src leaves out (seeds,
+	// shards), where redirects and frames are followed (nil: none).
+	others timemap.Source
+	start  time.Time
 	// summary is false for line-oriented commands whose stdout is data.
 	noSummary bool
 }
@@ -285,6 +288,7 @@ type scoreRun struct {
 // shared by detect and reduce.
 func score(c *cli.Context, cmd string, src timemap.Source, st *setup, out *report.Outputs, sr scoreRun) error {
 	cfg := detectConfig(c, st, sr.read, sr.warn, sr.prog, sr.total)
+	cfg.Others = sr.others
 	stats, err := similarity.Detect(c.Context, src, cfg, out.Write)
 	sr.prog.end()
 	sr.warn.summary()

@@ -161,6 +161,19 @@ type source struct {
 	client  *remote.Client
 	// counts are what the remote sources lost (nil for local sources).
 	counts *remoteCounts
+	// all is every TimeMap of local files when src selects some (seeds):
+	// redirects and frames are followed into the others.
+	all timemap.Source
+}
+
+// others is where redirects and frames that leave the TimeMaps scored are
+// followed: the local files' TimeMaps that seeds or a shard leave out (nil
+// when every TimeMap is scored).
+func (s *source) others(st *setup) timemap.Source {
+	if s.all == nil && st.shard.N > 1 {
+		return s.src
+	}
+	return s.all
 }
 
 // remoteCounts count what remote sources could not deliver.
@@ -241,7 +254,11 @@ func openSource(c *cli.Context, st *setup, files []string, prog *progress, warn 
 		src = seeds.Select(src)
 	}
 	pl := timemap.NewPayloads()
-	return &source{src: src, read: pl.Read, close: func() { idx.Close(); pl.Close() }, inputs: files, total: is.Captures, skipped: is.Skipped, cut: is.Cut}, nil
+	s := &source{src: src, read: pl.Read, close: func() { idx.Close(); pl.Close() }, inputs: files, total: is.Captures, skipped: is.Skipped, cut: is.Cut}
+	if src != timemap.Source(idx) {
+		s.all = idx
+	}
+	return s, nil
 }
 
 func readSeedsFile(path string, canon timemap.CanonMode) (*timemap.Seeds, error) {
