@@ -395,7 +395,8 @@ var deciding = regexp.MustCompile(`([a-z]+) -?[0-9.]+ < `)
 // thresholds crossed), reason, title, excerpt, URI-M ("" when it is the
 // archive URL + timestamp + URI-R), 1 when the URI-M is not to be linked,
 // the capture's key where it differs from the TimeMap's, the kind of an
-// off-topic capture (1 + its index in the meta block's off-topic kinds).
+// off-topic capture (1 + its index in the meta block's off-topic kinds),
+// the URI-M of the capture a redirect or frameset showed when replayed.
 type htmlDetail struct {
 	Key      string   `json:"k"`
 	URIT     string   `json:"t,omitempty"`
@@ -469,7 +470,11 @@ func (h *HTMLWriter) detail(r *similarity.TimeMapResult) htmlDetail {
 		if k := similarity.KeyOf(c).Key; k != r.Key {
 			ckey = k
 		}
-		row := []any{ts, code, c.Status, c.WordCount, scores, mask, reason, title, excerpt, urim, nolink, ckey, kindIndex(c.Kind) + 1}
+		shown := ""
+		if c.Replay != nil {
+			shown = httpLink(c.Replay.URIM)
+		}
+		row := []any{ts, code, c.Status, c.WordCount, scores, mask, reason, title, excerpt, urim, nolink, ckey, kindIndex(c.Kind) + 1, shown}
 		for len(row) > 2 && isZero(row[len(row)-1]) {
 			row = row[:len(row)-1]
 		}

@@ -727,3 +727,18 @@ func TestEvaluationHTML(t *testing.T) {
 		t.Error("capped miss list does not say how many more")
 	}
 }
+
+// TestHTMLReplayLink: a redirect's row links the capture it showed when
+// replayed; a hostile URI-M there is not carried into the page.
+func TestHTMLReplayLink(t *testing.T) {
+	r := htmlTimeMap("org,example)/", "http://example.org/", 4, 2)
+	r.Captures[2].Replay = &similarity.Replay{How: similarity.HowRedirect, URL: "http://sale.example/", URIM: "http://archive.test/c/20090612120030/http://sale.example/"}
+	r.Captures[3].Replay = &similarity.Replay{How: similarity.HowRedirect, URL: "http://x.example/", URIM: "javascript:alert(3)"}
+	page := string(renderHTML(t, []*similarity.TimeMapResult{r}))
+	if !strings.Contains(page, `"http://archive.test/c/20090612120030/http://sale.example/"`) {
+		t.Error("the capture the redirect showed is not in the page's data")
+	}
+	if strings.Contains(page, "alert(3)") {
+		t.Error("a hostile replay URI-M reached the page")
+	}
+}

@@ -9,7 +9,7 @@
   // Columns of a row (see writeData in html.go).
   var URI = 0, KIND = 1, CAPS = 2, OFF = 3, ON = 4, NS = 5, GUARD = 6, MIN = 7, FIRST = 8, LAST = 9, T0 = 10, KEY = 11, OKINDS = 12;
   // Fields of a capture (see htmlDetail in html.go).
-  var TS = 0, V = 1, STATUS = 2, WORDS = 3, SCORES = 4, MASK = 5, REASON = 6, TITLE = 7, EXCERPT = 8, URIM = 9, NOLINK = 10, CKEY = 11, OKIND = 12;
+  var TS = 0, V = 1, STATUS = 2, WORDS = 3, SCORES = 4, MASK = 5, REASON = 6, TITLE = 7, EXCERPT = 8, URIM = 9, NOLINK = 10, CKEY = 11, OKIND = 12, SHOWN = 13;
   var VON = 0, VOFF = 1, VNS = 2, VGUARD = 3;
   var VERDICT = ['on-topic', 'off-topic', 'not scored', 'on-topic'];
   var VCLASS = ['on', 'off', 'ns', 'guard'];
@@ -505,7 +505,12 @@
         if (cls.indexOf('over') >= 0) { cell.title = 'below the threshold, kept on-topic by the curator\'s reading'; }
         tr.appendChild(cell);
       });
-      tr.appendChild(el('td', 'reason', i === d.t0 ? 't0' : c[REASON] || ''));
+      var rc = el('td', 'reason', i === d.t0 ? 't0' : c[REASON] || '');
+      if (httpLink(c[SHOWN])) {
+        rc.appendChild(el('br'));
+        rc.appendChild(link(httpLink(c[SHOWN]), 'the capture it showed'));
+      }
+      tr.appendChild(rc);
       var tx = el('td', 'txt');
       if (c[TITLE]) { tx.appendChild(el('span', 'ttl', c[TITLE])); }
       if (i !== d.t0 && c[EXCERPT]) { tx.appendChild(document.createTextNode(c[EXCERPT])); }
