@@ -107,11 +107,18 @@ func refsOf(c timemap.Capture, i int, loc string, doc *extract.Document, canon t
 		add(HowRefresh, docRedirect(doc))
 	default:
 		for _, f := range docFrames(doc) {
+			if len(out) == maxFrames {
+				break
+			}
 			add(HowFrame, f)
 		}
 	}
 	return out
 }
+
+// maxFrames caps the frames followed of one capture: a frameset shows a
+// handful; a page of thousands is not a frameset a reader replays.
+const maxFrames = 16
 
 // resolveRef resolves a reference against the URI it was found in; ""
 // when it is not an http(s) URL.

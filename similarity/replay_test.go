@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/offtopic/offtopic/extract"
 	"github.com/offtopic/offtopic/timemap"
 )
 
@@ -208,5 +209,38 @@ func TestReplayOutsideSeeds(t *testing.T) {
 		if others && (c.Verdict != VerdictOff || c.Kind != KindRedirected) || !others && c.Verdict != VerdictNotScored {
 			t.Errorf("others %v: the redirect is %s %q (%s)", others, c.Verdict, c.Kind, c.Reason)
 		}
+	}
+}
+
+// TestRefsOf: references resolve against the URI-R, only http(s) targets
+// count, and a page of many frames gives at most maxFrames.
+func TestRefsOf(t *testing.T) {
+	c := timemap.Capture{URIR: "http://example.org/a/b.html", Status: 301}
+	for _, tt := range []struct {
+		loc, want string
+	}{
+		{"/new/", "http://example.org/new/"},
+		{"https://www.example.org/#top", "https://www.example.org/"},
+		{"c.html?x=1", "http://example.org/a/c.html?x=1"},
+		{"javascript:alert(1)", ""},
+		{"mailto:a@example.org", ""},
+		{"", ""},
+	} {
+		refs := refsOf(c, 0, tt.loc, nil, timemap.CanonSURT)
+		got := ""
+		if len(refs) > 0 {
+			got = refs[0].URL
+		}
+		if got != tt.want {
+			t.Errorf("Location %q: ref %q, want %q", tt.loc, got, tt.want)
+		}
+	}
+	doc := &extract.Document{}
+	for i := range 100 {
+		doc.Frames = append(doc.Frames, fmt.Sprintf("/f%d.html", i))
+	}
+	page := timemap.Capture{URIR: "http://example.org/", Status: 200}
+	if refs := refsOf(page, 0, "", doc, timemap.CanonSURT); len(refs) != maxFrames || refs[0].How != HowFrame {
+		t.Errorf("%d frame references of 100 frames, want %d", len(refs), maxFrames)
 	}
 }
