@@ -18,7 +18,8 @@ package similarity
 // ParkingCrew, web hosts ("It works!", "no web site at this address") and
 // the registrars of the languages listed. Languages: en, de,
 // fr, es, it, pt, nl, sv, pl, cs, hu, tr, ru, uk, el, ar, fa, he, hi, zh,
-// ja, ko, id, vi, hy (not found). A language missing here still gets its kind from structure
+// ja, ko, id, vi, and for most kinds ro, bg, da, no, fi, ca, th, bn, ta (hy
+// and am: not found). A language missing here still gets its kind from structure
 // (blank, spam's vocabulary, drift, replacement) and from the words its
 // error pages share with English (404, MySQL, SQLSTATE).
 var cuePhrases = []struct {
@@ -68,6 +69,15 @@ var cuePhrases = []struct {
 		"이 도메인은 판매|도메인 판매|도메인 구입|관련 검색|스폰서 링크",
 		"domain ini dijual|beli domain ini|pencarian terkait|tautan bersponsor",
 		"tên miền này đang được rao bán|tên miền đang bán|mua tên miền này|tìm kiếm liên quan",
+		"acest domeniu este de vânzare|domeniu de vânzare|cumpără acest domeniu",
+		"този домейн се продава|домейнът се продава|купете този домейн",
+		"dette domæne er til salg|domænet er til salg|køb dette domæne",
+		"dette domenet er til salgs|domenet er til salgs|kjøp dette domenet",
+		"tämä verkkotunnus on myynnissä|verkkotunnus myytävänä|osta tämä verkkotunnus",
+		"aquest domini està en venda|domini en venda",
+		"โดเมนนี้ขาย|ขายโดเมน|โดเมนนี้มีไว้ขาย",
+		"এই ডোমেইনটি বিক্রয়ের জন্য|ডোমেইন বিক্রয়",
+		"இந்த டொமைன் விற்பனைக்கு|டொமைன் விற்பனைக்கு",
 	}},
 	{KindSuspended, []string{
 		"account suspended|account has been suspended|this account has been suspended|site suspended|" +
@@ -99,6 +109,13 @@ var cuePhrases = []struct {
 		"계정이 정지|계정 정지|사이트가 정지|일시 정지된",
 		"akun ditangguhkan|telah ditangguhkan|situs ditangguhkan",
 		"tài khoản đã bị tạm ngưng|tài khoản bị khóa",
+		"cont suspendat|contul a fost suspendat",
+		"акаунтът е спрян|акаунтът е блокиран",
+		"kontoen er suspenderet|kontoen er spærret",
+		"kontoen er suspendert|kontoen er stengt",
+		"tili on jäädytetty|tili suljettu",
+		"compte suspès|el compte ha estat suspès",
+		"บัญชีถูกระงับ|ระงับบัญชี",
 	}},
 	{KindError, []string{
 		"error establishing a database connection|database error|database connection|could not connect to the database|" +
@@ -135,6 +152,15 @@ var cuePhrases = []struct {
 		"데이터베이스 연결 오류|데이터베이스 오류|내부 서버 오류|서비스를 사용할 수 없습니다",
 		"kesalahan saat membuat koneksi basis data|kesalahan basis data|kesalahan server internal",
 		"lỗi kết nối cơ sở dữ liệu|lỗi máy chủ nội bộ",
+		"eroare la stabilirea conexiunii cu baza de date|eroare de bază de date|eroare internă a serverului",
+		"грешка при свързване с базата данни|грешка в базата данни|вътрешна грешка на сървъра",
+		"fejl ved oprettelse af databaseforbindelse|databasefejl|intern serverfejl",
+		"feil ved oppretting av databasetilkobling|databasefeil|intern serverfeil",
+		"virhe tietokantayhteyden muodostamisessa|tietokantavirhe|sisäinen palvelinvirhe",
+		"error en establir una connexió amb la base de dades|error de base de dades",
+		"เกิดข้อผิดพลาดในการเชื่อมต่อฐานข้อมูล|ข้อผิดพลาดของฐานข้อมูล|เซิร์ฟเวอร์ขัดข้อง",
+		"ডাটাবেস সংযোগ স্থাপনে ত্রুটি|সার্ভার ত্রুটি",
+		"தரவுத்தள இணைப்பில் பிழை|சேவையக பிழை",
 	}},
 	{KindNotFound, []string{
 		"page not found|not found|404|could not be found|cannot be found|can't be found|does not exist|" +
@@ -167,6 +193,16 @@ var cuePhrases = []struct {
 		"halaman tidak ditemukan|tidak ditemukan",
 		"không tìm thấy trang|không tìm thấy|không tồn tại",
 		"էջը գտնված չէ|էջը չի գտնվել|չի գտնվել",
+		"pagina nu a fost găsită|pagina nu există|nu a fost găsit",
+		"страницата не е намерена|не е намерена|не съществува",
+		"siden blev ikke fundet|siden findes ikke|ikke fundet",
+		"siden ble ikke funnet|siden finnes ikke|ikke funnet",
+		"sivua ei löytynyt|sivua ei löydy|ei löytynyt",
+		"pàgina no trobada|no existeix|no s'ha trobat",
+		"ไม่พบหน้าที่คุณต้องการ|ไม่พบหน้า|ไม่พบหน้านี้",
+		"পৃষ্ঠাটি খুঁজে পাওয়া যায়নি|পাওয়া যায়নি",
+		"பக்கம் கிடைக்கவில்லை|கிடைக்கவில்லை",
+		"ገጹ አልተገኘም|አልተገኘም",
 	}},
 	{KindMaintenance, []string{
 		"under construction|coming soon|under maintenance|scheduled maintenance|down for maintenance|" +
@@ -198,6 +234,15 @@ var cuePhrases = []struct {
 		"공사중|준비중|곧 오픈|점검 중|서비스 점검|유지보수",
 		"sedang dibangun|segera hadir|dalam perbaikan|sedang dalam pemeliharaan",
 		"đang xây dựng|sắp ra mắt|đang bảo trì",
+		"în construcție|în curând|în mentenanță|lucrări de întreținere",
+		"в процес на изграждане|очаквайте скоро|в поддръжка",
+		"under opbygning|kommer snart|under vedligeholdelse",
+		"under oppbygging|kommer snart|under vedlikehold",
+		"rakenteilla|tulossa pian|huoltokatko",
+		"en construcció|properament|en manteniment",
+		"อยู่ระหว่างการปรับปรุง|ปิดปรับปรุง|เร็วๆ นี้",
+		"নির্মাণাধীন|শীঘ্রই আসছে|রক্ষণাবেক্ষণ চলছে",
+		"கட்டுமானத்தில் உள்ளது|விரைவில்|பராமரிப்பு",
 	}},
 	{KindRedirected, []string{
 		"we have moved|we've moved|we moved|has moved|have moved|this site has moved|our new website|our new site|" +
@@ -255,6 +300,15 @@ var cuePhrases = []struct {
 		"로그인|아이디|비밀번호|회원가입|비밀번호 찾기",
 		"nama pengguna|kata sandi|lupa kata sandi",
 		"đăng nhập|tên đăng nhập|mật khẩu|quên mật khẩu",
+		"autentificare|nume de utilizator|parolă|ai uitat parola",
+		"вход|потребителско име|парола|забравена парола",
+		"log ind|brugernavn|adgangskode|glemt adgangskode",
+		"logg inn|brukernavn|passord|glemt passord",
+		"kirjaudu sisään|käyttäjätunnus|salasana|unohditko salasanan",
+		"inicia la sessió|nom d'usuari|contrasenya",
+		"เข้าสู่ระบบ|ชื่อผู้ใช้|รหัสผ่าน|ลืมรหัสผ่าน",
+		"লগইন|ব্যবহারকারীর নাম|পাসওয়ার্ড",
+		"உள்நுழை|பயனர்பெயர்|கடவுச்சொல்",
 	}},
 }
 
