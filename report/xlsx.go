@@ -121,11 +121,26 @@ type xlsxLink struct {
 	url  string
 }
 
+// kindLabels names the kinds of a bit set over similarity.Kinds ("" when
+// none).
+func kindLabels(bits int) string {
+	var out []string
+	for i, k := range similarity.Kinds() {
+		if bits&(1<<i) != 0 {
+			out = append(out, k.Label())
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
 // xlsxTimeMap is a row of the TimeMaps sheet.
 type xlsxTimeMap struct {
 	urir, urit, kind, t0, t0Reason        string
 	captures, on, off, guarded, notScored int
 	firstOff                              time.Time
+	// offKinds has bit i set when an off-topic capture is of kind i of
+	// similarity.Kinds.
+	offKinds int
 }
 
 // t0Note records a TimeMap whose t0 was not its first capture.
@@ -295,6 +310,9 @@ func (x *XLSXWriter) Write(r *similarity.TimeMapResult) error {
 		if c.Verdict == similarity.VerdictOff && tm.firstOff.IsZero() {
 			tm.firstOff = c.Datetime
 		}
+		if k := kindIndex(c.Kind); k >= 0 {
+			tm.offKinds |= 1 << k
+		}
 		guarded := c.Verdict == similarity.VerdictOn && !c.IsT0 && len(x.rule.Crossed(c.Scores)) > 0
 		if guarded {
 			tm.guarded++
@@ -455,8 +473,8 @@ func (x *XLSXWriter) timeMapsSheet() error {
 		return err
 	}
 	head := []string{"uri_r", "kind", "captures", "scored", "on-topic", "off-topic", "kept on-topic by the reading", "not scored",
-		"off-topic share", "first off-topic", "t0", "t0 reason"}
-	for i, wd := range []float64{50, 12, 10, 10, 10, 10, 12, 10, 12, 20, 40, 50} {
+		"off-topic share", "first off-topic", "t0", "t0 reason", "off-topic kinds"}
+	for i, wd := range []float64{50, 12, 10, 10, 10, 10, 12, 10, 12, 20, 40, 50, 30} {
 		if err := sw.SetColWidth(i+1, i+1, wd); err != nil {
 			return err
 		}
@@ -488,7 +506,7 @@ func (x *XLSXWriter) timeMapsSheet() error {
 	for i := range x.tmRows {
 		t := &x.tmRows[i]
 		n := i + 2
-		row := []any{text(t.urir), text(t.kind), t.captures, t.on + t.off, t.on, t.off, t.guarded, t.notScored, nil, nil, text(t.t0), text(t.t0Reason)}
+		row := []any{text(t.urir), text(t.kind), t.captures, t.on + t.off, t.on, t.off, t.guarded, t.notScored, nil, nil, text(t.t0), text(t.t0Reason), kindLabels(t.offKinds)}
 		if t.on+t.off > 0 {
 			row[8] = excelize.Cell{StyleID: x.st.share, Value: share(t)}
 		}
@@ -515,7 +533,7 @@ func (x *XLSXWriter) timeMapsSheet() error {
 			return err
 		}
 	}
-	if err := x.f.AutoFilter(SheetTimeMaps, fmt.Sprintf("A1:L%d", max(len(x.tmRows)+1, 2)), nil); err != nil {
+	if err := x.f.AutoFilter(SheetTimeMaps, fmt.Sprintf("A1:M%d", max(len(x.tmRows)+1, 2)), nil); err != nil {
 		return err
 	}
 	x.tmRows = nil

@@ -181,6 +181,8 @@ func TestXLSXWorkbook(t *testing.T) {
 		{SheetCaptures, column(t, "off-topic kind") + "3", ""},
 		{SheetCaptures, column(t, "timestamp") + "2", "20120601080000"},
 		{SheetTimeMaps, "A2", "'" + xlsxHostileURIR},
+		{SheetTimeMaps, "M1", "off-topic kinds"},
+		{SheetTimeMaps, "M2", similarity.KindSpam.Label()},
 	}
 	for _, c := range checks {
 		if got := get(c.sheet, c.cell); got != c.want {
