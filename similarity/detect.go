@@ -191,6 +191,9 @@ func Score(ctx context.Context, in Input, model *Model, opts Options) (*TimeMapR
 	}
 	// anchor is the latest capture judged on-topic and continuous with the
 	// anchor before it, t0 to begin with (see Options.Continuity).
+	// A t0 that is a message page means every capture is one (chooseT0
+	// takes the earliest that is not).
+	messageT0 := opts.TopicCheck && !opts.Plain && sc.messagePage(t0) != ""
 	anchor := t0
 	// last is the latest capture scored before i, and run the kind it got
 	// when off-topic ("" when on-topic): a capture that continues an
@@ -208,7 +211,16 @@ func Score(ctx context.Context, in Input, model *Model, opts Options) (*TimeMapR
 		}
 		cr := &res.Captures[i]
 		cr.Scores = scores
-		if i == t0 {
+		if i == t0 || messageT0 && sc.messagePage(i) != "" {
+			if messageT0 {
+				// Every capture the page has is a message page: none is
+				// the page, and each is off-topic.
+				k, cues := cueKind(p.doc.Title, p.doc.Text, sc.host)
+				cr.Verdict, cr.Kind = VerdictOff, k
+				cr.Reason = k.Label() + ": it says " + quoteCues(cues) + "; every capture of the page is a message page"
+				last, run = i, k
+				continue
+			}
 			cr.Verdict, cr.Reason = VerdictOn, "t0"
 			last, run = i, ""
 			continue

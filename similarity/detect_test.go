@@ -365,3 +365,23 @@ func TestRemnantInsideSpam(t *testing.T) {
 		t.Errorf("the grown article: %s (%s)", c.Verdict, c.Reason)
 	}
 }
+
+// TestEveryCaptureAMessagePage: a page every capture of which is a message
+// page (a parked host a redirect led to) has nothing on-topic: each is
+// off-topic, t0 included.
+func TestEveryCaptureAMessagePage(t *testing.T) {
+	parked := "this domain is for sale buy this domain related searches hotels flights insurance loans credit cards dating jobs"
+	in := input([3]string{"200", "text/html", parked}, [3]string{"200", "text/html", parked + " travel"})
+	res, err := Score(context.Background(), in, nil, Options{TopicCheck: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range res.Captures {
+		if c.Verdict != VerdictOff || c.Kind != KindParked {
+			t.Errorf("capture %d: %s %q (%s), want off-topic, parked", i, c.Verdict, c.Kind, c.Reason)
+		}
+	}
+	if res, _ := Score(context.Background(), in, nil, Options{TopicCheck: true, Plain: true}); res.Captures[0].Verdict != VerdictOn {
+		t.Errorf("the paper's plain rule: t0 is %s", res.Captures[0].Verdict)
+	}
+}
