@@ -372,7 +372,7 @@ func TestRemnantInsideSpam(t *testing.T) {
 func TestEveryCaptureAMessagePage(t *testing.T) {
 	parked := "this domain is for sale buy this domain related searches hotels flights insurance loans credit cards dating jobs"
 	in := input([3]string{"200", "text/html", parked}, [3]string{"200", "text/html", parked + " travel"})
-	res, err := Score(context.Background(), in, nil, Options{TopicCheck: true})
+	res, err := Score(context.Background(), in, nil, Options{TopicCheck: true, MinT0Words: 5})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -381,7 +381,7 @@ func TestEveryCaptureAMessagePage(t *testing.T) {
 			t.Errorf("capture %d: %s %q (%s), want off-topic, parked", i, c.Verdict, c.Kind, c.Reason)
 		}
 	}
-	if res, _ := Score(context.Background(), in, nil, Options{TopicCheck: true, Plain: true}); res.Captures[0].Verdict != VerdictOn {
+	if res, _ := Score(context.Background(), in, nil, Options{TopicCheck: true, Plain: true, MinT0Words: 5}); res.Captures[0].Verdict != VerdictOn {
 		t.Errorf("the paper's plain rule: t0 is %s", res.Captures[0].Verdict)
 	}
 }
