@@ -99,6 +99,10 @@ func TestCopyLeavesDamageOut(t *testing.T) {
 		{"corrupt deflate member", join(join(ms[:2]...), corrupt, rest(3)), off2, len(ms) - 1},
 		{"junk between members", join(join(ms[:2]...), bytes.Repeat([]byte("junk "), 100), rest(2)), off2, len(ms)},
 		{"record claiming 2 GB", join(join(ms[:2]...), huge, rest(2)), off2, len(ms)},
+		// Issue 23 item 1: damage before the first member lost the whole
+		// file and the copy was written empty.
+		{"stray byte before the first member", join([]byte{'x'}, src), 0, len(ms)},
+		{"flipped first byte", join([]byte{src[0] ^ 0x5a}, src[1:]), 0, len(ms) - 1},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -239,7 +239,7 @@ func (s *arcSource) load() error {
 	}
 	if len(magic) < 3 || magic[0] != 0x1f || magic[1] != 0x8b || magic[2] != 8 {
 		n, _ := skipToGzipMagic(s.br)
-		return &RecordError{File: s.path, Offset: off, Err: fmt.Errorf("%d bytes of garbage between gzip members", n)}
+		return &RecordError{File: s.path, Offset: off, Err: fmt.Errorf("%d bytes of garbage %s", n, garbageWhere(off))}
 	}
 	if err := startGzipMember(&s.zr, s.br); err != nil {
 		return &RecordError{File: s.path, Offset: off, Err: err}

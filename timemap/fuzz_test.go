@@ -284,3 +284,22 @@ func FuzzCDXJ(f *testing.F) {
 		}
 	})
 }
+
+// FuzzGzipLead reads per-record gzipped WARC files made of the input with
+// lead bytes before the first member (issue 23 item 1): the gzip-or-plain
+// decision searches past them for the first member or record. Named .bin so
+// that the file name does not decide the format.
+func FuzzGzipLead(f *testing.F) {
+	for _, b := range fuzzSeedFiles(true, 64<<10, warcSeedFixtures...) {
+		f.Add(b, []byte("x"))
+	}
+	f.Add([]byte(handWARC+handWARC), []byte{0x1e, 0x8b, 0x08})
+	f.Add([]byte(handWARC+handWARC), []byte{0x1f, 0x8b, 0x08, 0, 0})
+	f.Add([]byte(handWARC+handWARC), []byte("WARC/1.0\r\n"))
+	f.Add([]byte(handWARC+handWARC), bytes.Repeat([]byte("junk "), 300))
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, data, lead []byte) {
+		gz := append(bytes.Clone(lead), gzipRecords(data)...)
+		checkRecords(t, fuzzFile(t, dir, "fuzz.bin", gz), len(gz))
+	})
+}

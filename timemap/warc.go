@@ -125,7 +125,7 @@ func (s *warcSource) startMember() error {
 			if serr == io.EOF && n == 0 {
 				return io.EOF
 			}
-			return s.recErr(off, fmt.Errorf("%d bytes of garbage between gzip members", n))
+			return s.recErr(off, fmt.Errorf("%d bytes of garbage %s", n, garbageWhere(off)))
 		}
 		if err := startGzipMember(&s.zr, s.br); err != nil {
 			return s.recErr(off, err)
@@ -141,6 +141,14 @@ func (s *warcSource) startMember() error {
 		}
 		return nil
 	}
+}
+
+// garbageWhere says where garbage found at file offset off lies.
+func garbageWhere(off int64) string {
+	if off == 0 {
+		return "before the first gzip member"
+	}
+	return "between gzip members"
 }
 
 func trailingSpaceOnly(b []byte) bool { return len(bytes.TrimSpace(b)) == 0 }
