@@ -349,14 +349,14 @@ func copyFile(plan *Plan, in, out string) (fc FileCount, excluded, damaged []Exc
 }
 
 // splitMember copies the kept records of one gzip member holding several
-// records (whole-file gzip), each as a gzip member of its own.
+// records (whole-file gzip), or of members a writer cut at fixed sizes so
+// that records go on from one to the next, each as a gzip member of its own.
 func splitMember(w io.Writer, src *os.File, group []entry, end int64) error {
 	start := group[0].loc.Offset
 	zr, err := gzip.NewReader(bufio.NewReader(io.NewSectionReader(src, start, end-start)))
 	if err != nil {
 		return err
 	}
-	zr.Multistream(false)
 	for k, e := range group {
 		var n int64 = -1
 		if k+1 < len(group) {

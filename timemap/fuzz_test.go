@@ -303,3 +303,20 @@ func FuzzGzipLead(f *testing.F) {
 		checkRecords(t, fuzzFile(t, dir, "fuzz.bin", gz), len(gz))
 	})
 }
+
+// FuzzWARCGzipFixed reads WARC files made of the input gzipped as members
+// of a fixed size, records going on from one member to the next (issue 23
+// item 2).
+func FuzzWARCGzipFixed(f *testing.F) {
+	for _, b := range fuzzSeedFiles(true, 64<<10, warcSeedFixtures...) {
+		f.Add(b, uint16(1000))
+		f.Add(b, uint16(97))
+	}
+	f.Add([]byte(handWARC+handWARC), uint16(3))
+	f.Add([]byte(handWARC+handWARC), uint16(len(handWARC)-2))
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, data []byte, size uint16) {
+		gz := gzipFixed(data, max(int(size), 1))
+		checkRecords(t, fuzzFile(t, dir, "fuzz.warc.gz", gz), len(gz))
+	})
+}
