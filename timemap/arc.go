@@ -33,20 +33,31 @@ type arcHeader struct {
 	length int64
 }
 
-// parseARCHeader parses an ARC header line (without line end).
+// parseARCHeader parses an ARC header line (without line end). A line of
+// other than 10 fields is read as version 1 with the URL all fields but the
+// last four, as peer readers do (crawlers wrote URLs holding spaces); the
+// spaces are kept as %20, since a URI holds none and index lines are split
+// on them. Of a date longer than 14 digits the first 14 are taken.
 func parseARCHeader(line string) (arcHeader, error) {
 	f := strings.Fields(line)
-	if len(f) != 5 && len(f) != 10 {
+	if len(f) < 5 {
 		return arcHeader{}, fmt.Errorf("ARC header line has %d fields, want 5 or 10", len(f))
+	}
+	if len(f) != 10 {
+		f = append([]string{strings.Join(f[:len(f)-4], "%20")}, f[len(f)-4:]...)
 	}
 	if !strings.Contains(f[0], ":") {
 		return arcHeader{}, fmt.Errorf("ARC header line does not start with a URL")
 	}
 	h := arcHeader{url: f[0], mime: f[3]}
-	if len(f[2]) != 14 {
+	date := f[2]
+	if len(date) > 14 && allDigits(date) {
+		date = date[:14]
+	}
+	if len(date) != 14 {
 		return h, fmt.Errorf("bad ARC date %q", f[2])
 	}
-	t, err := time.Parse("20060102150405", f[2])
+	t, err := time.Parse("20060102150405", date)
 	if err != nil {
 		return h, fmt.Errorf("bad ARC date %q", f[2])
 	}
@@ -57,6 +68,15 @@ func parseARCHeader(line string) (arcHeader, error) {
 	}
 	h.length = n
 	return h, nil
+}
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // arcItem is one parsed record or one error of a chunk.
@@ -98,9 +118,13 @@ func parseARCChunk(buf []byte) []arcItem {
 			pos = len(buf)
 			continue
 		}
-		// Garbage follows the body: keep the record, resync after it.
+		// Garbage follows the body: keep the record, resync after it and
+		// say what was skipped.
 		items = append(items, arcItem{start: pos, end: bodyEnd, hdr: hdr})
 		pos = nextCandidateLine(buf, bodyEnd)
+		if from := skipSpace(buf, bodyEnd); from < pos {
+			items = append(items, arcItem{start: from, err: fmt.Errorf("%d bytes skipped after the record at chunk offset %d, up to the next header line", pos-from, items[len(items)-1].start)})
+		}
 	}
 	return items
 }
@@ -163,14 +187,14 @@ func nextHeaderLine(buf []byte, pos int) int {
 }
 
 // nextCandidateLine returns the offset of the first line at or after pos
-// that looks like an ARC header line, valid or not (a URL followed by 4 or 9
+// that looks like an ARC header line, valid or not (a URL followed by 4 or
 // more fields), or len(buf).
 func nextCandidateLine(buf []byte, pos int) int {
 	for pos < len(buf) {
 		if pos == 0 || buf[pos-1] == '\n' {
 			line, _ := lineAt(buf, pos)
 			f := strings.Fields(line)
-			if (len(f) == 5 || len(f) == 10) && (strings.Contains(f[0], "://") || strings.HasPrefix(f[0], "dns:")) {
+			if len(f) >= 5 && (strings.Contains(f[0], "://") || strings.HasPrefix(f[0], "dns:")) {
 				return pos
 			}
 		}

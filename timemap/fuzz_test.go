@@ -188,6 +188,9 @@ func FuzzARC(f *testing.F) {
 		f.Add(b, true)
 	}
 	f.Add([]byte("filedesc://x.arc 0.0.0.0 20050101000000 text/plain 9\n1 0 test\n\n\nhttp://example.com/ 1.2.3.4 20050101000000 text/html 5\nhello\n"), false)
+	// Issue 23 item 3: URLs holding spaces, dates longer than 14 digits.
+	f.Add([]byte("filedesc://x.arc 0.0.0.0 20050101000000 text/plain 9\n1 0 test\n\n\nhttp://example.com/a b 1.2.3.4 20050101000000 text/html 5\nhello\n"), false)
+	f.Add([]byte("http://example.com/a  b  c 1.2.3.4 20050101000000999 text/html 5\nhello\nhttp://x/ 1 2 3 4 5 6 7 8 9 10\n"), true)
 	dir := f.TempDir()
 	f.Fuzz(func(t *testing.T, data []byte, gz bool) {
 		name := "fuzz.arc"
