@@ -187,7 +187,7 @@ com,example)/c 20090201000000 {"url": "http://example.com/c", "mime": "warc/revi
 			[]string{"20090101000000", "20090201000000"}, "http://a.test/coll/20090101000000/http://example.com/c"},
 	} {
 		t.Run(tc.path, func(t *testing.T) {
-			tm, err := FetchTimeMap(context.Background(), NewClient(ClientOptions{RatePerHost: -1}), a.base()+tc.path, TimeMapOptions{ArchivePrefix: tc.prefix})
+			tm, err := FetchTimeMap(context.Background(), NewClient(ClientOptions{RatePerHost: -1, ArchiveHosts: []string{a.base()}}), a.base()+tc.path, TimeMapOptions{ArchivePrefix: tc.prefix})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -248,7 +248,7 @@ func TestFetchTimeMapPagedAndIndex(t *testing.T) {
 		a.docs[fmt.Sprintf("/deep/%d", i)] = [2]string{"application/link-format", orig +
 			fmt.Sprintf("</deep/%d>; rel=\"timemap\",\n", i+1) + line(fmt.Sprintf("200%d0101000000", i))}
 	}
-	c := NewClient(ClientOptions{RatePerHost: -1})
+	c := NewClient(ClientOptions{RatePerHost: -1, ArchiveHosts: []string{a.base()}})
 	for _, tc := range []struct {
 		path  string
 		times []string
@@ -323,7 +323,7 @@ func TestFetchTimeMapRealShapes(t *testing.T) {
 func TestTimeMapsFromURIsGoesOn(t *testing.T) {
 	a := newRMArchive(t)
 	a.docs["/tm/ok"] = [2]string{"application/link-format", "<http://example.com/>; rel=\"original\",\n<{{base}}/web/20040101000000/http://example.com/>; rel=\"memento\"; datetime=\"Thu, 01 Jan 2004 00:00:00 GMT\""}
-	src := NewTimeMapSource(NewClient(ClientOptions{RatePerHost: -1}), []string{a.base() + "/tm/missing", a.base() + "/tm/ok"}, TimeMapOptions{})
+	src := NewTimeMapSource(NewClient(ClientOptions{RatePerHost: -1, ArchiveHosts: []string{a.base()}}), []string{a.base() + "/tm/missing", a.base() + "/tm/ok"}, TimeMapOptions{})
 	var got []string
 	for tm, err := range src.TimeMaps(context.Background()) {
 		if err != nil {
@@ -351,9 +351,9 @@ func TestTimeGate(t *testing.T) {
 		urim string
 		dt   time.Time
 	}{
-		{"302", NewClient(ClientOptions{RatePerHost: -1}), "/tg302/http://x.example/", "/web/20100103202051/http://x.example/", time.Date(2010, 1, 3, 20, 20, 51, 0, time.UTC)},
+		{"302", NewClient(ClientOptions{RatePerHost: -1, ArchiveHosts: []string{a.base()}}), "/tg302/http://x.example/", "/web/20100103202051/http://x.example/", time.Date(2010, 1, 3, 20, 20, 51, 0, time.UTC)},
 		{"302 followed by http.Client", http.DefaultClient, "/tg302/http://x.example/", "/web/20100103202051/http://x.example/", time.Date(2010, 1, 3, 20, 20, 51, 0, time.UTC)},
-		{"200 Content-Location", NewClient(ClientOptions{RatePerHost: -1}), "/tg200/http://x.example/", "/web/20100101010000/http://x.example/", at.Add(time.Hour)},
+		{"200 Content-Location", NewClient(ClientOptions{RatePerHost: -1, ArchiveHosts: []string{a.base()}}), "/tg200/http://x.example/", "/web/20100101010000/http://x.example/", at.Add(time.Hour)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			uriM, dt, err := TimeGate(context.Background(), tc.doer, a.base()+tc.path, at)
@@ -372,7 +372,7 @@ func TestFetchMementoRawAndOriginalHeaders(t *testing.T) {
 	a.mementos["http://x.example/"] = "20100103202051,20110101000000"
 	a.mementos["http://x.example/gone"] = "20100103202051"
 	a.mementos["http://x.example/moved"] = "20100103202051"
-	c := NewClient(ClientOptions{RatePerHost: -1})
+	c := NewClient(ClientOptions{RatePerHost: -1, ArchiveHosts: []string{a.base()}})
 	ctx := context.Background()
 	capt := timemap.Capture{URIR: "http://x.example/", Key: "example,x)/", Time: time.Date(2010, 1, 3, 20, 20, 51, 0, time.UTC),
 		URIM: a.base() + "/web/20100103202051/http://x.example/"}
@@ -448,7 +448,7 @@ func rmResolveRun(ctx context.Context, t *testing.T, dir, uriT string) (*Client,
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := NewClient(ClientOptions{Cache: cache, RatePerHost: -1})
+	c := NewClient(ClientOptions{Cache: cache, RatePerHost: -1, ArchiveHosts: []string{uriT}})
 	var failed atomic.Int32
 	src := ResolveMementos(NewTimeMapSource(c, []string{uriT}, TimeMapOptions{}), c, MementoOptions{Workers: 1}, func(timemap.Capture, error) { failed.Add(1) })
 	var tms []*timemap.TimeMap
@@ -539,7 +539,7 @@ func TestResolveMementosKeepsFailures(t *testing.T) {
 	// A memento of another URI-R the archive does not hold.
 	tmap.WriteString(",\n<{{base}}/web/20100106000000/http://gone.example/>; rel=\"memento\"; datetime=\"Wed, 06 Jan 2010 00:00:00 GMT\"")
 	a.docs["/tm"] = [2]string{"application/link-format", tmap.String()}
-	c := NewClient(ClientOptions{RatePerHost: -1})
+	c := NewClient(ClientOptions{RatePerHost: -1, ArchiveHosts: []string{a.base()}})
 	var failed []string
 	src := ResolveMementos(NewTimeMapSource(c, []string{a.base() + "/tm"}, TimeMapOptions{}), c, MementoOptions{},
 		func(cp timemap.Capture, err error) { failed = append(failed, cp.Timestamp14()+" "+err.Error()) })

@@ -73,7 +73,21 @@ func clientFlags() []cli.Flag {
 		&cli.DurationFlag{Name: "timeout", Value: 30 * time.Second, Usage: "time limit of one request"},
 		&cli.IntFlag{Name: "retries", Value: 4, Usage: "retries of a request after timeouts, 5xx and 429"},
 		&cli.BoolFlag{Name: "not-raw", Usage: "fetch URI-Ms as given, for archives without the id_ (raw memento) modifier"},
+		&cli.BoolFlag{Name: "allow-private", Usage: "fetch URI-Ms and redirects that point at loopback, private or link-local addresses (refused by default, except on the archives named by --timemap, --cdx-server, --memento-prefix, --timegate and the Archive-It flags)"},
 	}
+}
+
+// archiveHosts are the archives the flags name, which the client may reach
+// on non-public addresses (a local pywb, an intranet Wayback).
+func archiveHosts(c *cli.Context) []string {
+	var hosts []string
+	for _, name := range []string{"cdx-server", "memento-prefix", "timegate", "archiveit-wayback", "archiveit-site"} {
+		if v := c.String(name); v != "" {
+			hosts = append(hosts, v)
+		}
+	}
+	uris, _ := expandList(c.StringSlice("timemap")) // a list that cannot be read is reported where it is used
+	return append(hosts, uris...)
 }
 
 // newClient builds the polite client the client flags describe.
@@ -101,7 +115,8 @@ func newClient(c *cli.Context) (*remote.Client, error) {
 func clientOptions(c *cli.Context) remote.ClientOptions {
 	// The client reads 0 as "the default"; on the command line 0 means none.
 	opts := remote.ClientOptions{Version: version, PerHost: c.Int("per-host"), RatePerHost: c.Float64("rate"),
-		Timeout: c.Duration("timeout"), MaxRetries: c.Int("retries")}
+		Timeout: c.Duration("timeout"), MaxRetries: c.Int("retries"),
+		AllowPrivate: c.Bool("allow-private"), ArchiveHosts: archiveHosts(c)}
 	if opts.MaxRetries == 0 {
 		opts.MaxRetries = -1
 	}
