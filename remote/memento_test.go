@@ -167,6 +167,16 @@ com,example)/c 20090201000000 {"url": "http://example.com/c", "mime": "warc/revi
 	a.docs["/sniff/cdxj"] = [2]string{"text/plain", cdxj}
 	a.docs["/sniff/link"] = [2]string{"text/plain", string(quirks)}
 	a.docs["/sniff/json"] = [2]string{"", `{"original_uri": "http://example.com/j", "mementos": {"list": [{"datetime": "2012-01-02T03:04:05Z", "uri": "http://a.test/web/20120102030405/http://example.com/j"}]}}`}
+	// Issue 23 item 10: datetimes the parser did not know dropped the
+	// whole TimeMap; the last is no date, its URI-M's timestamp stands in.
+	a.docs["/odd/link"] = [2]string{"application/link-format", `<http://example.com/o>; rel="original",
+<{{base}}/web/20130202100000/http://example.com/o>; rel="first memento"; datetime="Sat, 2 Feb 2013 10:00:00 +0000",
+<{{base}}/web/20140303100000/http://example.com/o>; rel="memento"; datetime="mon, 03 mar 2014 10:00:00 UTC",
+<{{base}}/web/20150404100000/http://example.com/o>; rel="memento"; datetime="2015-04-04T10:00:00Z",
+<{{base}}/web/20160505100000/http://example.com/o>; rel="last memento"; datetime="5 May 2016, teatime"`}
+	a.docs["/odd/json"] = [2]string{"application/json", `{"original_uri": "http://example.com/o", "mementos": {"list": [
+  {"datetime": "2013-02-02 10:00:00", "uri": "{{base}}/web/20130202100000/http://example.com/o"},
+  {"datetime": "not a date", "uri": "{{base}}/web/20160505100000/http://example.com/o"}]}}`}
 
 	for _, tc := range []struct {
 		path, prefix, urir, key string
@@ -181,6 +191,9 @@ com,example)/c 20090201000000 {"url": "http://example.com/c", "mime": "warc/revi
 		{"/timemap/json/http://example.com/j", "", "http://example.com/j", "com,example)/j",
 			[]string{"20010101000000", "20120102030405"}, "{{base}}/web/20010101000000/http://example.com/j"},
 		{"/sniff/json", "", "http://example.com/j", "com,example)/j", []string{"20120102030405"}, ""},
+		{"/odd/link", "", "http://example.com/o", "com,example)/o",
+			[]string{"20130202100000", "20140303100000", "20150404100000", "20160505100000"}, "{{base}}/web/20130202100000/http://example.com/o"},
+		{"/odd/json", "", "http://example.com/o", "com,example)/o", []string{"20130202100000", "20160505100000"}, ""},
 		{"/pywb/timemap/cdxj/http://example.com/c", "", "http://example.com/c", "com,example)/c",
 			[]string{"20090101000000", "20090201000000"}, "{{base}}/pywb/20090101000000/http://example.com/c"},
 		{"/sniff/cdxj", "http://a.test/coll", "http://example.com/c", "com,example)/c",

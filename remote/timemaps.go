@@ -42,7 +42,8 @@ type TimeMapOptions struct {
 	ArchivePrefix string
 	// OnWarning, when set, hears of what was lost while the TimeMap was
 	// kept: a linked page (rel="timemap", "next", "prev") that could not be
-	// fetched or read. The mementos read from the other pages are kept.
+	// fetched or read (a *PageError), or a memento whose datetime is no date
+	// and whose URI-M holds no timestamp. The other mementos are kept.
 	OnWarning func(error)
 }
 
@@ -128,6 +129,24 @@ func FetchTimeMap(ctx context.Context, doer Doer, uriT string, opts TimeMapOptio
 			return nil, fmt.Errorf("remote: TimeMap %s: more than %d pages", uriT, opts.MaxPages)
 		}
 		base, ltm, err := fetchTimeMapPage(ctx, doer, p.uri, opts)
+		var undated []string
+		if err == nil {
+			// A memento with neither a datetime nor a timestamp in its
+			// URI-M is skipped with a warning; a page of only such
+			// mementos is a page that failed.
+			kept := ltm.Mementos[:0]
+			for _, m := range ltm.Mementos {
+				if _, _, ok := timemap.ParseURIM(m.URI); m.Datetime.IsZero() && !ok {
+					undated = append(undated, m.URI)
+					continue
+				}
+				kept = append(kept, m)
+			}
+			ltm.Mementos = kept
+			if len(kept) == 0 && len(undated) > 0 {
+				err = fmt.Errorf("%s: no memento with a datetime (%d without)", p.uri, len(undated))
+			}
+		}
 		if err != nil {
 			if p.uri == uriT || ctx.Err() != nil {
 				return nil, fmt.Errorf("remote: TimeMap %s: %w", uriT, err)
@@ -136,6 +155,11 @@ func FetchTimeMap(ctx context.Context, doer Doer, uriT string, opts TimeMapOptio
 				opts.OnWarning(&PageError{URIT: uriT, Page: p.uri, Err: err})
 			}
 			continue
+		}
+		for _, u := range undated {
+			if opts.OnWarning != nil {
+				opts.OnWarning(fmt.Errorf("remote: TimeMap %s: memento <%s> skipped: its datetime is no date, and its URI holds no timestamp", uriT, u))
+			}
 		}
 		visited[base.String()] = true
 		if fetchedT == "" {
@@ -187,7 +211,12 @@ func FetchTimeMap(ctx context.Context, doer Doer, uriT string, opts TimeMapOptio
 		if t.IsZero() {
 			_, ts, ok := timemap.ParseURIM(m.URI)
 			if !ok {
-				return nil, fmt.Errorf("remote: TimeMap %s: memento <%s> has no datetime", uriT, m.URI)
+				// Neither a datetime nor a timestamp in the URI-M: this
+				// memento is lost, not the TimeMap.
+				if opts.OnWarning != nil {
+					opts.OnWarning(fmt.Errorf("remote: TimeMap %s: memento <%s> skipped: no datetime, and none in its URI", uriT, m.URI))
+				}
+				continue
 			}
 			t, _ = timemap.ParseTimestamp(ts)
 		}
@@ -349,7 +378,7 @@ func parseORS(body []byte) (*timemap.LinkTimeMap, error) {
 		if m.URI == "" {
 			return nil, fmt.Errorf("CDXJ line %d: no uri", n)
 		}
-		t, err := http.ParseTime(m.Datetime)
+		t, err := timemap.ParseMementoDatetime(m.Datetime)
 		if err != nil {
 			if t, err = timemap.ParseTimestamp(head); err != nil {
 				return nil, fmt.Errorf("CDXJ line %d: no datetime: %w", n, err)
