@@ -164,6 +164,14 @@ func TestFetchTimeMapFormats(t *testing.T) {
 com,example)/c 20090201000000 {"url": "http://example.com/c", "mime": "warc/revisit", "digest": "AAA"}
 `
 	a.docs["/pywb/timemap/cdxj/http://example.com/c"] = [2]string{"text/x-cdxj", cdxj}
+	// Issue 23 item 11: a urlkey holding "{" was taken for MemGator/ipwb.
+	a.docs["/pywb/timemap/cdxj/http://example.com/b"] = [2]string{"text/x-cdxj",
+		`com,example)/b?q={x} 20090101000000 {"url": "http://example.com/b?q={x}", "mime": "text/html", "status": "200"}
+com,example)/b?q={x} 20090201000000 {"url": "http://example.com/b?q={x}", "mime": "text/html", "status": "200"}
+`}
+	a.docs["/pywb/timemap/cdxj/http://example.com/b2"] = [2]string{"text/x-cdxj",
+		`com,example)/{a} 20090101000000 {"url": "http://example.com/{a}", "mime": "text/html", "status": "200"}
+`}
 	a.docs["/sniff/cdxj"] = [2]string{"text/plain", cdxj}
 	a.docs["/sniff/link"] = [2]string{"text/plain", string(quirks)}
 	a.docs["/sniff/json"] = [2]string{"", `{"original_uri": "http://example.com/j", "mementos": {"list": [{"datetime": "2012-01-02T03:04:05Z", "uri": "http://a.test/web/20120102030405/http://example.com/j"}]}}`}
@@ -196,6 +204,10 @@ com,example)/c 20090201000000 {"url": "http://example.com/c", "mime": "warc/revi
 		{"/odd/json", "", "http://example.com/o", "com,example)/o", []string{"20130202100000", "20160505100000"}, ""},
 		{"/pywb/timemap/cdxj/http://example.com/c", "", "http://example.com/c", "com,example)/c",
 			[]string{"20090101000000", "20090201000000"}, "{{base}}/pywb/20090101000000/http://example.com/c"},
+		{"/pywb/timemap/cdxj/http://example.com/b", "", "http://example.com/b?q={x}", "com,example)/b?q={x}",
+			[]string{"20090101000000", "20090201000000"}, "{{base}}/pywb/20090101000000/http://example.com/b?q={x}"},
+		{"/pywb/timemap/cdxj/http://example.com/b2", "", "http://example.com/{a}", "com,example)/{a}",
+			[]string{"20090101000000"}, "{{base}}/pywb/20090101000000/http://example.com/{a}"},
 		{"/sniff/cdxj", "http://a.test/coll", "http://example.com/c", "com,example)/c",
 			[]string{"20090101000000", "20090201000000"}, "http://a.test/coll/20090101000000/http://example.com/c"},
 	} {

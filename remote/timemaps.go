@@ -309,7 +309,9 @@ func parseCDXJTimeMap(body []byte, base *url.URL, prefix string) (*timemap.LinkT
 		if line[0] == '!' {
 			return parseORS(body)
 		}
-		if before, _, ok := strings.Cut(line, "{"); ok && len(strings.Fields(before)) == 1 {
+		// An ORS line is "timestamp {json}"; a pywb line is "urlkey
+		// timestamp {json}", and its urlkey may hold "{" itself.
+		if _, rest, ok := strings.Cut(line, " "); ok && strings.HasPrefix(strings.TrimSpace(rest), "{") {
 			return parseORS(body)
 		}
 		break
