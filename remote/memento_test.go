@@ -2,6 +2,7 @@ package remote
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -16,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/offtopic/offtopic/internal/testcorpus"
 	"github.com/offtopic/offtopic/timemap"
 )
 
@@ -149,6 +151,25 @@ func rmCaptureTimes(tm *timemap.TimeMap) []string {
 	return s
 }
 
+// pywbJSONLines turns CDXJ lines into pywb's output=json lines: the urlkey
+// and timestamp go into the object.
+func pywbJSONLines(t *testing.T, cdxj string) string {
+	var b strings.Builder
+	for line := range strings.Lines(cdxj) {
+		key, rest, _ := strings.Cut(strings.TrimSpace(line), " ")
+		ts, js, _ := strings.Cut(rest, " ")
+		var f map[string]any
+		if err := json.Unmarshal([]byte(js), &f); err != nil {
+			t.Fatal(err)
+		}
+		f["urlkey"], f["timestamp"] = key, ts
+		out, _ := json.Marshal(f)
+		b.Write(out)
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
 func TestFetchTimeMapFormats(t *testing.T) {
 	a := newRMArchive(t)
 	quirks, err := os.ReadFile(filepath.Join("testdata", "quirks.link"))
@@ -164,6 +185,18 @@ func TestFetchTimeMapFormats(t *testing.T) {
 com,example)/c 20090201000000 {"url": "http://example.com/c", "mime": "warc/revisit", "digest": "AAA"}
 `
 	a.docs["/pywb/timemap/cdxj/http://example.com/c"] = [2]string{"text/x-cdxj", cdxj}
+	// Issue 23 item 12: pywb's /timemap/json/ (one CDX object per line,
+	// the lines of the fixture pywb-example-query.cdxj) was read as one
+	// MemGator object ("not archived"); the Internet Archive's
+	// /web/timemap/json/ (rows under a header row, the shape of the
+	// fixture ia-cdx-archive-org-limit3.json) was refused.
+	a.docs["/pywb/timemap/json/http://example.com/c"] = [2]string{"application/x-ndjson", pywbJSONLines(t, readFixture(t, "pywb-example-query.cdxj"))}
+	ia, err := os.ReadFile(testcorpus.Path(t, "fixtures/cdx-api/ia-cdx-archive-org-limit3.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.docs["/web/timemap/json/http://www.archive.org/"] = [2]string{"application/json", string(ia)}
+	a.docs["/sniff/ia-json"] = [2]string{"text/plain", string(ia)}
 	// Issue 23 item 11: a urlkey holding "{" was taken for MemGator/ipwb.
 	a.docs["/pywb/timemap/cdxj/http://example.com/b"] = [2]string{"text/x-cdxj",
 		`com,example)/b?q={x} 20090101000000 {"url": "http://example.com/b?q={x}", "mime": "text/html", "status": "200"}
@@ -208,6 +241,12 @@ com,example)/b?q={x} 20090201000000 {"url": "http://example.com/b?q={x}", "mime"
 			[]string{"20090101000000", "20090201000000"}, "{{base}}/pywb/20090101000000/http://example.com/b?q={x}"},
 		{"/pywb/timemap/cdxj/http://example.com/b2", "", "http://example.com/{a}", "com,example)/{a}",
 			[]string{"20090101000000"}, "{{base}}/pywb/20090101000000/http://example.com/{a}"},
+		{"/pywb/timemap/json/http://example.com/c", "", "http://example.com?example=1", "com,example)/?example=1",
+			[]string{"20140103030321", "20140103030341"}, "{{base}}/pywb/20140103030321/http://example.com?example=1"},
+		{"/web/timemap/json/http://www.archive.org/", "", "http://www.archive.org:80/", "org,archive)/",
+			[]string{"19970126045828", "19971011050034", "19971211122953"}, "{{base}}/web/19970126045828/http://www.archive.org:80/"},
+		{"/sniff/ia-json", "http://a.test/web", "http://www.archive.org:80/", "org,archive)/",
+			[]string{"19970126045828", "19971011050034", "19971211122953"}, "http://a.test/web/19970126045828/http://www.archive.org:80/"},
 		{"/sniff/cdxj", "http://a.test/coll", "http://example.com/c", "com,example)/c",
 			[]string{"20090101000000", "20090201000000"}, "http://a.test/coll/20090101000000/http://example.com/c"},
 	} {
