@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -66,7 +68,7 @@ func scoringFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "plain", Usage: "apply the rule as the paper does (any threshold crossed is off-topic), without the curator's reading: language switches, content gone from the site's frame, trimmed pages, kept titles, rotating stories"},
 		&cli.Float64Flag{Name: "continuity", Value: def.Continuity, Usage: "keep on-topic a capture that crosses only content-similarity thresholds when its page cosine to the latest on-topic capture before it is at least `X` (rotating stories change step by step, a replaced page jumps); 0 turns it off"},
 		&cli.StringFlag{Name: "shard", Usage: "score only TimeMaps whose SURT-key hash falls in shard `i/n` (0-based)"},
-		&cli.IntFlag{Name: "workers", Usage: "goroutines indexing, extracting and scoring; 0 = all cores"},
+		&cli.IntFlag{Name: "workers", Usage: "goroutines indexing, extracting and scoring; 0 = all cores; at most 4 per core and 256 (a larger value is lowered, with a word on stderr)"},
 		&cli.StringFlag{Name: "temp-dir", Usage: "where temporary index and spill files go (default: the system's)"},
 	}
 }
@@ -88,6 +90,13 @@ type setup struct {
 	model *similarity.ModelStats
 }
 
+// workersCap bounds --workers whatever the number of cores: each worker
+// holds a capture's decoded text and scores, so memory grows with them.
+const workersCap = 256
+
+// maxWorkers is the most --workers used: 4 per core, at most workersCap.
+func maxWorkers() int { return min(4*runtime.NumCPU(), workersCap) }
+
 // scoringSetup reads the scoring flags; inputs are recorded in the run.
 func scoringSetup(c *cli.Context, inputs []string) (*setup, error) {
 	set := similarity.Settings{Measures: c.String("measures"), Score: c.String("score"), IDF: c.String("idf"),
@@ -99,6 +108,11 @@ func scoringSetup(c *cli.Context, inputs []string) (*setup, error) {
 	}
 	if n := c.Int("workers"); n < 0 {
 		return nil, fmt.Errorf("--workers is %d: want 0 (all cores) or more", n)
+	} else if m := maxWorkers(); n > m {
+		fmt.Fprintf(c.App.ErrWriter, "offtopic: --workers %d is more than %d (4 per core, at most %d): using %d\n", n, m, workersCap, m)
+		if err := c.Set("workers", strconv.Itoa(m)); err != nil {
+			return nil, err
+		}
 	}
 	canon, err := timemap.ParseCanonMode(c.String("canonicalize"))
 	if err != nil {
