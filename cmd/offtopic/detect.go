@@ -5,6 +5,7 @@ import (
 	"io"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -137,18 +138,24 @@ func scoringSetup(c *cli.Context, inputs []string) (*setup, error) {
 	return st, nil
 }
 
-// openSinks opens the outputs the output flags name.
-func openSinks(c *cli.Context, run *report.Run) (*report.Outputs, error) {
+// openSinks opens the outputs the output flags name. A wrong flag is a
+// usage error (exit status 2); an output that cannot be created or written
+// is a failure of the run (1): code says which.
+func openSinks(c *cli.Context, run *report.Run) (_ *report.Outputs, code int, _ error) {
 	out := &report.Outputs{}
 	named := false
 	if f, o := c.String("format"), c.String("output"); f != "" || o != "" {
 		if f == "" || o == "" {
 			out.Abort()
-			return nil, fmt.Errorf("--format and --output go together")
+			return nil, 2, fmt.Errorf("--format and --output go together")
+		}
+		if !slices.Contains(report.ReportFormats, f) {
+			out.Abort()
+			return nil, 2, fmt.Errorf("--format %q: want one of %s", f, strings.Join(report.ReportFormats, ", "))
 		}
 		if err := out.Add(f, o, run, c.App.Writer); err != nil {
 			out.Abort()
-			return nil, err
+			return nil, 1, err
 		}
 		named = true
 	}
@@ -156,7 +163,7 @@ func openSinks(c *cli.Context, run *report.Run) (*report.Outputs, error) {
 		if fo[1] != "" {
 			if err := out.Add(fo[0], fo[1], run, c.App.Writer); err != nil {
 				out.Abort()
-				return nil, err
+				return nil, 1, err
 			}
 			named = true
 		}
@@ -166,7 +173,7 @@ func openSinks(c *cli.Context, run *report.Run) (*report.Outputs, error) {
 		for _, f := range report.Formats {
 			if err := out.Add(f, filepath.Join(c.String("out-dir"), report.FileName(f)), run, c.App.Writer); err != nil {
 				out.Abort()
-				return nil, err
+				return nil, 1, err
 			}
 		}
 	}
@@ -174,11 +181,11 @@ func openSinks(c *cli.Context, run *report.Run) (*report.Outputs, error) {
 		for _, f := range report.ReportFormats {
 			if err := out.Add(f, filepath.Join(rd, report.FileName(f)), run, c.App.Writer); err != nil {
 				out.Abort()
-				return nil, err
+				return nil, 1, err
 			}
 		}
 	}
-	return out, nil
+	return out, 0, nil
 }
 
 // warnings prints the first problems in full and counts the rest.
@@ -220,6 +227,12 @@ func openInput(c *cli.Context, cmd, example string, check func(*setup) error) (*
 	if err == nil && check != nil {
 		err = check(st)
 	}
+	if err == nil && isRemote(c) {
+		err = checkClientFlags(c)
+	}
+	if err == nil && c.String("cdx-server") != "" {
+		_, err = cdxQuery(c)
+	}
 	if err != nil {
 		return nil, cli.Exit(cmd+": "+err.Error(), 2)
 	}
@@ -255,9 +268,9 @@ func runDetect(c *cli.Context) error {
 	defer in.src.close()
 	st, src, prog, warn := in.st, in.src, in.prog, in.warn
 	st.run.Inputs = src.inputs
-	out, err := openSinks(c, st.run)
+	out, code, err := openSinks(c, st.run)
 	if err != nil {
-		return cli.Exit("detect: "+err.Error(), 2)
+		return cli.Exit("detect: "+err.Error(), code)
 	}
 	defer out.Abort()
 	err = score(c, "detect", st.shard.Select(src.src), st, out, scoreRun{prog: prog, warn: warn, total: src.total,
