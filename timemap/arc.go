@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -20,7 +21,9 @@ import (
 // newline. gowarc has no ARC reader, so this is a small one.
 //
 // A gzipped ARC file is read one gzip member at a time, each member held in
-// memory (writers put one record per member); a plain ARC file is held in
+// memory (writers put one record per member; a record a writer split across
+// members of a fixed size is read on into the next ones, which then count as
+// one member); a plain ARC file is held in
 // memory whole. Declared lengths are checked against where the next header
 // line is: a record whose length runs into the next record, or past the end
 // of the file, is reported as a RecordError and skipped.
@@ -269,14 +272,87 @@ func (s *arcSource) load() error {
 		return &RecordError{File: s.path, Offset: off, Err: err}
 	}
 	b, rerr := io.ReadAll(s.zr)
+	items := parseARCChunk(b)
+	// A writer that cut members at fixed sizes left the last record of
+	// this one to go on in the next: read on, as a whole-stream reader
+	// does, while the next member does not start with a record.
+	for rerr == nil && arcCutShort(b, items) && len(b) < maxARCJoin && s.nextMemberContinues() {
+		// Read on as far as the record cut short needs (its declared
+		// length, when its header line is whole), then parse again from
+		// it: what comes before it stays as parsed.
+		last := items[len(items)-1].start
+		need := len(b) + 1
+		if line, lineEnd := lineAt(b, last); lineEnd < len(b) || len(b) > 0 && b[len(b)-1] == '\n' {
+			if h, err := parseARCHeader(line); err == nil {
+				need = max(need, lineEnd+int(min(h.length, maxARCJoin))+1)
+			}
+		}
+		for len(b) < need && rerr == nil {
+			if err := startGzipMember(&s.zr, s.br); err != nil {
+				rerr = err
+				break
+			}
+			more, err := io.ReadAll(s.zr)
+			b, rerr = append(b, more...), err
+			if len(b) < need && (rerr != nil || !s.nextMemberContinues()) {
+				break
+			}
+		}
+		items = items[:len(items)-1]
+		for _, it := range parseARCChunk(b[last:]) {
+			it.start += last
+			if it.end > 0 {
+				it.end += last
+			}
+			items = append(items, it)
+		}
+	}
 	s.chunk, s.chunkOff, s.chunkLen = b, off, s.filePos()-off
-	s.items = parseARCChunk(b)
+	s.items = items
 	s.multi = len(s.items) > 1
 	if rerr != nil {
 		_, _ = skipToGzipMagic(s.br)
 		s.items = append(s.items, arcItem{start: len(b), err: fmt.Errorf("bad gzip data: %w", rerr)})
 	}
 	return nil
+}
+
+// maxARCJoin bounds the members read on into for one record.
+const maxARCJoin = 256 << 20
+
+// arcCutShort reports whether a chunk's last record is cut short: its
+// declared length runs past the chunk, or the chunk ends inside a header
+// line.
+func arcCutShort(b []byte, items []arcItem) bool {
+	if len(items) == 0 {
+		return false
+	}
+	last := items[len(items)-1]
+	if last.err == nil {
+		return false
+	}
+	return errors.Is(last.err, errTruncated) || len(b) > 0 && b[len(b)-1] != '\n' && bytes.IndexByte(b[last.start:], '\n') < 0
+}
+
+// nextMemberContinues reports whether a gzip member follows that does not
+// start with an ARC header line.
+func (s *arcSource) nextMemberContinues() bool {
+	p, _ := s.br.Peek(min(s.br.Size(), 64<<10))
+	if len(p) < 3 || p[0] != 0x1f || p[1] != 0x8b || p[2] != 8 {
+		return false
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(p))
+	if err != nil {
+		return false
+	}
+	head := make([]byte, 4096)
+	m, _ := io.ReadFull(zr, head)
+	if m == 0 {
+		return false
+	}
+	line, _ := lineAt(head[:m], skipSpace(head[:m], 0))
+	_, herr := parseARCHeader(line)
+	return herr != nil
 }
 
 func (s *arcSource) next() (*Record, error) {

@@ -323,3 +323,19 @@ func FuzzWARCGzipFixed(f *testing.F) {
 		checkRecords(t, fuzzFile(t, dir, "fuzz.warc.gz", gz), len(gz))
 	})
 }
+
+// FuzzARCGzipFixed reads ARC files made of the input gzipped as members of
+// a fixed size, records going on from one member to the next (issue 23
+// item 2).
+func FuzzARCGzipFixed(f *testing.F) {
+	for _, b := range fuzzSeedFiles(true, 64<<10, "arc/pywb-example.arc", "arc/pywb-bad.arc", "arc/aut-badexample.arc.gz") {
+		f.Add(b, uint16(100))
+		f.Add(b, uint16(7))
+	}
+	f.Add([]byte("filedesc://x.arc 0.0.0.0 20050101000000 text/plain 9\n1 0 test\n\n\nhttp://example.com/ 1.2.3.4 20050101000000 text/html 5\nhello\n"), uint16(30))
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, data []byte, size uint16) {
+		gz := gzipFixed(data, max(int(size), 1))
+		checkRecords(t, fuzzFile(t, dir, "fuzz.arc.gz", gz), len(gz))
+	})
+}
