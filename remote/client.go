@@ -166,7 +166,7 @@ func NewClient(opts ClientOptions) *Client {
 	if opts.MaxBody <= 0 {
 		opts.MaxBody = DefaultMaxBody
 	}
-	policy := newAddressPolicy(opts.AllowPrivate, opts.ArchiveHosts)
+	policy := newAddressPolicy(opts.AllowPrivate, opts.ArchiveHosts, envProxies())
 	tr := opts.Transport
 	if tr == nil {
 		t := http.DefaultTransport.(*http.Transport).Clone()

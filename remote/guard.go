@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
+	"os"
 	"strings"
 )
 
@@ -50,13 +51,19 @@ func (e *BlockedError) Error() string {
 type addressPolicy struct {
 	allowAll bool
 	hosts    map[string]bool // host:port, lower case, default port filled in
+	proxies  map[string]bool // the proxies of the environment, dialled as they are
 }
 
-func newAddressPolicy(allowAll bool, archives []string) *addressPolicy {
-	p := &addressPolicy{allowAll: allowAll, hosts: map[string]bool{}}
+func newAddressPolicy(allowAll bool, archives, proxies []string) *addressPolicy {
+	p := &addressPolicy{allowAll: allowAll, hosts: map[string]bool{}, proxies: map[string]bool{}}
 	for _, a := range archives {
 		if k := hostKey(a); k != "" {
 			p.hosts[k] = true
+		}
+	}
+	for _, a := range proxies {
+		if k := hostKey(a); k != "" {
+			p.proxies[k] = true
 		}
 	}
 	return p
@@ -92,13 +99,28 @@ func urlHostKey(u *url.URL) string {
 }
 
 // archive reports whether addr (host:port as dialled) is one of the
-// archives named.
+// archives named, or a proxy of the environment (HTTP_PROXY, HTTPS_PROXY:
+// the user's choice, often on loopback; through a proxy, only the URL check
+// applies to the hosts requested, since the proxy resolves them).
 func (p *addressPolicy) archive(addr string) bool {
 	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
 		return false
 	}
-	return p.hosts[net.JoinHostPort(strings.ToLower(strings.TrimSuffix(host, ".")), port)]
+	k := net.JoinHostPort(strings.ToLower(strings.TrimSuffix(host, ".")), port)
+	return p.hosts[k] || p.proxies[k]
+}
+
+// envProxies are the proxies the environment names, as ProxyFromEnvironment
+// reads them.
+func envProxies() []string {
+	var out []string
+	for _, k := range []string{"HTTP_PROXY", "http_proxy", "HTTPS_PROXY", "https_proxy"} {
+		if v := os.Getenv(k); v != "" {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 // checkURL refuses, before anything is sent, a URL with user information

@@ -135,3 +135,30 @@ func TestClientRefusesRedirectToPrivate(t *testing.T) {
 		})
 	}
 }
+
+// TestGuardedDialProxy: the proxy the environment names is dialled even on
+// loopback (the transport dials the proxy, not the host requested); other
+// loopback ports stay refused.
+func TestGuardedDialProxy(t *testing.T) {
+	p := newAddressPolicy(false, nil, []string{"http://127.0.0.1:3128"})
+	var dialled []string
+	dial := guardedDial(p, func(ctx context.Context, network, addr string) (net.Conn, error) {
+		dialled = append(dialled, addr)
+		return nil, errNoNetwork
+	}, func(ctx context.Context, host string) ([]net.IP, error) { return nil, errors.New("test: no lookups") })
+	for _, tc := range []struct {
+		addr    string
+		allowed bool
+	}{
+		{"127.0.0.1:3128", true},
+		{"127.0.0.1:3129", false},
+		{"169.254.169.254:80", false},
+	} {
+		dialled = nil
+		_, err := dial(context.Background(), "tcp", tc.addr)
+		var be *BlockedError
+		if tc.allowed != (len(dialled) == 1) || tc.allowed == errors.As(err, &be) {
+			t.Errorf("%s: dialled %v, error %v; want allowed %v", tc.addr, dialled, err, tc.allowed)
+		}
+	}
+}
