@@ -164,11 +164,12 @@ func checkOutDir(outDir string, files []string) error {
 	return nil
 }
 
-// scan lists the records of one file with what pairing needs.
-func scan(path string) ([]entry, error) {
+// scan lists the records of one file with what pairing needs, and reports
+// whether the reader took the file for gzip members.
+func scan(path string) ([]entry, bool, error) {
 	rr, err := timemap.OpenRecords(path, timemap.ReadOptions{MaxBodyBytes: 1})
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	defer rr.Close()
 	var es []entry
@@ -184,7 +185,7 @@ func scan(path string) ([]entry, error) {
 					why: Exclusion{Reason: re.Err.Error()}})
 				continue
 			}
-			return nil, fmt.Errorf("read %s: %w", path, err)
+			return nil, false, fmt.Errorf("read %s: %w", path, err)
 		}
 		e := entry{loc: rec.Loc, typ: rec.Type, id: rec.RecordID, uri: rec.TargetURI, date: rec.Date}
 		if rec.Fields != nil {
@@ -198,7 +199,7 @@ func scan(path string) ([]entry, error) {
 		}
 		return es[i].loc.MemberOffset < es[j].loc.MemberOffset
 	})
-	return es, nil
+	return es, rr.Gzipped(), nil
 }
 
 // decide marks the records to leave out: off-topic captures, then the
@@ -244,7 +245,7 @@ func decide(plan *Plan, es []entry) {
 // out and the damaged stretches it found.
 func copyFile(plan *Plan, in, out string) (fc FileCount, excluded, damaged []ExcludedRecord, err error) {
 	fc = FileCount{File: in}
-	es, err := scan(in)
+	es, gz, err := scan(in)
 	if err != nil {
 		return fc, nil, nil, err
 	}
@@ -272,7 +273,6 @@ func copyFile(plan *Plan, in, out string) (fc FileCount, excluded, damaged []Exc
 	if _, err := io.Copy(bw, io.NewSectionReader(src, 0, first)); err != nil {
 		return fc, nil, nil, fmt.Errorf("copy %s: %w", in, err)
 	}
-	gz := isGzip(in)
 	for i := 0; i < len(es); {
 		// A group is the records stored in one stretch of the file: one gzip
 		// member (several records only in whole-file gzip) or one plain record.
@@ -349,14 +349,14 @@ func copyFile(plan *Plan, in, out string) (fc FileCount, excluded, damaged []Exc
 }
 
 // splitMember copies the kept records of one gzip member holding several
-// records (whole-file gzip), each as a gzip member of its own.
+// records (whole-file gzip), or of members a writer cut at fixed sizes so
+// that records go on from one to the next, each as a gzip member of its own.
 func splitMember(w io.Writer, src *os.File, group []entry, end int64) error {
 	start := group[0].loc.Offset
 	zr, err := gzip.NewReader(bufio.NewReader(io.NewSectionReader(src, start, end-start)))
 	if err != nil {
 		return err
 	}
-	zr.Multistream(false)
 	for k, e := range group {
 		var n int64 = -1
 		if k+1 < len(group) {
@@ -387,17 +387,6 @@ func splitMember(w io.Writer, src *os.File, group []entry, end int64) error {
 		}
 	}
 	return nil
-}
-
-func isGzip(path string) bool {
-	f, err := os.Open(path)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	var b [2]byte
-	_, err = io.ReadFull(f, b[:])
-	return err == nil && b[0] == 0x1f && b[1] == 0x8b
 }
 
 // writeIndex writes the CDXJ index of the new files and returns its size.

@@ -99,6 +99,10 @@ func TestCopyLeavesDamageOut(t *testing.T) {
 		{"corrupt deflate member", join(join(ms[:2]...), corrupt, rest(3)), off2, len(ms) - 1},
 		{"junk between members", join(join(ms[:2]...), bytes.Repeat([]byte("junk "), 100), rest(2)), off2, len(ms)},
 		{"record claiming 2 GB", join(join(ms[:2]...), huge, rest(2)), off2, len(ms)},
+		// Issue 23 item 1: damage before the first member lost the whole
+		// file and the copy was written empty.
+		{"stray byte before the first member", join([]byte{'x'}, src), 0, len(ms)},
+		{"flipped first byte", join([]byte{src[0] ^ 0x5a}, src[1:]), 0, len(ms) - 1},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -259,5 +263,52 @@ func TestPlanUnsure(t *testing.T) {
 	}
 	if _, err := ParseUnsure("maybe"); err == nil {
 		t.Error("ParseUnsure accepted maybe")
+	}
+}
+
+// TestCopyRecordsAcrossMembers prunes a file whose writer cut gzip members
+// at fixed sizes, records going on from one member to the next (issue 23
+// item 2): every record is kept and the copy reads back whole.
+func TestCopyRecordsAcrossMembers(t *testing.T) {
+	src, err := os.ReadFile(sampleFiles(t)[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := len(members(t, src))
+	for _, size := range []int{1000, 7777} {
+		t.Run(fmt.Sprint(size), func(t *testing.T) {
+			var b bytes.Buffer
+			for p := plain; len(p) > 0; {
+				n := min(size, len(p))
+				zw := gzip.NewWriter(&b)
+				zw.Write(p[:n])
+				zw.Close()
+				p = p[n:]
+			}
+			in := filepath.Join(t.TempDir(), "fixed.warc.gz")
+			if err := os.WriteFile(in, b.Bytes(), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			plan, _ := NewPlan(seq(nil), nil, UnsureKeep)
+			out := filepath.Join(t.TempDir(), "clean")
+			sum, err := Copy(context.Background(), plan, []string{in}, out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fc := sum.Files[0]; fc.Records != want || fc.Kept != want || len(sum.Damaged) != 0 {
+				t.Errorf("counts %+v, damaged %v; want %d records kept", fc, sum.Damaged, want)
+			}
+			if n := readBack(t, filepath.Join(out, "fixed.warc.gz")); n != want {
+				t.Errorf("copy holds %d records, want %d", n, want)
+			}
+		})
 	}
 }

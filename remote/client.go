@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"strings"
 	"sync/atomic"
@@ -64,8 +65,23 @@ type ClientOptions struct {
 	Cache *Cache
 	// Transport sends the requests (default: a transport of the Client's own
 	// with HeaderTimeout and no transparent decompression, so bodies stay
-	// as served).
+	// as served, that dials only the addresses the policy below allows).
 	Transport http.RoundTripper
+	// AllowPrivate lets requests go to loopback, private, link-local and
+	// other non-public addresses. Without it they are refused (see
+	// BlockedError), except for ArchiveHosts; URLs carrying user
+	// information are refused either way.
+	AllowPrivate bool
+	// ArchiveHosts are the archives the user named (URLs or host[:port]:
+	// URI-T, CDX server, memento prefix, TimeGate, Archive-It site), which
+	// may be on non-public addresses; the exception is for their host and
+	// port only.
+	ArchiveHosts []string
+	// DialContext and LookupIP are the network dial and the resolver under
+	// the address check of the Client's own transport (defaults: a
+	// net.Dialer and net.DefaultResolver); tests inject fakes.
+	DialContext func(ctx context.Context, network, addr string) (net.Conn, error)
+	LookupIP    func(ctx context.Context, host string) ([]net.IP, error)
 	// Now and Sleep are the clock (for Retry-After dates and the rate
 	// limit) and the sleep between attempts; tests inject fakes. Sleep
 	// must return ctx.Err() when ctx ends first.
@@ -102,8 +118,12 @@ type Doer interface {
 // and 429 (honouring Retry-After), a User-Agent naming the tool, a cap on
 // body size and an optional disk cache.
 //
-// It is a stack of http.RoundTripper layers, each usable and testable
-// alone: CacheTransport (outermost: a hit sends nothing), Retry, RateLimit
+// It refuses URLs with user information and hosts on loopback, private,
+// link-local and other non-public addresses (by IP literal, or by the
+// addresses a name resolves to when dialling) except the archives the user
+// named, before anything is sent (see BlockedError). It is a stack of
+// http.RoundTripper layers, each usable and testable alone: the address
+// check, CacheTransport (a hit sends nothing), Retry, RateLimit
 // and ReadWhole (innermost: one attempt with its timeout, the body read
 // whole) over the network transport.
 //
@@ -146,9 +166,21 @@ func NewClient(opts ClientOptions) *Client {
 	if opts.MaxBody <= 0 {
 		opts.MaxBody = DefaultMaxBody
 	}
+	policy := newAddressPolicy(opts.AllowPrivate, opts.ArchiveHosts, envProxies())
 	tr := opts.Transport
 	if tr == nil {
 		t := http.DefaultTransport.(*http.Transport).Clone()
+		dial := opts.DialContext
+		if dial == nil {
+			dial = (&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}).DialContext
+		}
+		lookup := opts.LookupIP
+		if lookup == nil {
+			lookup = func(ctx context.Context, host string) ([]net.IP, error) {
+				return net.DefaultResolver.LookupIP(ctx, "ip", host)
+			}
+		}
+		t.DialContext = guardedDial(policy, dial, lookup)
 		t.ResponseHeaderTimeout = opts.HeaderTimeout
 		t.DisableCompression = true
 		t.MaxIdleConnsPerHost = max(opts.PerHost, 2)
@@ -167,7 +199,7 @@ func NewClient(opts ClientOptions) *Client {
 	if opts.Cache != nil {
 		rt = cacheTransport(rt, opts.Cache, &c.stats)
 	}
-	c.rt = rt
+	c.rt = &guard{next: rt, policy: policy}
 	return c
 }
 
@@ -198,7 +230,7 @@ func (c *Client) Do(req *http.Request) (*http.Response, error) {
 	resp, err := c.rt.RoundTrip(req)
 	if err != nil {
 		c.stats.failures.Add(1)
-		return nil, fmt.Errorf("fetch %s: %w", req.URL, err)
+		return nil, fmt.Errorf("fetch %s: %w", req.URL.Redacted(), err)
 	}
 	return resp, nil
 }
@@ -241,10 +273,11 @@ func fetch(ctx context.Context, doer Doer, uri string, h http.Header, maxRedirec
 		}
 		resp, err := doer.Do(req)
 		if err != nil {
-			if strings.Contains(err.Error(), cur) {
+			shown := req.URL.Redacted()
+			if strings.Contains(err.Error(), shown) {
 				return nil, nil, err
 			}
-			return nil, nil, fmt.Errorf("fetch %s: %w", cur, err)
+			return nil, nil, fmt.Errorf("fetch %s: %w", shown, err)
 		}
 		body, err := io.ReadAll(io.LimitReader(resp.Body, maxBody+1))
 		resp.Body.Close()

@@ -50,9 +50,12 @@ func (c *rmClock) Slept() []time.Duration {
 	return append([]time.Duration(nil), c.slept...)
 }
 
-// rmClient returns a Client on a fake clock without rate limit, for tests.
+// rmClient returns a Client on a fake clock without rate limit, for tests
+// of the politeness layers against httptest servers, on loopback: the
+// address policy is left to guard_test.go.
 func rmClient(clk *rmClock, opts ClientOptions) *Client {
 	opts.Now, opts.Sleep = clk.Now, clk.Sleep
+	opts.AllowPrivate = true
 	if opts.RatePerHost == 0 {
 		opts.RatePerHost = -1
 	}
@@ -309,7 +312,7 @@ func TestClientRateLimit(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
 	defer srv.Close()
 	clk := newRMClock()
-	c := NewClient(ClientOptions{Now: clk.Now, Sleep: clk.Sleep}) // default 5/s, burst 1
+	c := NewClient(ClientOptions{Now: clk.Now, Sleep: clk.Sleep, ArchiveHosts: []string{srv.URL}}) // default 5/s, burst 1
 	start := clk.Now()
 	for i := 0; i < 11; i++ {
 		if _, _, err := rmGet(t, c, srv.URL); err != nil {
@@ -352,7 +355,7 @@ func TestClientCancel(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { http.Error(w, "", 503) }))
 	defer srv.Close()
 	ctx, cancel := context.WithCancel(context.Background())
-	c := NewClient(ClientOptions{RatePerHost: -1, Sleep: func(ctx context.Context, d time.Duration) error {
+	c := NewClient(ClientOptions{RatePerHost: -1, ArchiveHosts: []string{srv.URL}, Sleep: func(ctx context.Context, d time.Duration) error {
 		cancel()
 		return ctx.Err()
 	}})
@@ -383,6 +386,7 @@ func TestRMDropperShortBody(t *testing.T) {
 // the client.
 func rmThroughput(tb testing.TB, opts ClientOptions, hosts []string, n int, path func(i int) string) (float64, *Client) {
 	tb.Helper()
+	opts.ArchiveHosts = hosts
 	c := NewClient(opts)
 	work := make(chan int)
 	var wg sync.WaitGroup
@@ -475,7 +479,7 @@ func TestArchivedServerErrorNotRetried(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cl := NewClient(ClientOptions{Cache: cache, RatePerHost: -1})
+	cl := NewClient(ClientOptions{Cache: cache, RatePerHost: -1, ArchiveHosts: []string{srv.URL}})
 	for range 2 {
 		req, _ := http.NewRequest("GET", srv.URL+"/web/20050110033641id_/http://example.org/", nil)
 		resp, err := cl.Do(req)

@@ -7,7 +7,11 @@
 //     (a content-addressed disk Cache, so an interrupted run resumes), Retry
 //     (backoff with full jitter, Retry-After), RateLimit (per-host
 //     concurrency and token bucket) and ReadWhole (timeout per attempt, body
-//     read whole under a cap).
+//     read whole under a cap). Before any of them it refuses URLs with user
+//     information and hosts on loopback, private, link-local and other
+//     non-public addresses (its dial checks the addresses a name resolves
+//     to), except the archives the user named (ClientOptions.ArchiveHosts,
+//     per host and port) or with ClientOptions.AllowPrivate (guard.go).
 //   - Memento (RFC 7089): FetchTimeMap reads link-format, JSON and CDXJ
 //     TimeMaps with their pages and index TimeMaps; TimeGate and Resolve ask
 //     a TimeGate or an aggregator for the memento nearest a datetime;

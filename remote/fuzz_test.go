@@ -112,6 +112,11 @@ func FuzzArchiveItPage(f *testing.F) {
 func FuzzTimeMapDocument(f *testing.F) {
 	addSeeds(f, "timemap", ".link", ".json", ".cdxj")
 	f.Add([]byte("!context [\"http://tools.ietf.org/html/rfc7089\"]\n!meta {\"original_uri\": \"http://x/\"}\n20130202100000 {\"uri\": \"http://a/m\", \"rel\": \"memento\", \"datetime\": \"Sat, 02 Feb 2013 10:00:00 GMT\"}\n"))
+	// Issue 23 items 11 and 12: a pywb urlkey holding "{"; pywb's and the
+	// Internet Archive's JSON TimeMaps.
+	f.Add([]byte("com,example)/{a} 20090101000000 {\"url\": \"http://example.com/{a}\"}\n"))
+	f.Add([]byte(`{"urlkey": "com,example)/", "timestamp": "20140103030321", "url": "http://example.com/", "status": "200"}` + "\n"))
+	f.Add([]byte("[[\"urlkey\",\"timestamp\",\"original\"],\n[\"a\",\"2001\",\"http://x/\"],\n[],\n[\"key\"]]"))
 	base, _ := url.Parse("http://archive.example/pywb/timemap/cdxj/http://x/")
 	f.Fuzz(func(t *testing.T, b []byte) {
 		ltm, err := parseTimeMap("application/octet-stream", b, base, "")

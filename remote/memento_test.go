@@ -2,6 +2,7 @@ package remote
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -16,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/offtopic/offtopic/internal/testcorpus"
 	"github.com/offtopic/offtopic/timemap"
 )
 
@@ -149,6 +151,25 @@ func rmCaptureTimes(tm *timemap.TimeMap) []string {
 	return s
 }
 
+// pywbJSONLines turns CDXJ lines into pywb's output=json lines: the urlkey
+// and timestamp go into the object.
+func pywbJSONLines(t *testing.T, cdxj string) string {
+	var b strings.Builder
+	for line := range strings.Lines(cdxj) {
+		key, rest, _ := strings.Cut(strings.TrimSpace(line), " ")
+		ts, js, _ := strings.Cut(rest, " ")
+		var f map[string]any
+		if err := json.Unmarshal([]byte(js), &f); err != nil {
+			t.Fatal(err)
+		}
+		f["urlkey"], f["timestamp"] = key, ts
+		out, _ := json.Marshal(f)
+		b.Write(out)
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
 func TestFetchTimeMapFormats(t *testing.T) {
 	a := newRMArchive(t)
 	quirks, err := os.ReadFile(filepath.Join("testdata", "quirks.link"))
@@ -164,9 +185,39 @@ func TestFetchTimeMapFormats(t *testing.T) {
 com,example)/c 20090201000000 {"url": "http://example.com/c", "mime": "warc/revisit", "digest": "AAA"}
 `
 	a.docs["/pywb/timemap/cdxj/http://example.com/c"] = [2]string{"text/x-cdxj", cdxj}
+	// Issue 23 item 12: pywb's /timemap/json/ (one CDX object per line,
+	// the lines of the fixture pywb-example-query.cdxj) was read as one
+	// MemGator object ("not archived"); the Internet Archive's
+	// /web/timemap/json/ (rows under a header row, the shape of the
+	// fixture ia-cdx-archive-org-limit3.json) was refused.
+	a.docs["/pywb/timemap/json/http://example.com/c"] = [2]string{"application/x-ndjson", pywbJSONLines(t, readFixture(t, "pywb-example-query.cdxj"))}
+	ia, err := os.ReadFile(testcorpus.Path(t, "fixtures/cdx-api/ia-cdx-archive-org-limit3.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.docs["/web/timemap/json/http://www.archive.org/"] = [2]string{"application/json", string(ia)}
+	a.docs["/sniff/ia-json"] = [2]string{"text/plain", string(ia)}
+	// Issue 23 item 11: a urlkey holding "{" was taken for MemGator/ipwb.
+	a.docs["/pywb/timemap/cdxj/http://example.com/b"] = [2]string{"text/x-cdxj",
+		`com,example)/b?q={x} 20090101000000 {"url": "http://example.com/b?q={x}", "mime": "text/html", "status": "200"}
+com,example)/b?q={x} 20090201000000 {"url": "http://example.com/b?q={x}", "mime": "text/html", "status": "200"}
+`}
+	a.docs["/pywb/timemap/cdxj/http://example.com/b2"] = [2]string{"text/x-cdxj",
+		`com,example)/{a} 20090101000000 {"url": "http://example.com/{a}", "mime": "text/html", "status": "200"}
+`}
 	a.docs["/sniff/cdxj"] = [2]string{"text/plain", cdxj}
 	a.docs["/sniff/link"] = [2]string{"text/plain", string(quirks)}
 	a.docs["/sniff/json"] = [2]string{"", `{"original_uri": "http://example.com/j", "mementos": {"list": [{"datetime": "2012-01-02T03:04:05Z", "uri": "http://a.test/web/20120102030405/http://example.com/j"}]}}`}
+	// Issue 23 item 10: datetimes the parser did not know dropped the
+	// whole TimeMap; the last is no date, its URI-M's timestamp stands in.
+	a.docs["/odd/link"] = [2]string{"application/link-format", `<http://example.com/o>; rel="original",
+<{{base}}/web/20130202100000/http://example.com/o>; rel="first memento"; datetime="Sat, 2 Feb 2013 10:00:00 +0000",
+<{{base}}/web/20140303100000/http://example.com/o>; rel="memento"; datetime="mon, 03 mar 2014 10:00:00 UTC",
+<{{base}}/web/20150404100000/http://example.com/o>; rel="memento"; datetime="2015-04-04T10:00:00Z",
+<{{base}}/web/20160505100000/http://example.com/o>; rel="last memento"; datetime="5 May 2016, teatime"`}
+	a.docs["/odd/json"] = [2]string{"application/json", `{"original_uri": "http://example.com/o", "mementos": {"list": [
+  {"datetime": "2013-02-02 10:00:00", "uri": "{{base}}/web/20130202100000/http://example.com/o"},
+  {"datetime": "not a date", "uri": "{{base}}/web/20160505100000/http://example.com/o"}]}}`}
 
 	for _, tc := range []struct {
 		path, prefix, urir, key string
@@ -181,13 +232,26 @@ com,example)/c 20090201000000 {"url": "http://example.com/c", "mime": "warc/revi
 		{"/timemap/json/http://example.com/j", "", "http://example.com/j", "com,example)/j",
 			[]string{"20010101000000", "20120102030405"}, "{{base}}/web/20010101000000/http://example.com/j"},
 		{"/sniff/json", "", "http://example.com/j", "com,example)/j", []string{"20120102030405"}, ""},
+		{"/odd/link", "", "http://example.com/o", "com,example)/o",
+			[]string{"20130202100000", "20140303100000", "20150404100000", "20160505100000"}, "{{base}}/web/20130202100000/http://example.com/o"},
+		{"/odd/json", "", "http://example.com/o", "com,example)/o", []string{"20130202100000", "20160505100000"}, ""},
 		{"/pywb/timemap/cdxj/http://example.com/c", "", "http://example.com/c", "com,example)/c",
 			[]string{"20090101000000", "20090201000000"}, "{{base}}/pywb/20090101000000/http://example.com/c"},
+		{"/pywb/timemap/cdxj/http://example.com/b", "", "http://example.com/b?q={x}", "com,example)/b?q={x}",
+			[]string{"20090101000000", "20090201000000"}, "{{base}}/pywb/20090101000000/http://example.com/b?q={x}"},
+		{"/pywb/timemap/cdxj/http://example.com/b2", "", "http://example.com/{a}", "com,example)/{a}",
+			[]string{"20090101000000"}, "{{base}}/pywb/20090101000000/http://example.com/{a}"},
+		{"/pywb/timemap/json/http://example.com/c", "", "http://example.com?example=1", "com,example)/?example=1",
+			[]string{"20140103030321", "20140103030341"}, "{{base}}/pywb/20140103030321/http://example.com?example=1"},
+		{"/web/timemap/json/http://www.archive.org/", "", "http://www.archive.org:80/", "org,archive)/",
+			[]string{"19970126045828", "19971011050034", "19971211122953"}, "{{base}}/web/19970126045828/http://www.archive.org:80/"},
+		{"/sniff/ia-json", "http://a.test/web", "http://www.archive.org:80/", "org,archive)/",
+			[]string{"19970126045828", "19971011050034", "19971211122953"}, "http://a.test/web/19970126045828/http://www.archive.org:80/"},
 		{"/sniff/cdxj", "http://a.test/coll", "http://example.com/c", "com,example)/c",
 			[]string{"20090101000000", "20090201000000"}, "http://a.test/coll/20090101000000/http://example.com/c"},
 	} {
 		t.Run(tc.path, func(t *testing.T) {
-			tm, err := FetchTimeMap(context.Background(), NewClient(ClientOptions{RatePerHost: -1}), a.base()+tc.path, TimeMapOptions{ArchivePrefix: tc.prefix})
+			tm, err := FetchTimeMap(context.Background(), NewClient(ClientOptions{RatePerHost: -1, ArchiveHosts: []string{a.base()}}), a.base()+tc.path, TimeMapOptions{ArchivePrefix: tc.prefix})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -248,7 +312,7 @@ func TestFetchTimeMapPagedAndIndex(t *testing.T) {
 		a.docs[fmt.Sprintf("/deep/%d", i)] = [2]string{"application/link-format", orig +
 			fmt.Sprintf("</deep/%d>; rel=\"timemap\",\n", i+1) + line(fmt.Sprintf("200%d0101000000", i))}
 	}
-	c := NewClient(ClientOptions{RatePerHost: -1})
+	c := NewClient(ClientOptions{RatePerHost: -1, ArchiveHosts: []string{a.base()}})
 	for _, tc := range []struct {
 		path  string
 		times []string
@@ -323,7 +387,7 @@ func TestFetchTimeMapRealShapes(t *testing.T) {
 func TestTimeMapsFromURIsGoesOn(t *testing.T) {
 	a := newRMArchive(t)
 	a.docs["/tm/ok"] = [2]string{"application/link-format", "<http://example.com/>; rel=\"original\",\n<{{base}}/web/20040101000000/http://example.com/>; rel=\"memento\"; datetime=\"Thu, 01 Jan 2004 00:00:00 GMT\""}
-	src := NewTimeMapSource(NewClient(ClientOptions{RatePerHost: -1}), []string{a.base() + "/tm/missing", a.base() + "/tm/ok"}, TimeMapOptions{})
+	src := NewTimeMapSource(NewClient(ClientOptions{RatePerHost: -1, ArchiveHosts: []string{a.base()}}), []string{a.base() + "/tm/missing", a.base() + "/tm/ok"}, TimeMapOptions{})
 	var got []string
 	for tm, err := range src.TimeMaps(context.Background()) {
 		if err != nil {
@@ -351,9 +415,9 @@ func TestTimeGate(t *testing.T) {
 		urim string
 		dt   time.Time
 	}{
-		{"302", NewClient(ClientOptions{RatePerHost: -1}), "/tg302/http://x.example/", "/web/20100103202051/http://x.example/", time.Date(2010, 1, 3, 20, 20, 51, 0, time.UTC)},
+		{"302", NewClient(ClientOptions{RatePerHost: -1, ArchiveHosts: []string{a.base()}}), "/tg302/http://x.example/", "/web/20100103202051/http://x.example/", time.Date(2010, 1, 3, 20, 20, 51, 0, time.UTC)},
 		{"302 followed by http.Client", http.DefaultClient, "/tg302/http://x.example/", "/web/20100103202051/http://x.example/", time.Date(2010, 1, 3, 20, 20, 51, 0, time.UTC)},
-		{"200 Content-Location", NewClient(ClientOptions{RatePerHost: -1}), "/tg200/http://x.example/", "/web/20100101010000/http://x.example/", at.Add(time.Hour)},
+		{"200 Content-Location", NewClient(ClientOptions{RatePerHost: -1, ArchiveHosts: []string{a.base()}}), "/tg200/http://x.example/", "/web/20100101010000/http://x.example/", at.Add(time.Hour)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			uriM, dt, err := TimeGate(context.Background(), tc.doer, a.base()+tc.path, at)
@@ -372,7 +436,7 @@ func TestFetchMementoRawAndOriginalHeaders(t *testing.T) {
 	a.mementos["http://x.example/"] = "20100103202051,20110101000000"
 	a.mementos["http://x.example/gone"] = "20100103202051"
 	a.mementos["http://x.example/moved"] = "20100103202051"
-	c := NewClient(ClientOptions{RatePerHost: -1})
+	c := NewClient(ClientOptions{RatePerHost: -1, ArchiveHosts: []string{a.base()}})
 	ctx := context.Background()
 	capt := timemap.Capture{URIR: "http://x.example/", Key: "example,x)/", Time: time.Date(2010, 1, 3, 20, 20, 51, 0, time.UTC),
 		URIM: a.base() + "/web/20100103202051/http://x.example/"}
@@ -448,7 +512,7 @@ func rmResolveRun(ctx context.Context, t *testing.T, dir, uriT string) (*Client,
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := NewClient(ClientOptions{Cache: cache, RatePerHost: -1})
+	c := NewClient(ClientOptions{Cache: cache, RatePerHost: -1, ArchiveHosts: []string{uriT}})
 	var failed atomic.Int32
 	src := ResolveMementos(NewTimeMapSource(c, []string{uriT}, TimeMapOptions{}), c, MementoOptions{Workers: 1}, func(timemap.Capture, error) { failed.Add(1) })
 	var tms []*timemap.TimeMap
@@ -539,7 +603,7 @@ func TestResolveMementosKeepsFailures(t *testing.T) {
 	// A memento of another URI-R the archive does not hold.
 	tmap.WriteString(",\n<{{base}}/web/20100106000000/http://gone.example/>; rel=\"memento\"; datetime=\"Wed, 06 Jan 2010 00:00:00 GMT\"")
 	a.docs["/tm"] = [2]string{"application/link-format", tmap.String()}
-	c := NewClient(ClientOptions{RatePerHost: -1})
+	c := NewClient(ClientOptions{RatePerHost: -1, ArchiveHosts: []string{a.base()}})
 	var failed []string
 	src := ResolveMementos(NewTimeMapSource(c, []string{a.base() + "/tm"}, TimeMapOptions{}), c, MementoOptions{},
 		func(cp timemap.Capture, err error) { failed = append(failed, cp.Timestamp14()+" "+err.Error()) })

@@ -52,7 +52,7 @@ func TestAskTimeGateRecordedLinks(t *testing.T) {
 		w.WriteHeader(http.StatusFound)
 	}))
 	defer srv.Close()
-	client := NewClient(ClientOptions{RatePerHost: -1})
+	client := NewClient(ClientOptions{RatePerHost: -1, ArchiveHosts: []string{srv.URL}})
 	for i, v := range vals {
 		cur = v
 		a, err := AskTimeGate(context.Background(), client, srv.URL+"/tg/http://example.com/", time.Date(2014, 1, 26, 0, 0, 0, 0, time.UTC))
@@ -91,7 +91,9 @@ func TestTimeGateSource(t *testing.T) {
 	})
 	srv := httptest.NewServer(tg)
 	defer srv.Close()
-	src := NewTimeGateSource(NewClient(ClientOptions{RatePerHost: -1}), srv.URL+"/tg", []string{"http://ennejah.info/", "http://lonely.example/", "http://unknown.example/"}, time.Time{}, TimeMapOptions{})
+	// f stands for a public archive the aggregator names: on loopback in
+	// the test, so it is named as an archive too.
+	src := NewTimeGateSource(NewClient(ClientOptions{RatePerHost: -1, ArchiveHosts: []string{srv.URL, f.URL}}), srv.URL+"/tg", []string{"http://ennejah.info/", "http://lonely.example/", "http://unknown.example/"}, time.Time{}, TimeMapOptions{})
 	var got []int
 	var errs []error
 	for tm, err := range src.TimeMaps(context.Background()) {
@@ -107,7 +109,7 @@ func TestTimeGateSource(t *testing.T) {
 	if len(errs) != 1 || !errors.Is(errs[0], ErrNotArchived) || !strings.Contains(errs[0].Error(), "http://unknown.example/") {
 		t.Errorf("errors %v, want one not-archived error naming the URI-R", errs)
 	}
-	uriM, at, err := Resolve(context.Background(), NewClient(ClientOptions{RatePerHost: -1}), srv.URL+"/tg", "http://lonely.example/", time.Now())
+	uriM, at, err := Resolve(context.Background(), NewClient(ClientOptions{RatePerHost: -1, ArchiveHosts: []string{srv.URL}}), srv.URL+"/tg", "http://lonely.example/", time.Now())
 	if err != nil || uriM != srv.URL+"/web/20200102030405/http://lonely.example/" || at.Format("20060102150405") != "20200102030405" {
 		t.Errorf("Resolve: %q %v %v", uriM, at, err)
 	}

@@ -2,6 +2,7 @@ package remote
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -42,7 +43,8 @@ type TimeMapOptions struct {
 	ArchivePrefix string
 	// OnWarning, when set, hears of what was lost while the TimeMap was
 	// kept: a linked page (rel="timemap", "next", "prev") that could not be
-	// fetched or read. The mementos read from the other pages are kept.
+	// fetched or read (a *PageError), or a memento whose datetime is no date
+	// and whose URI-M holds no timestamp. The other mementos are kept.
 	OnWarning func(error)
 }
 
@@ -89,8 +91,9 @@ func (e *PageError) Unwrap() error { return e.Err }
 // The format of each document is told by its content (a Content-Type that
 // contradicts the body loses): RFC 7089 link-format (timemap.ParseLinkFormat,
 // with the quirks of real archives), MemGator's JSON
-// (timemap.ParseTimeMapJSON), pywb's CDXJ lines (URI-Ms built from
-// opts.ArchivePrefix) or the CDXJ object resource stream of MemGator and
+// (timemap.ParseTimeMapJSON), pywb's CDXJ lines and /timemap/json/ objects
+// and the Internet Archive's /web/timemap/json/ rows (URI-Ms built from
+// opts.ArchivePrefix), or the CDXJ object resource stream of MemGator and
 // ipwb (application/cdxj+ors). Paged and index TimeMaps are followed
 // breadth-first through their rel="timemap", rel="next" and rel="prev" links
 // (other than "self", and other than links whose type names another format,
@@ -128,6 +131,24 @@ func FetchTimeMap(ctx context.Context, doer Doer, uriT string, opts TimeMapOptio
 			return nil, fmt.Errorf("remote: TimeMap %s: more than %d pages", uriT, opts.MaxPages)
 		}
 		base, ltm, err := fetchTimeMapPage(ctx, doer, p.uri, opts)
+		var undated []string
+		if err == nil {
+			// A memento with neither a datetime nor a timestamp in its
+			// URI-M is skipped with a warning; a page of only such
+			// mementos is a page that failed.
+			kept := ltm.Mementos[:0]
+			for _, m := range ltm.Mementos {
+				if _, _, ok := timemap.ParseURIM(m.URI); m.Datetime.IsZero() && !ok {
+					undated = append(undated, m.URI)
+					continue
+				}
+				kept = append(kept, m)
+			}
+			ltm.Mementos = kept
+			if len(kept) == 0 && len(undated) > 0 {
+				err = fmt.Errorf("%s: no memento with a datetime (%d without)", p.uri, len(undated))
+			}
+		}
 		if err != nil {
 			if p.uri == uriT || ctx.Err() != nil {
 				return nil, fmt.Errorf("remote: TimeMap %s: %w", uriT, err)
@@ -136,6 +157,11 @@ func FetchTimeMap(ctx context.Context, doer Doer, uriT string, opts TimeMapOptio
 				opts.OnWarning(&PageError{URIT: uriT, Page: p.uri, Err: err})
 			}
 			continue
+		}
+		for _, u := range undated {
+			if opts.OnWarning != nil {
+				opts.OnWarning(fmt.Errorf("remote: TimeMap %s: memento <%s> skipped: its datetime is no date, and its URI holds no timestamp", uriT, u))
+			}
 		}
 		visited[base.String()] = true
 		if fetchedT == "" {
@@ -187,7 +213,12 @@ func FetchTimeMap(ctx context.Context, doer Doer, uriT string, opts TimeMapOptio
 		if t.IsZero() {
 			_, ts, ok := timemap.ParseURIM(m.URI)
 			if !ok {
-				return nil, fmt.Errorf("remote: TimeMap %s: memento <%s> has no datetime", uriT, m.URI)
+				// Neither a datetime nor a timestamp in the URI-M: this
+				// memento is lost, not the TimeMap.
+				if opts.OnWarning != nil {
+					opts.OnWarning(fmt.Errorf("remote: TimeMap %s: memento <%s> skipped: no datetime, and none in its URI", uriT, m.URI))
+				}
+				continue
 			}
 			t, _ = timemap.ParseTimestamp(ts)
 		}
@@ -225,10 +256,12 @@ func fetchTimeMapPage(ctx context.Context, doer Doer, uri string, opts TimeMapOp
 }
 
 // parseTimeMap parses one TimeMap document by its content: the first
-// character tells link-format ('<'), JSON ('{') and CDXJ (anything else)
-// apart, whatever the Content-Type says (archives mislabel TimeMaps; the
-// declared type is only named in errors). An empty document lists no
-// mementos.
+// character tells link-format ('<'), JSON ('{': MemGator's object, or
+// pywb's /timemap/json/, one CDX object per line), a JSON array ('[': the
+// Internet Archive's /web/timemap/json/, rows under a header row) and CDXJ
+// (anything else) apart, whatever the Content-Type says (archives mislabel
+// TimeMaps; the declared type is only named in errors). An empty document
+// lists no mementos.
 func parseTimeMap(contentType string, body []byte, base *url.URL, prefix string) (*timemap.LinkTimeMap, error) {
 	trimmed := bytes.TrimLeft(body, " \t\r\n\ufeff")
 	if len(trimmed) == 0 {
@@ -246,9 +279,13 @@ func parseTimeMap(contentType string, body []byte, base *url.URL, prefix string)
 		}
 		ltm, err = timemap.ParseLinkFormat(bytes.NewReader(trimmed))
 	case '{':
+		if isCDXJSONObject(trimmed) {
+			ltm, err = parseCDXRowsTimeMap(trimmed, base, prefix, false)
+			break
+		}
 		ltm, err = timemap.ParseTimeMapJSON(bytes.NewReader(trimmed))
 	case '[':
-		err = fmt.Errorf("a JSON array, not a TimeMap")
+		ltm, err = parseCDXRowsTimeMap(trimmed, base, prefix, true)
 	default:
 		ltm, err = parseCDXJTimeMap(trimmed, base, prefix)
 	}
@@ -280,18 +317,16 @@ func parseCDXJTimeMap(body []byte, base *url.URL, prefix string) (*timemap.LinkT
 		if line[0] == '!' {
 			return parseORS(body)
 		}
-		if before, _, ok := strings.Cut(line, "{"); ok && len(strings.Fields(before)) == 1 {
+		// An ORS line is "timestamp {json}"; a pywb line is "urlkey
+		// timestamp {json}", and its urlkey may hold "{" itself.
+		if _, rest, ok := strings.Cut(line, " "); ok && strings.HasPrefix(strings.TrimSpace(rest), "{") {
 			return parseORS(body)
 		}
 		break
 	}
-	if prefix == "" {
-		s := base.String()
-		i := strings.Index(s, "/timemap/")
-		if i < 0 {
-			return nil, fmt.Errorf("CDXJ TimeMap names no URI-Ms and its URI has no /timemap/ to build them from: give the archive prefix (TimeMapOptions.ArchivePrefix; offtopic: --memento-prefix)")
-		}
-		prefix = s[:i]
+	prefix, err := mementoPrefix(base, prefix, "CDXJ")
+	if err != nil {
+		return nil, err
 	}
 	ltm := &timemap.LinkTimeMap{}
 	for c, err := range timemap.ReadCDXJ(bytes.NewReader(body), "") {
@@ -302,6 +337,73 @@ func parseCDXJTimeMap(body []byte, base *url.URL, prefix string) (*timemap.LinkT
 			ltm.Original = c.URIR
 		}
 		ltm.Mementos = append(ltm.Mementos, timemap.LinkMemento{URI: timemap.URIM(prefix, c), Datetime: c.Time, Rels: []string{"memento"}})
+	}
+	return ltm, nil
+}
+
+// mementoPrefix is prefix, else the part of the TimeMap's URI before
+// "/timemap/", from which the URI-Ms of a TimeMap that names none are
+// built.
+func mementoPrefix(base *url.URL, prefix, format string) (string, error) {
+	if prefix != "" {
+		return prefix, nil
+	}
+	s := base.String()
+	i := strings.Index(s, "/timemap/")
+	if i < 0 {
+		return "", fmt.Errorf("%s TimeMap names no URI-Ms and its URI has no /timemap/ to build them from: give the archive prefix (TimeMapOptions.ArchivePrefix; offtopic: --memento-prefix)", format)
+	}
+	return s[:i], nil
+}
+
+// isCDXJSONObject reports whether a JSON document starts with a CDX object
+// (pywb's /timemap/json/: "urlkey", "timestamp", "url", ... per line)
+// rather than MemGator's TimeMap object.
+func isCDXJSONObject(b []byte) bool {
+	var first map[string]json.RawMessage
+	if json.NewDecoder(bytes.NewReader(b)).Decode(&first) != nil {
+		return false
+	}
+	_, mementos := first["mementos"]
+	_, ts := first["timestamp"]
+	return !mementos && ts
+}
+
+// parseCDXRowsTimeMap reads a TimeMap of CDX rows: pywb's /timemap/json/
+// (one JSON object per line) or, with array set, the Internet Archive's
+// /web/timemap/json/ (a JSON array of rows, the first naming the fields).
+// The rows name no URI-Ms: they are built from prefix (see mementoPrefix).
+// Rows that cannot be read are left out; when none can, the first error is
+// returned.
+func parseCDXRowsTimeMap(body []byte, base *url.URL, prefix string, array bool) (*timemap.LinkTimeMap, error) {
+	prefix, err := mementoPrefix(base, prefix, "JSON")
+	if err != nil {
+		return nil, err
+	}
+	ltm := &timemap.LinkTimeMap{}
+	var bad error
+	k := &sink{s: &CDXServer{}, origs: map[string]timemap.Capture{}, seen: map[entry]bool{}, prefix: strings.TrimRight(prefix, "/"),
+		yield: func(c timemap.Capture, err error) bool {
+			if err != nil {
+				bad = cmp.Or(bad, err)
+				return true
+			}
+			if ltm.Original == "" {
+				ltm.Original = c.URIR
+			}
+			ltm.Mementos = append(ltm.Mementos, timemap.LinkMemento{URI: c.URIM, Datetime: c.Time, Rels: []string{"memento"}})
+			return true
+		}}
+	if array {
+		_, err = parseWayback(bytes.NewReader(body), base.String(), k)
+	} else {
+		err = parsePywb(bytes.NewReader(body), base.String(), k)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if len(ltm.Mementos) == 0 && bad != nil {
+		return nil, bad
 	}
 	return ltm, nil
 }
@@ -349,7 +451,7 @@ func parseORS(body []byte) (*timemap.LinkTimeMap, error) {
 		if m.URI == "" {
 			return nil, fmt.Errorf("CDXJ line %d: no uri", n)
 		}
-		t, err := http.ParseTime(m.Datetime)
+		t, err := timemap.ParseMementoDatetime(m.Datetime)
 		if err != nil {
 			if t, err = timemap.ParseTimestamp(head); err != nil {
 				return nil, fmt.Errorf("CDXJ line %d: no datetime: %w", n, err)

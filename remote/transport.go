@@ -367,7 +367,7 @@ func (r *retrier) backoff(n int) time.Duration {
 // connection errors, bodies cut short and other transport failures are; a
 // cancelled context and a malformed request are not.
 func retryable(err error) bool {
-	if errors.Is(err, context.Canceled) {
+	if errors.Is(err, context.Canceled) || blocked(err) {
 		return false
 	}
 	msg := err.Error()

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -20,7 +21,9 @@ import (
 // newline. gowarc has no ARC reader, so this is a small one.
 //
 // A gzipped ARC file is read one gzip member at a time, each member held in
-// memory (writers put one record per member); a plain ARC file is held in
+// memory (writers put one record per member; a record a writer split across
+// members of a fixed size is read on into the next ones, which then count as
+// one member); a plain ARC file is held in
 // memory whole. Declared lengths are checked against where the next header
 // line is: a record whose length runs into the next record, or past the end
 // of the file, is reported as a RecordError and skipped.
@@ -33,20 +36,31 @@ type arcHeader struct {
 	length int64
 }
 
-// parseARCHeader parses an ARC header line (without line end).
+// parseARCHeader parses an ARC header line (without line end). A line of
+// other than 10 fields is read as version 1 with the URL all fields but the
+// last four, as peer readers do (crawlers wrote URLs holding spaces); the
+// spaces are kept as %20, since a URI holds none and index lines are split
+// on them. Of a date longer than 14 digits the first 14 are taken.
 func parseARCHeader(line string) (arcHeader, error) {
 	f := strings.Fields(line)
-	if len(f) != 5 && len(f) != 10 {
+	if len(f) < 5 {
 		return arcHeader{}, fmt.Errorf("ARC header line has %d fields, want 5 or 10", len(f))
+	}
+	if len(f) != 10 {
+		f = append([]string{strings.Join(f[:len(f)-4], "%20")}, f[len(f)-4:]...)
 	}
 	if !strings.Contains(f[0], ":") {
 		return arcHeader{}, fmt.Errorf("ARC header line does not start with a URL")
 	}
 	h := arcHeader{url: f[0], mime: f[3]}
-	if len(f[2]) != 14 {
+	date := f[2]
+	if len(date) > 14 && allDigits(date) {
+		date = date[:14]
+	}
+	if len(date) != 14 {
 		return h, fmt.Errorf("bad ARC date %q", f[2])
 	}
-	t, err := time.Parse("20060102150405", f[2])
+	t, err := time.Parse("20060102150405", date)
 	if err != nil {
 		return h, fmt.Errorf("bad ARC date %q", f[2])
 	}
@@ -57,6 +71,15 @@ func parseARCHeader(line string) (arcHeader, error) {
 	}
 	h.length = n
 	return h, nil
+}
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // arcItem is one parsed record or one error of a chunk.
@@ -98,9 +121,13 @@ func parseARCChunk(buf []byte) []arcItem {
 			pos = len(buf)
 			continue
 		}
-		// Garbage follows the body: keep the record, resync after it.
+		// Garbage follows the body: keep the record, resync after it and
+		// say what was skipped.
 		items = append(items, arcItem{start: pos, end: bodyEnd, hdr: hdr})
 		pos = nextCandidateLine(buf, bodyEnd)
+		if from := skipSpace(buf, bodyEnd); from < pos {
+			items = append(items, arcItem{start: from, err: fmt.Errorf("%d bytes skipped after the record at chunk offset %d, up to the next header line", pos-from, items[len(items)-1].start)})
+		}
 	}
 	return items
 }
@@ -163,14 +190,14 @@ func nextHeaderLine(buf []byte, pos int) int {
 }
 
 // nextCandidateLine returns the offset of the first line at or after pos
-// that looks like an ARC header line, valid or not (a URL followed by 4 or 9
+// that looks like an ARC header line, valid or not (a URL followed by 4 or
 // more fields), or len(buf).
 func nextCandidateLine(buf []byte, pos int) int {
 	for pos < len(buf) {
 		if pos == 0 || buf[pos-1] == '\n' {
 			line, _ := lineAt(buf, pos)
 			f := strings.Fields(line)
-			if (len(f) == 5 || len(f) == 10) && (strings.Contains(f[0], "://") || strings.HasPrefix(f[0], "dns:")) {
+			if len(f) >= 5 && (strings.Contains(f[0], "://") || strings.HasPrefix(f[0], "dns:")) {
 				return pos
 			}
 		}
@@ -239,20 +266,93 @@ func (s *arcSource) load() error {
 	}
 	if len(magic) < 3 || magic[0] != 0x1f || magic[1] != 0x8b || magic[2] != 8 {
 		n, _ := skipToGzipMagic(s.br)
-		return &RecordError{File: s.path, Offset: off, Err: fmt.Errorf("%d bytes of garbage between gzip members", n)}
+		return &RecordError{File: s.path, Offset: off, Err: fmt.Errorf("%d bytes of garbage %s", n, garbageWhere(off))}
 	}
 	if err := startGzipMember(&s.zr, s.br); err != nil {
 		return &RecordError{File: s.path, Offset: off, Err: err}
 	}
 	b, rerr := io.ReadAll(s.zr)
+	items := parseARCChunk(b)
+	// A writer that cut members at fixed sizes left the last record of
+	// this one to go on in the next: read on, as a whole-stream reader
+	// does, while the next member does not start with a record.
+	for rerr == nil && arcCutShort(b, items) && len(b) < maxARCJoin && s.nextMemberContinues() {
+		// Read on as far as the record cut short needs (its declared
+		// length, when its header line is whole), then parse again from
+		// it: what comes before it stays as parsed.
+		last := items[len(items)-1].start
+		need := len(b) + 1
+		if line, lineEnd := lineAt(b, last); lineEnd < len(b) || len(b) > 0 && b[len(b)-1] == '\n' {
+			if h, err := parseARCHeader(line); err == nil {
+				need = max(need, lineEnd+int(min(h.length, maxARCJoin))+1)
+			}
+		}
+		for len(b) < need && rerr == nil {
+			if err := startGzipMember(&s.zr, s.br); err != nil {
+				rerr = err
+				break
+			}
+			more, err := io.ReadAll(s.zr)
+			b, rerr = append(b, more...), err
+			if len(b) < need && (rerr != nil || !s.nextMemberContinues()) {
+				break
+			}
+		}
+		items = items[:len(items)-1]
+		for _, it := range parseARCChunk(b[last:]) {
+			it.start += last
+			if it.end > 0 {
+				it.end += last
+			}
+			items = append(items, it)
+		}
+	}
 	s.chunk, s.chunkOff, s.chunkLen = b, off, s.filePos()-off
-	s.items = parseARCChunk(b)
+	s.items = items
 	s.multi = len(s.items) > 1
 	if rerr != nil {
 		_, _ = skipToGzipMagic(s.br)
 		s.items = append(s.items, arcItem{start: len(b), err: fmt.Errorf("bad gzip data: %w", rerr)})
 	}
 	return nil
+}
+
+// maxARCJoin bounds the members read on into for one record.
+const maxARCJoin = 256 << 20
+
+// arcCutShort reports whether a chunk's last record is cut short: its
+// declared length runs past the chunk, or the chunk ends inside a header
+// line.
+func arcCutShort(b []byte, items []arcItem) bool {
+	if len(items) == 0 {
+		return false
+	}
+	last := items[len(items)-1]
+	if last.err == nil {
+		return false
+	}
+	return errors.Is(last.err, errTruncated) || len(b) > 0 && b[len(b)-1] != '\n' && bytes.IndexByte(b[last.start:], '\n') < 0
+}
+
+// nextMemberContinues reports whether a gzip member follows that does not
+// start with an ARC header line.
+func (s *arcSource) nextMemberContinues() bool {
+	p, _ := s.br.Peek(min(s.br.Size(), 64<<10))
+	if len(p) < 3 || p[0] != 0x1f || p[1] != 0x8b || p[2] != 8 {
+		return false
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(p))
+	if err != nil {
+		return false
+	}
+	head := make([]byte, 4096)
+	m, _ := io.ReadFull(zr, head)
+	if m == 0 {
+		return false
+	}
+	line, _ := lineAt(head[:m], skipSpace(head[:m], 0))
+	_, herr := parseARCHeader(line)
+	return herr != nil
 }
 
 func (s *arcSource) next() (*Record, error) {

@@ -188,6 +188,9 @@ func FuzzARC(f *testing.F) {
 		f.Add(b, true)
 	}
 	f.Add([]byte("filedesc://x.arc 0.0.0.0 20050101000000 text/plain 9\n1 0 test\n\n\nhttp://example.com/ 1.2.3.4 20050101000000 text/html 5\nhello\n"), false)
+	// Issue 23 item 3: URLs holding spaces, dates longer than 14 digits.
+	f.Add([]byte("filedesc://x.arc 0.0.0.0 20050101000000 text/plain 9\n1 0 test\n\n\nhttp://example.com/a b 1.2.3.4 20050101000000 text/html 5\nhello\n"), false)
+	f.Add([]byte("http://example.com/a  b  c 1.2.3.4 20050101000000999 text/html 5\nhello\nhttp://x/ 1 2 3 4 5 6 7 8 9 10\n"), true)
 	dir := f.TempDir()
 	f.Fuzz(func(t *testing.T, data []byte, gz bool) {
 		name := "fuzz.arc"
@@ -282,5 +285,57 @@ func FuzzCDXJ(f *testing.F) {
 		if i != len(caps) {
 			t.Fatalf("re-read %d captures of %d", i, len(caps))
 		}
+	})
+}
+
+// FuzzGzipLead reads per-record gzipped WARC files made of the input with
+// lead bytes before the first member (issue 23 item 1): the gzip-or-plain
+// decision searches past them for the first member or record. Named .bin so
+// that the file name does not decide the format.
+func FuzzGzipLead(f *testing.F) {
+	for _, b := range fuzzSeedFiles(true, 64<<10, warcSeedFixtures...) {
+		f.Add(b, []byte("x"))
+	}
+	f.Add([]byte(handWARC+handWARC), []byte{0x1e, 0x8b, 0x08})
+	f.Add([]byte(handWARC+handWARC), []byte{0x1f, 0x8b, 0x08, 0, 0})
+	f.Add([]byte(handWARC+handWARC), []byte("WARC/1.0\r\n"))
+	f.Add([]byte(handWARC+handWARC), bytes.Repeat([]byte("junk "), 300))
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, data, lead []byte) {
+		gz := append(bytes.Clone(lead), gzipRecords(data)...)
+		checkRecords(t, fuzzFile(t, dir, "fuzz.bin", gz), len(gz))
+	})
+}
+
+// FuzzWARCGzipFixed reads WARC files made of the input gzipped as members
+// of a fixed size, records going on from one member to the next (issue 23
+// item 2).
+func FuzzWARCGzipFixed(f *testing.F) {
+	for _, b := range fuzzSeedFiles(true, 64<<10, warcSeedFixtures...) {
+		f.Add(b, uint16(1000))
+		f.Add(b, uint16(97))
+	}
+	f.Add([]byte(handWARC+handWARC), uint16(3))
+	f.Add([]byte(handWARC+handWARC), uint16(len(handWARC)-2))
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, data []byte, size uint16) {
+		gz := gzipFixed(data, max(int(size), 1))
+		checkRecords(t, fuzzFile(t, dir, "fuzz.warc.gz", gz), len(gz))
+	})
+}
+
+// FuzzARCGzipFixed reads ARC files made of the input gzipped as members of
+// a fixed size, records going on from one member to the next (issue 23
+// item 2).
+func FuzzARCGzipFixed(f *testing.F) {
+	for _, b := range fuzzSeedFiles(true, 64<<10, "arc/pywb-example.arc", "arc/pywb-bad.arc", "arc/aut-badexample.arc.gz") {
+		f.Add(b, uint16(100))
+		f.Add(b, uint16(7))
+	}
+	f.Add([]byte("filedesc://x.arc 0.0.0.0 20050101000000 text/plain 9\n1 0 test\n\n\nhttp://example.com/ 1.2.3.4 20050101000000 text/html 5\nhello\n"), uint16(30))
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, data []byte, size uint16) {
+		gz := gzipFixed(data, max(int(size), 1))
+		checkRecords(t, fuzzFile(t, dir, "fuzz.arc.gz", gz), len(gz))
 	})
 }

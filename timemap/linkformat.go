@@ -210,8 +210,10 @@ type LinkTimeMap struct {
 // RFC 6690) as archives serve it: links separated by commas with any white
 // space or line breaks, parameters in any order with quoted or bare values,
 // unknown parameters kept, rel values that are token sets ("first
-// memento"), datetimes in RFC 1123 or RFC 850/ANSI C forms. Links with a
-// datetime and the "memento" relation are mementos.
+// memento"), datetimes in RFC 1123 or RFC 850/ANSI C forms and the variants
+// archives write (ParseMementoDatetime). Links with the "memento" relation
+// are mementos; one whose datetime is not a date gets a zero Datetime, as
+// one without, and the URI-M's timestamp stands in for it.
 func ParseLinkFormat(r io.Reader) (*LinkTimeMap, error) {
 	b, err := io.ReadAll(r)
 	if err != nil {
@@ -227,20 +229,18 @@ func ParseLinkFormat(r io.Reader) (*LinkTimeMap, error) {
 		case l.HasRel("memento"):
 			m := LinkMemento{URI: l.URI, Rels: l.Rels()}
 			if d, ok := l.Params["datetime"]; ok {
-				t, err := http.ParseTime(d)
-				if err != nil {
-					return nil, fmt.Errorf("timemap: link-format: memento <%s>: bad datetime %q", l.URI, d)
+				if t, err := ParseMementoDatetime(d); err == nil {
+					m.Datetime = t
 				}
-				m.Datetime = t.UTC()
 			}
 			tm.Mementos = append(tm.Mementos, m)
 		case l.HasRel("self"):
 			tm.Self = l.URI
-			if t, err := http.ParseTime(l.Params["from"]); err == nil {
-				tm.From = t.UTC()
+			if t, err := ParseMementoDatetime(l.Params["from"]); err == nil {
+				tm.From = t
 			}
-			if t, err := http.ParseTime(l.Params["until"]); err == nil {
-				tm.Until = t.UTC()
+			if t, err := ParseMementoDatetime(l.Params["until"]); err == nil {
+				tm.Until = t
 			}
 		}
 		if l.HasRel("original") && tm.Original == "" {
@@ -251,6 +251,69 @@ func ParseLinkFormat(r io.Reader) (*LinkTimeMap, error) {
 		}
 	}
 	return tm, nil
+}
+
+// datetimeLayouts are the forms of a memento datetime ParseMementoDatetime
+// reads besides http.ParseTime's: RFC 1123 with a one-digit day, a
+// numeric or UTC zone, no weekday; ISO 8601 / RFC 3339.
+var datetimeLayouts = []string{
+	"Mon, _2 Jan 2006 15:04:05 MST",
+	"Mon, _2 Jan 2006 15:04:05 -0700",
+	"Mon, _2 Jan 2006 15:04:05",
+	"_2 Jan 2006 15:04:05 MST",
+	"_2 Jan 2006 15:04:05 -0700",
+	"Monday, _2-Jan-06 15:04:05 MST",
+	time.RFC3339Nano,
+	"2006-01-02T15:04:05Z0700",
+	"2006-01-02T15:04:05",
+	"2006-01-02 15:04:05Z07:00",
+	"2006-01-02 15:04:05",
+	"2006-01-02T15:04Z07:00",
+	"2006-01-02",
+}
+
+// ParseMementoDatetime parses a memento datetime as archives write it:
+// RFC 1123 (the standard's), RFC 850 and ANSI C, and the variants met in
+// the wild: any letter case, a one-digit day, "UTC" or "+0000" for GMT, no
+// weekday, ISO 8601; or a 14-digit (or shorter) timestamp. The result is in
+// UTC, to the second as Memento datetimes are. Only the GMT/UTC/Z zone names are taken: another name is an error,
+// since its offset is unknown.
+func ParseMementoDatetime(s string) (time.Time, error) {
+	s = strings.Join(strings.Fields(s), " ")
+	if s == "" {
+		return time.Time{}, fmt.Errorf("empty datetime")
+	}
+	if t, err := http.ParseTime(s); err == nil {
+		return t.UTC(), nil
+	}
+	if allDigits(s) && len(s) <= 14 {
+		return parseTimestamp(s)
+	}
+	// Zone names in any case, as the layouts write them.
+	fields := strings.Fields(s)
+	last := strings.ToUpper(fields[len(fields)-1])
+	switch last {
+	case "GMT", "UTC", "UT", "Z":
+		fields[len(fields)-1] = "GMT"
+	default:
+		if len(last) == 3 && last[0] >= 'A' && last[0] <= 'Z' && !strings.ContainsAny(last, "0123456789:") && !isMonthOrDay(last) {
+			return time.Time{}, fmt.Errorf("datetime %q: unknown zone %s", s, last)
+		}
+	}
+	u := strings.Join(fields, " ")
+	for _, layout := range append([]string{http.TimeFormat}, datetimeLayouts...) {
+		if t, err := time.Parse(layout, u); err == nil {
+			return t.UTC().Truncate(time.Second), nil
+		}
+		if t, err := time.Parse(layout, strings.ToUpper(u)); err == nil {
+			return t.UTC().Truncate(time.Second), nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("datetime %q is no date", s)
+}
+
+func isMonthOrDay(s string) bool {
+	return strings.Contains("JAN FEB MAR APR MAY JUN JUL AUG SEP OCT NOV DEC MON TUE WED THU FRI SAT SUN", s)
 }
 
 // ParseLinks tokenises a link-format document or an HTTP Link header value
@@ -335,7 +398,8 @@ func ParseLinks(s string) ([]Link, error) {
 
 // ParseTimeMapJSON reads a JSON TimeMap in MemGator's shape (original_uri,
 // self, mementos.list [{datetime, uri}], timegate_uri). Datetimes may be
-// RFC 3339 or RFC 1123.
+// RFC 3339, RFC 1123 or another form ParseMementoDatetime reads; one that
+// is no date is left zero.
 func ParseTimeMapJSON(r io.Reader) (*LinkTimeMap, error) {
 	var raw struct {
 		OriginalURI string `json:"original_uri"`
@@ -352,14 +416,11 @@ func ParseTimeMapJSON(r io.Reader) (*LinkTimeMap, error) {
 		return nil, fmt.Errorf("timemap: reading JSON TimeMap: %w", err)
 	}
 	tm := &LinkTimeMap{Original: raw.OriginalURI, Self: raw.Self, TimeGate: raw.TimeGateURI}
-	for i, m := range raw.Mementos.List {
-		t, err := time.Parse(time.RFC3339, m.Datetime)
-		if err != nil {
-			if t, err = http.ParseTime(m.Datetime); err != nil {
-				return nil, fmt.Errorf("timemap: JSON TimeMap: memento %d: bad datetime %q", i, m.Datetime)
-			}
-		}
-		tm.Mementos = append(tm.Mementos, LinkMemento{URI: m.URI, Datetime: t.UTC(), Rels: []string{"memento"}})
+	for _, m := range raw.Mementos.List {
+		// A datetime that is no date is left zero, as a missing one: the
+		// URI-M's timestamp stands in for it.
+		t, _ := ParseMementoDatetime(m.Datetime)
+		tm.Mementos = append(tm.Mementos, LinkMemento{URI: m.URI, Datetime: t, Rels: []string{"memento"}})
 	}
 	if n := len(tm.Mementos); n > 0 {
 		tm.From, tm.Until = tm.Mementos[0].Datetime, tm.Mementos[n-1].Datetime

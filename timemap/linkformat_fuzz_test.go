@@ -33,7 +33,10 @@ func addFixtureSeeds(f *testing.F, dir string, exts ...string) {
 // is written by WriteLinkFormat so that it reads back the same.
 func FuzzParseLinkFormat(f *testing.F) {
 	addFixtureSeeds(f, "timemap", ".link", ".yaml")
-	for _, s := range []string{"", "<x>", `<a>; rel="memento"; datetime="Sat, 02 Feb 2013 10:00:00 GMT"`, `<a>;rel=first memento;datetime="x"`, "<a>; rel=\"", ",,<>,"} {
+	for _, s := range []string{"", "<x>", `<a>; rel="memento"; datetime="Sat, 02 Feb 2013 10:00:00 GMT"`, `<a>;rel=first memento;datetime="x"`, "<a>; rel=\"", ",,<>,",
+		// Issue 23 item 10: datetimes in the forms archives write.
+		`<a>; rel="memento"; datetime="Sat, 2 Feb 2013 10:00:00 +0000"`, `<a>; rel="memento"; datetime="sat, 02 feb 2013 10:00:00 utc"`,
+		`<a>; rel="memento"; datetime="2013-02-02T10:00:00.5Z"`, `<a>; rel="memento"; datetime="Sat, 02 Feb 2013 10:00:00 EST"`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {

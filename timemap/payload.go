@@ -192,7 +192,8 @@ func (p *Payloads) quick(f *os.File, loc Location) (http.Header, []byte, bool) {
 	} else if err := in.zr.Reset(br); err != nil {
 		return nil, nil, false
 	}
-	in.zr.Multistream(false)
+	// Multistream: buf is the record's members, which may be more than one
+	// when the record goes on into the next (see warcSource.continueMember).
 	if in.rd == nil {
 		in.rd = bufio.NewReaderSize(in.zr, 32<<10)
 	} else {

@@ -1,6 +1,7 @@
 package timemap
 
 import (
+	"bufio"
 	"bytes"
 	"compress/gzip"
 	"crypto/sha1"
@@ -153,12 +154,16 @@ type recordSource interface {
 type RecordReader struct {
 	path   string
 	format Format
+	gz     bool
 	src    recordSource
 }
 
 // OpenRecords opens a WARC or ARC file, plain or gzipped. The format is
-// sniffed from the content (gzip magic, "WARC/" or "filedesc://"), falling
-// back to the file name. Gzipped files may hold one member per record (the
+// sniffed from the content (gzip magic, "WARC/" or "filedesc://"); when the
+// file starts with neither (a stray byte, a damaged first member), from the
+// first gzip member or record found in its first 64 MiB, and Next reports
+// the bytes before it as a *RecordError at offset 0; else from the file
+// name. Gzipped files may hold one member per record (the
 // norm) or any other member layout, including one member for the whole
 // file: records after the first in a member get Location.MemberOffset set.
 func OpenRecords(path string, opts ReadOptions) (*RecordReader, error) {
@@ -171,7 +176,7 @@ func OpenRecords(path string, opts ReadOptions) (*RecordReader, error) {
 		f.Close()
 		return nil, fmt.Errorf("timemap: %s: offset 0: %w", path, err)
 	}
-	rr := &RecordReader{path: path, format: format}
+	rr := &RecordReader{path: path, format: format, gz: gz}
 	if format == FormatARC {
 		rr.src = newARCSource(path, f, gz, opts)
 	} else {
@@ -187,6 +192,10 @@ func (r *RecordReader) Next() (*Record, error) { return r.src.next() }
 
 // Close releases the file and the current record.
 func (r *RecordReader) Close() error { return r.src.close() }
+
+// Gzipped reports whether the file is read as gzip members (decided from
+// its first gzip member or record, wherever it is found).
+func (r *RecordReader) Gzipped() bool { return r.gz }
 
 // Path returns the path of the file being read.
 func (r *RecordReader) Path() string { return r.path }
@@ -219,18 +228,95 @@ func sniff(f *os.File, path string) (Format, bool, error) {
 			return 0, false, err
 		}
 	}
-	content = bytes.TrimLeft(content, " \t\r\n")
-	switch {
-	case bytes.HasPrefix(content, []byte("WARC/")):
-		return FormatWARC, gz, nil
-	case bytes.HasPrefix(content, []byte("filedesc://")), looksLikeARCHeader(content):
-		return FormatARC, gz, nil
+	if format, ok := contentFormat(content); ok {
+		return format, gz, nil
+	}
+	if format, fgz, ok := findStart(f); ok {
+		// Neither a gzip member nor a record starts the file (a stray
+		// byte, a damaged first member): what the first member or record
+		// found further on is decides, and the reader reports the bytes
+		// before it.
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return 0, false, err
+		}
+		return format, fgz, nil
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return 0, false, err
 	}
 	name := strings.ToLower(filepath.Base(path))
 	if strings.Contains(name, ".arc") && !strings.Contains(name, ".warc") {
 		return FormatARC, gz, nil
 	}
 	return FormatWARC, gz, nil
+}
+
+// contentFormat reports the format of the decompressed bytes that start a
+// file, when a WARC or ARC record starts them.
+func contentFormat(content []byte) (Format, bool) {
+	content = bytes.TrimLeft(content, " \t\r\n")
+	switch {
+	case bytes.HasPrefix(content, []byte("WARC/")):
+		return FormatWARC, true
+	case bytes.HasPrefix(content, []byte("filedesc://")), looksLikeARCHeader(content):
+		return FormatARC, true
+	}
+	return 0, false
+}
+
+// maxSniffScan bounds how far findStart looks for the first record.
+const maxSniffScan = 64 << 20
+
+// findStart looks, in a file whose start is neither a gzip member nor a
+// record, for the first gzip member (magic 1f 8b 08) that decompresses to a
+// WARC or ARC record, or the first plain "WARC/<digit>" or "filedesc://",
+// whichever comes first in the first maxSniffScan bytes, and reports the
+// format and whether the file is gzipped.
+func findStart(f *os.File) (Format, bool, bool) {
+	const chunk = 1 << 20
+	buf := make([]byte, chunk+16)
+	for base := int64(0); base < maxSniffScan; base += chunk {
+		n, err := f.ReadAt(buf, base)
+		if n == 0 {
+			return 0, false, false
+		}
+		b := buf[:n]
+		for i := 0; i < len(b) && i < chunk; i++ {
+			switch b[i] {
+			case 0x1f:
+				if i+2 < len(b) && b[i+1] == 0x8b && b[i+2] == 8 {
+					if format, ok := gzipMemberFormat(f, base+int64(i)); ok {
+						return format, true, true
+					}
+				}
+			case 'W':
+				if bytes.HasPrefix(b[i:], []byte("WARC/")) && i+5 < len(b) && b[i+5] >= '0' && b[i+5] <= '9' {
+					return FormatWARC, false, true
+				}
+			case 'f':
+				if bytes.HasPrefix(b[i:], []byte("filedesc://")) {
+					return FormatARC, false, true
+				}
+			}
+		}
+		if err != nil {
+			return 0, false, false
+		}
+	}
+	return 0, false, false
+}
+
+// gzipMemberFormat reports the format of the record a gzip member at off
+// starts with, if it decompresses to one.
+func gzipMemberFormat(f *os.File, off int64) (Format, bool) {
+	zr, err := gzip.NewReader(bufio.NewReader(io.NewSectionReader(f, off, 1<<62)))
+	if err != nil {
+		return 0, false
+	}
+	zr.Multistream(false)
+	buf := make([]byte, 512)
+	m, _ := io.ReadFull(zr, buf)
+	return contentFormat(buf[:m])
 }
 
 func looksLikeARCHeader(b []byte) bool {

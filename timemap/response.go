@@ -2,7 +2,6 @@ package timemap
 
 import (
 	"bufio"
-	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
@@ -29,7 +28,9 @@ type Response struct {
 // stored there, returning its HTTP head and raw body (capped at maxBody
 // bytes; 0 means DefaultMaxBodyBytes, negative means no cap). It does not
 // scan the file, except that a record with a non-zero loc.MemberOffset is
-// reached by decompressing its gzip member up to there.
+// reached by decompressing its gzip member (or the run of members records
+// go on into) up to there, and that a gzipped ARC record's member is read
+// whole.
 func ReadResponse(loc Location, maxBody int64) (*Response, error) {
 	return readResponse(loc, ReadOptions{MaxBodyBytes: maxBody})
 }
@@ -53,16 +54,14 @@ func readResponse(loc Location, opts ReadOptions) (*Response, error) {
 		defer src.closeCur()
 		rec, err = src.next()
 	} else {
-		var r io.Reader = bufio.NewReader(f)
 		if gz {
-			zr, zerr := gzip.NewReader(r)
-			if zerr != nil {
-				return nil, fmt.Errorf("timemap: %s: offset %d: %w", loc.File, loc.Offset, zerr)
-			}
-			zr.Multistream(false)
-			r = zr
+			// The member (or the run of members a record goes on into) is
+			// read and parsed as scanning did, so that the same record
+			// is found at the same place.
+			rec, err = readARCChunkAt(loc, f, opts)
+			return finishResponse(loc, rec, err)
 		}
-		br := bufio.NewReader(r)
+		br := bufio.NewReader(f)
 		if loc.MemberOffset > 0 {
 			if _, err := io.CopyN(io.Discard, br, loc.MemberOffset); err != nil {
 				return nil, fmt.Errorf("timemap: %s: offset %d: member offset %d: %w", loc.File, loc.Offset, loc.MemberOffset, err)
@@ -70,6 +69,35 @@ func readResponse(loc Location, opts ReadOptions) (*Response, error) {
 		}
 		rec, err = readARCAt(br, loc, opts)
 	}
+	return finishResponse(loc, rec, err)
+}
+
+// readARCChunkAt reads the ARC record at loc in a gzipped file, f positioned
+// at loc.Offset: the chunk there is loaded as arcSource loads it, and the
+// record is the one starting at loc.MemberOffset (the first, without one).
+func readARCChunkAt(loc Location, f *os.File, opts ReadOptions) (*Record, error) {
+	s := newARCSource(loc.File, f, true, opts)
+	if err := s.load(); err != nil {
+		return nil, err
+	}
+	want := int(loc.MemberOffset)
+	if want == 0 {
+		want = skipSpace(s.chunk, 0)
+	}
+	for _, it := range s.items {
+		if it.start != want {
+			continue
+		}
+		if it.err != nil {
+			return nil, it.err
+		}
+		return s.record(it, loc), nil
+	}
+	return nil, fmt.Errorf("%w: no ARC record at member offset %d", errTruncated, loc.MemberOffset)
+}
+
+// finishResponse turns the record read at loc into a Response.
+func finishResponse(loc Location, rec *Record, err error) (*Response, error) {
 	if err != nil {
 		var re *RecordError
 		if errors.As(err, &re) {

@@ -14,7 +14,9 @@
 //     WARC records are parsed by gowarc v2.0.1 behind a thin layer that makes
 //     up for what gowarc loses: the layer drives the gzip members itself (so
 //     a file gzipped as one member yields all its records, see
-//     Location.MemberOffset), recovers header values gowarc blanks (wget's
+//     Location.MemberOffset, and a record a writer split across members of a
+//     fixed size is read on into the next member, which is then located as
+//     part of the first), recovers header values gowarc blanks (wget's
 //     "<http://...>" target URIs) from the raw header, reads headers whose
 //     lines end in CR CR LF, parses HTTP heads leniently (HTTPHead) and
 //     keeps bodies raw (no de-chunking, no Content-Encoding decoding: that is

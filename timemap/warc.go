@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"strings"
 	"sync"
@@ -48,7 +49,10 @@ type warcSource struct {
 	inMember   bool
 	memberOff  int64
 	memberRecs int
-	skipInner  int64 // bytes to skip in the first member (ReadResponse)
+	span       bool         // a record's bytes may continue into the next member
+	need       func() int64 // while span: bytes the record still needs
+	probe      *gzip.Reader // looks at the start of the next member
+	skipInner  int64        // bytes to skip in the first member (ReadResponse)
 	dcnt       countingReader
 	dbr        *bufio.Reader // decompressed member bytes (gzip) or br
 	u          gowarc.Unmarshaler
@@ -86,6 +90,66 @@ func (s *warcSource) filePos() int64 { return s.base + s.cnt.n - int64(s.br.Buff
 
 // memberPos is the offset of the next unread decompressed byte in the member.
 func (s *warcSource) memberPos() int64 { return s.dcnt.n - int64(s.dbr.Buffered()) }
+
+// memberChain reads the current gzip member and, while s.span is set (a
+// record's header or block is being read), continues into the next member
+// when this one ends: writers that cut members at fixed sizes split records
+// across members, and a whole-stream reader reads them whole. It does not
+// continue into a member that starts with a record: the record before is
+// then cut short.
+type memberChain struct{ s *warcSource }
+
+func (c memberChain) Read(p []byte) (int, error) {
+	s := c.s
+	for {
+		n, err := s.zr.Read(p)
+		if err != io.EOF {
+			return n, err
+		}
+		if n > 0 {
+			return n, nil
+		}
+		if !s.span || !s.continueMember() {
+			return 0, io.EOF
+		}
+	}
+}
+
+// continueMember starts the gzip member that follows the current one when
+// it does not start with a record. Reading goes on as in one member: the
+// records read from there on are located by the offset of the first member
+// and their offset in the decompressed stream since its start, as in a file
+// gzipped as one member.
+func (s *warcSource) continueMember() bool {
+	p, _ := s.br.Peek(min(s.br.Size(), 64<<10))
+	if len(p) < 3 || p[0] != 0x1f || p[1] != 0x8b || p[2] != 8 {
+		return false
+	}
+	var err error
+	if s.probe == nil {
+		s.probe, err = gzip.NewReader(bytes.NewReader(p))
+	} else {
+		err = s.probe.Reset(bytes.NewReader(p))
+	}
+	if err != nil {
+		return false
+	}
+	var buf [64]byte
+	head := buf[:]
+	m, _ := io.ReadFull(s.probe, head)
+	if m == 0 || startsWARCRecord(head[:m]) && int64(len(head[:m])-len(bytes.TrimLeft(head[:m], "\r\n"))) < s.need() {
+		return false
+	}
+	return startGzipMember(&s.zr, s.br) == nil
+}
+
+// startsWARCRecord reports whether b, the start of a gzip member, starts
+// with a WARC record (after line ends). The member still continues the
+// record before when these line ends are all that record needs.
+func startsWARCRecord(b []byte) bool {
+	t := bytes.TrimLeft(b, "\r\n")
+	return len(t) > 0 && (bytes.HasPrefix(t, []byte("WARC/")) || len(t) < 5 && bytes.HasPrefix([]byte("WARC/"), t))
+}
 
 func (s *warcSource) close() error {
 	s.closeCur()
@@ -125,22 +189,35 @@ func (s *warcSource) startMember() error {
 			if serr == io.EOF && n == 0 {
 				return io.EOF
 			}
-			return s.recErr(off, fmt.Errorf("%d bytes of garbage between gzip members", n))
+			return s.recErr(off, fmt.Errorf("%d bytes of garbage %s", n, garbageWhere(off)))
 		}
 		if err := startGzipMember(&s.zr, s.br); err != nil {
 			return s.recErr(off, err)
 		}
-		s.dcnt = countingReader{r: s.zr}
+		s.dcnt = countingReader{r: memberChain{s}}
 		s.dbr.Reset(&s.dcnt)
 		s.inMember, s.memberOff, s.memberRecs = true, off, 0
 		if s.skipInner > 0 {
-			if _, err := s.dbr.Discard(int(s.skipInner)); err != nil {
+			// The record may lie in a member continued into: reading
+			// found it there, so every member up to it is continued into.
+			s.span, s.need = true, func() int64 { return 0 }
+			_, err := s.dbr.Discard(int(s.skipInner))
+			s.span = false
+			if err != nil {
 				return fmt.Errorf("timemap: %s: offset %d: member offset %d: %w", s.path, off, s.skipInner, err)
 			}
 			s.skipInner = 0
 		}
 		return nil
 	}
+}
+
+// garbageWhere says where garbage found at file offset off lies.
+func garbageWhere(off int64) string {
+	if off == 0 {
+		return "before the first gzip member"
+	}
+	return "between gzip members"
 }
 
 func trailingSpaceOnly(b []byte) bool { return len(bytes.TrimSpace(b)) == 0 }
@@ -188,10 +265,15 @@ func skipToGzipMagic(br *bufio.Reader) (int64, error) {
 	}
 }
 
+// errPartialWARC is returned by skipToWARC when the data ends in the first
+// bytes of "WARC/<digit>", which are left unread.
+var errPartialWARC = errors.New("data ends in a partial WARC/ line")
+
 // skipToWARC discards bytes up to the next "WARC/<digit>" and returns how
 // many were skipped and whether any of them was not white space; err is
-// io.EOF when none is left.
-func skipToWARC(br *bufio.Reader) (skipped int64, junk bool, err error) {
+// io.EOF when none is left, or errPartialWARC (when keepPartial is set and
+// the data ends in a prefix of "WARC/", left unread).
+func skipToWARC(br *bufio.Reader, keepPartial bool) (skipped int64, junk bool, err error) {
 	discard := func(n int, buf []byte) {
 		junk = junk || len(bytes.TrimSpace(buf[:n])) > 0
 		_, _ = br.Discard(n)
@@ -216,6 +298,10 @@ func skipToWARC(br *bufio.Reader) (skipped int64, junk bool, err error) {
 		}
 		n := len(buf) - 5
 		if err != nil || n <= 0 {
+			if k := partialWARCSuffix(buf); keepPartial && k > 0 && (err == nil || err == io.EOF) {
+				discard(len(buf)-k, buf)
+				return skipped, junk, errPartialWARC
+			}
 			discard(len(buf), buf)
 			if err == nil {
 				err = io.EOF
@@ -224,6 +310,17 @@ func skipToWARC(br *bufio.Reader) (skipped int64, junk bool, err error) {
 		}
 		discard(n, buf)
 	}
+}
+
+// partialWARCSuffix returns the length of the longest end of b that is a
+// prefix of "WARC/" (whole, at most), or 0.
+func partialWARCSuffix(b []byte) int {
+	for k := min(5, len(b)); k > 0; k-- {
+		if bytes.HasPrefix([]byte("WARC/"), b[len(b)-k:]) {
+			return k
+		}
+	}
+	return 0
 }
 
 func (s *warcSource) next() (*Record, error) {
@@ -246,7 +343,17 @@ func (s *warcSource) next() (*Record, error) {
 		if s.gz {
 			inner = s.memberPos()
 		}
-		skipped, junk, err := skipToWARC(s.dbr)
+		skipped, junk, err := skipToWARC(s.dbr, s.gz)
+		if err == errPartialWARC {
+			// The member ends in the first bytes of a record header: it
+			// may go on in the next member, if that does not start with
+			// a record.
+			s.span, s.need = true, func() int64 { return math.MaxInt64 }
+			_, _ = s.dbr.Peek(s.dbr.Buffered() + 1)
+			s.span = false
+			n, j, e := skipToWARC(s.dbr, false)
+			skipped, junk, err = skipped+n, junk || j, e
+		}
 		report := junk && !s.resynced
 		s.resynced = false
 		if err != nil {
@@ -335,13 +442,35 @@ func (s *warcSource) readOne(recOff, inner int64) (*Record, error) {
 	if s.gz {
 		errOff = s.memberOff
 	}
+	startOff, recsBefore := s.memberOff, s.memberRecs
+	defer func() { s.span = false }()
 	fail := func(err error, streamErr bool) (*Record, error) {
+		s.span = false
 		s.closeCur()
 		s.resync(recOff, inner, streamErr)
 		return nil, s.recErr(errOff, err)
 	}
 	peek, perr := s.dbr.Peek(min(s.dbr.Size(), maxWARCHeader))
 	raw, hlen, hok := rawWARCHeader(peek)
+	if !hok && perr == io.EOF && s.gz {
+		// The member ends inside the header: it may go on in the next.
+		// Members are continued into one byte at a time, only while the
+		// header is incomplete, so that reading and ReadResponse continue
+		// into the same members.
+		limit := min(s.dbr.Size(), maxWARCHeader)
+		s.need = func() int64 { return 2 }
+		for !hok && len(peek) < limit {
+			s.span = true
+			more, err := s.dbr.Peek(len(peek) + 1)
+			s.span = false
+			if len(more) <= len(peek) {
+				perr = err
+				break
+			}
+			peek, perr = s.dbr.Peek(min(s.dbr.Buffered(), limit))
+			raw, hlen, hok = rawWARCHeader(peek)
+		}
+	}
 	if j := embeddedWARCLine(peek[:hlen]); j > 0 {
 		// The header is cut short: the next record starts inside it.
 		if s.gz {
@@ -372,6 +501,7 @@ func (s *warcSource) readOne(recOff, inner int64) (*Record, error) {
 		spool = c
 	}
 	blkr := &blockReader{r: s.dbr, n: spool}
+	s.span, s.need = s.gz, func() int64 { return blkr.n }
 	var (
 		wr     gowarc.WarcRecord
 		block  io.Reader // the block's bytes, once the switch below passed
@@ -404,10 +534,12 @@ func (s *warcSource) readOne(recOff, inner int64) (*Record, error) {
 	}
 	if rest := declared - spool; rest > 0 {
 		// Skip the part of the block past the spool cap.
+		s.need = func() int64 { return rest }
 		if n, err := io.CopyN(io.Discard, s.dbr, rest); err != nil {
 			return fail(fmt.Errorf("%w: Content-Length %d, block has %d bytes", errTruncated, declared, spool+n), err != io.EOF)
 		}
 	}
+	s.span = false
 	// The end-of-record marker (leniently: any CR and LF).
 	for {
 		b, perr := s.dbr.Peek(1)
@@ -456,10 +588,10 @@ func (s *warcSource) readOne(recOff, inner int64) (*Record, error) {
 	// Location.
 	if s.gz {
 		s.memberRecs++
-		rec.Loc = Location{File: s.path, Offset: s.memberOff}
+		rec.Loc = Location{File: s.path, Offset: startOff}
 		more := s.memberHasMore()
-		if s.memberRecs == 1 && inner == 0 && !more {
-			rec.Loc.Length = s.filePos() - s.memberOff
+		if recsBefore == 0 && inner == 0 && !more {
+			rec.Loc.Length = s.filePos() - startOff
 		} else {
 			rec.Loc.MemberOffset = inner
 		}

@@ -246,6 +246,11 @@ func crawlSources(c *cli.Context) int {
 // frequencies when --archive-idf asks for them; code is the exit status of an
 // error.
 func openCrawlArchive(c *cli.Context, spec *crawl.Spec) (_ crawl.Archive, _ *crawl.DocFreq, code int, _ error) {
+	if c.String("timegate") != "" || c.String("cdx-server") != "" {
+		if err := checkClientFlags(c); err != nil {
+			return nil, nil, 2, err
+		}
+	}
 	switch {
 	case c.String("timegate") != "":
 		client, err := newClient(c)

@@ -147,8 +147,10 @@ func TestCrawlTimeGateAcrossArchives(t *testing.T) {
 		"keywords": ["lighthouse keeper", "lens"], "event_start": "2007-06-01", "event_end": "2008-12-31",
 		"lead_days": 30, "cooldown_days": 30, "seeds": ["http://www.coastallights-society.org/"], "alpha": 0.5}`), 0o644)
 	out := filepath.Join(dir, "out")
+	// The archives the aggregator redirects to stand for public ones but
+	// are on loopback, which only --allow-private lets the client reach.
 	if code, _, stderr := runCLI(t, "crawl", "-q", "--spec", spec, "--timegate", agg.URL+"/timegate/",
-		"--cache-dir", filepath.Join(dir, "cache"), "--rate", "0", "--out", out); code != 0 {
+		"--cache-dir", filepath.Join(dir, "cache"), "--rate", "0", "--out", out, "--allow-private"); code != 0 {
 		t.Fatalf("crawl through the aggregator: %s", stderr)
 	}
 	entries, err := crawl.ReadLog(filepath.Join(out, "crawl.jsonl"))

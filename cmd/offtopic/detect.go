@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -66,7 +69,7 @@ func scoringFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "plain", Usage: "apply the rule as the paper does (any threshold crossed is off-topic), without the curator's reading: language switches, content gone from the site's frame, trimmed pages, kept titles, rotating stories"},
 		&cli.Float64Flag{Name: "continuity", Value: def.Continuity, Usage: "keep on-topic a capture that crosses only content-similarity thresholds when its page cosine to the latest on-topic capture before it is at least `X` (rotating stories change step by step, a replaced page jumps); 0 turns it off"},
 		&cli.StringFlag{Name: "shard", Usage: "score only TimeMaps whose SURT-key hash falls in shard `i/n` (0-based)"},
-		&cli.IntFlag{Name: "workers", Usage: "goroutines indexing, extracting and scoring; 0 = all cores"},
+		&cli.IntFlag{Name: "workers", Usage: "goroutines indexing, extracting and scoring; 0 = all cores; at most 4 per core and 256 (a larger value is lowered, with a word on stderr)"},
 		&cli.StringFlag{Name: "temp-dir", Usage: "where temporary index and spill files go (default: the system's)"},
 	}
 }
@@ -88,6 +91,13 @@ type setup struct {
 	model *similarity.ModelStats
 }
 
+// workersCap bounds --workers whatever the number of cores: each worker
+// holds a capture's decoded text and scores, so memory grows with them.
+const workersCap = 256
+
+// maxWorkers is the most --workers used: 4 per core, at most workersCap.
+func maxWorkers() int { return min(4*runtime.NumCPU(), workersCap) }
+
 // scoringSetup reads the scoring flags; inputs are recorded in the run.
 func scoringSetup(c *cli.Context, inputs []string) (*setup, error) {
 	set := similarity.Settings{Measures: c.String("measures"), Score: c.String("score"), IDF: c.String("idf"),
@@ -99,6 +109,11 @@ func scoringSetup(c *cli.Context, inputs []string) (*setup, error) {
 	}
 	if n := c.Int("workers"); n < 0 {
 		return nil, fmt.Errorf("--workers is %d: want 0 (all cores) or more", n)
+	} else if m := maxWorkers(); n > m {
+		fmt.Fprintf(c.App.ErrWriter, "offtopic: --workers %d is more than %d (4 per core, at most %d): using %d\n", n, m, workersCap, m)
+		if err := c.Set("workers", strconv.Itoa(m)); err != nil {
+			return nil, err
+		}
 	}
 	canon, err := timemap.ParseCanonMode(c.String("canonicalize"))
 	if err != nil {
@@ -123,18 +138,24 @@ func scoringSetup(c *cli.Context, inputs []string) (*setup, error) {
 	return st, nil
 }
 
-// openSinks opens the outputs the output flags name.
-func openSinks(c *cli.Context, run *report.Run) (*report.Outputs, error) {
+// openSinks opens the outputs the output flags name. A wrong flag is a
+// usage error (exit status 2); an output that cannot be created or written
+// is a failure of the run (1): code says which.
+func openSinks(c *cli.Context, run *report.Run) (_ *report.Outputs, code int, _ error) {
 	out := &report.Outputs{}
 	named := false
 	if f, o := c.String("format"), c.String("output"); f != "" || o != "" {
 		if f == "" || o == "" {
 			out.Abort()
-			return nil, fmt.Errorf("--format and --output go together")
+			return nil, 2, fmt.Errorf("--format and --output go together")
+		}
+		if !slices.Contains(report.ReportFormats, f) {
+			out.Abort()
+			return nil, 2, fmt.Errorf("--format %q: want one of %s", f, strings.Join(report.ReportFormats, ", "))
 		}
 		if err := out.Add(f, o, run, c.App.Writer); err != nil {
 			out.Abort()
-			return nil, err
+			return nil, 1, err
 		}
 		named = true
 	}
@@ -142,7 +163,7 @@ func openSinks(c *cli.Context, run *report.Run) (*report.Outputs, error) {
 		if fo[1] != "" {
 			if err := out.Add(fo[0], fo[1], run, c.App.Writer); err != nil {
 				out.Abort()
-				return nil, err
+				return nil, 1, err
 			}
 			named = true
 		}
@@ -152,7 +173,7 @@ func openSinks(c *cli.Context, run *report.Run) (*report.Outputs, error) {
 		for _, f := range report.Formats {
 			if err := out.Add(f, filepath.Join(c.String("out-dir"), report.FileName(f)), run, c.App.Writer); err != nil {
 				out.Abort()
-				return nil, err
+				return nil, 1, err
 			}
 		}
 	}
@@ -160,11 +181,11 @@ func openSinks(c *cli.Context, run *report.Run) (*report.Outputs, error) {
 		for _, f := range report.ReportFormats {
 			if err := out.Add(f, filepath.Join(rd, report.FileName(f)), run, c.App.Writer); err != nil {
 				out.Abort()
-				return nil, err
+				return nil, 1, err
 			}
 		}
 	}
-	return out, nil
+	return out, 0, nil
 }
 
 // warnings prints the first problems in full and counts the rest.
@@ -206,6 +227,12 @@ func openInput(c *cli.Context, cmd, example string, check func(*setup) error) (*
 	if err == nil && check != nil {
 		err = check(st)
 	}
+	if err == nil && isRemote(c) {
+		err = checkClientFlags(c)
+	}
+	if err == nil && c.String("cdx-server") != "" {
+		_, err = cdxQuery(c)
+	}
 	if err != nil {
 		return nil, cli.Exit(cmd+": "+err.Error(), 2)
 	}
@@ -241,9 +268,9 @@ func runDetect(c *cli.Context) error {
 	defer in.src.close()
 	st, src, prog, warn := in.st, in.src, in.prog, in.warn
 	st.run.Inputs = src.inputs
-	out, err := openSinks(c, st.run)
+	out, code, err := openSinks(c, st.run)
 	if err != nil {
-		return cli.Exit("detect: "+err.Error(), 2)
+		return cli.Exit("detect: "+err.Error(), code)
 	}
 	defer out.Abort()
 	err = score(c, "detect", st.shard.Select(src.src), st, out, scoreRun{prog: prog, warn: warn, total: src.total,

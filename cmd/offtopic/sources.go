@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"os"
 	"strings"
@@ -68,12 +69,42 @@ func clientFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "cache-dir", Usage: "disk cache of fetched TimeMaps and mementos (default: the user cache directory; an interrupted run resumes from it)"},
 		&cli.BoolFlag{Name: "no-cache", Usage: "fetch everything anew and keep nothing"},
-		&cli.IntFlag{Name: "per-host", Value: 4, Usage: "at most `N` requests in flight to one archive host (0: no limit)"},
-		&cli.Float64Flag{Name: "rate", Value: 5, Usage: "at most `R` requests per second to one archive host (0: no limit)"},
-		&cli.DurationFlag{Name: "timeout", Value: 30 * time.Second, Usage: "time limit of one request"},
-		&cli.IntFlag{Name: "retries", Value: 4, Usage: "retries of a request after timeouts, 5xx and 429"},
+		&cli.IntFlag{Name: "per-host", Value: 4, Usage: "at most `N` requests in flight to one archive host (0: no limit; not negative)"},
+		&cli.Float64Flag{Name: "rate", Value: 5, Usage: "at most `R` requests per second to one archive host (0: no limit; not negative)"},
+		&cli.DurationFlag{Name: "timeout", Value: 30 * time.Second, Usage: "time limit of one request (more than 0)"},
+		&cli.IntFlag{Name: "retries", Value: 4, Usage: "retries of a request after timeouts, 5xx and 429 (0: none; not negative)"},
 		&cli.BoolFlag{Name: "not-raw", Usage: "fetch URI-Ms as given, for archives without the id_ (raw memento) modifier"},
+		&cli.BoolFlag{Name: "allow-private", Usage: "fetch URI-Ms and redirects that point at loopback, private or link-local addresses (refused by default, except on the archives named by --timemap, --cdx-server, --memento-prefix, --timegate and the Archive-It flags)"},
 	}
+}
+
+// archiveHosts are the archives the flags name, which the client may reach
+// on non-public addresses (a local pywb, an intranet Wayback).
+func archiveHosts(c *cli.Context) []string {
+	var hosts []string
+	for _, name := range []string{"cdx-server", "memento-prefix", "timegate", "archiveit-wayback", "archiveit-site"} {
+		if v := c.String(name); v != "" {
+			hosts = append(hosts, v)
+		}
+	}
+	uris, _ := expandList(c.StringSlice("timemap")) // a list that cannot be read is reported where it is used
+	return append(hosts, uris...)
+}
+
+// checkClientFlags refuses client flag values out of range (a usage error):
+// a timeout that is not positive, negative retries, rate or per-host limit.
+func checkClientFlags(c *cli.Context) error {
+	switch {
+	case c.Duration("timeout") <= 0:
+		return fmt.Errorf("--timeout %v: want more than 0", c.Duration("timeout"))
+	case c.Int("retries") < 0:
+		return fmt.Errorf("--retries %d: want 0 (none) or more", c.Int("retries"))
+	case c.Float64("rate") < 0 || math.IsNaN(c.Float64("rate")):
+		return fmt.Errorf("--rate %v: want 0 (no limit) or more", c.Float64("rate"))
+	case c.Int("per-host") < 0:
+		return fmt.Errorf("--per-host %d: want 0 (no limit) or more", c.Int("per-host"))
+	}
+	return nil
 }
 
 // newClient builds the polite client the client flags describe.
@@ -101,7 +132,8 @@ func newClient(c *cli.Context) (*remote.Client, error) {
 func clientOptions(c *cli.Context) remote.ClientOptions {
 	// The client reads 0 as "the default"; on the command line 0 means none.
 	opts := remote.ClientOptions{Version: version, PerHost: c.Int("per-host"), RatePerHost: c.Float64("rate"),
-		Timeout: c.Duration("timeout"), MaxRetries: c.Int("retries")}
+		Timeout: c.Duration("timeout"), MaxRetries: c.Int("retries"),
+		AllowPrivate: c.Bool("allow-private"), ArchiveHosts: archiveHosts(c)}
 	if opts.MaxRetries == 0 {
 		opts.MaxRetries = -1
 	}

@@ -204,9 +204,9 @@ func runMerge(c *cli.Context) error {
 	if _, err := run.Rule(); err != nil {
 		return cli.Exit("merge: "+err.Error(), 2)
 	}
-	out, err := openSinks(c, run)
+	out, code, err := openSinks(c, run)
 	if err != nil {
-		return cli.Exit("merge: "+err.Error(), 2)
+		return cli.Exit("merge: "+err.Error(), code)
 	}
 	defer out.Abort()
 	if _, err := spool.Seek(0, io.SeekStart); err != nil {
