@@ -312,3 +312,30 @@ func TestCopyRecordsAcrossMembers(t *testing.T) {
 		})
 	}
 }
+
+// TestPlanUnmatchedAndAbsent (issue 23 item 6): decisions that match no
+// capture are listed; off-topic captures whose records no input held are
+// Absent, those met are not.
+func TestPlanUnmatchedAndAbsent(t *testing.T) {
+	t0 := time.Date(2008, 3, 12, 10, 15, 0, 0, time.UTC)
+	a, b := timemap.Location{File: "a.warc.gz", Offset: 100}, timemap.Location{File: "b.warc.gz", Offset: 100}
+	res := []*similarity.TimeMapResult{{Key: "org,example)/", URIR: "http://example.org/", Captures: []similarity.CaptureResult{
+		{URIR: "http://example.org/", URIM: "http://a/20080312101500/http://example.org/", Datetime: t0, Loc: a, Payload: a, Verdict: similarity.VerdictOff},
+		{URIR: "http://example.org/", URIM: "http://a/20090312101500/http://example.org/", Datetime: t0.AddDate(1, 0, 0), Loc: b, Payload: b, Verdict: similarity.VerdictOff},
+	}}}
+	stray := similarity.GoldKey{Key: "org,elsewhere)/", TS: "20010101000000"}
+	p, err := NewPlan(seq(res), map[similarity.GoldKey]string{stray: similarity.VerdictOff}, UnsureKeep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Unmatched) != 1 || p.Unmatched[0] != stray {
+		t.Errorf("unmatched decisions %v, want %v", p.Unmatched, stray)
+	}
+	if got := p.Absent(); len(got) != 2 {
+		t.Fatalf("before any input is read, %d absent, want 2", len(got))
+	}
+	p.excludes(a) // a copy met a's record
+	if got := p.Absent(); len(got) != 1 || got[0].URIM != res[0].Captures[1].URIM {
+		t.Errorf("absent %v, want only the capture in b.warc.gz", got)
+	}
+}

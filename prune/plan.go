@@ -71,6 +71,11 @@ type need struct {
 // Plan is what to exclude, built by one pass over the results.
 type Plan struct {
 	excluded map[locKey]Exclusion
+	// found holds the excluded records a copy or an index met in its inputs.
+	found map[locKey]bool
+	// Unmatched lists curators' decisions that match no capture of the
+	// results (a decisions file of another run or collection), in key order.
+	Unmatched []similarity.GoldKey
 	// KeepDamaged keeps records the reader could not parse in a cleaned copy
 	// (by default they are left out and listed).
 	KeepDamaged bool
@@ -129,7 +134,8 @@ const DecisionUnsure = "unsure"
 // "on-topic", "off-topic" or "unsure" by capture key; unsure says what
 // "unsure" does) into a plan.
 func NewPlan(results iter.Seq2[*similarity.TimeMapResult, error], decisions map[similarity.GoldKey]string, unsure Unsure) (*Plan, error) {
-	p := &Plan{excluded: map[locKey]Exclusion{}}
+	p := &Plan{excluded: map[locKey]Exclusion{}, found: map[locKey]bool{}}
+	matched := map[similarity.GoldKey]bool{}
 	needed := map[locKey][]need{} // payload record -> kept revisits replaying it
 	byCurator := map[locKey]bool{}
 	for r, err := range results {
@@ -143,6 +149,7 @@ func NewPlan(results iter.Seq2[*similarity.TimeMapResult, error], decisions map[
 			reason := c.Reason
 			decided := false
 			if d, ok := decisions[similarity.KeyOf(c)]; ok {
+				matched[similarity.KeyOf(c)] = true
 				if d == DecisionUnsure {
 					p.Unsure++
 					switch unsure {
@@ -175,7 +182,33 @@ func NewPlan(results iter.Seq2[*similarity.TimeMapResult, error], decisions map[
 		}
 	}
 	p.resolveNeeded(needed, byCurator)
+	for k := range decisions {
+		if !matched[k] {
+			p.Unmatched = append(p.Unmatched, k)
+		}
+	}
+	slices.SortFunc(p.Unmatched, func(a, b similarity.GoldKey) int { return cmp.Or(cmp.Compare(a.Key, b.Key), cmp.Compare(a.TS, b.TS)) })
 	return p, nil
+}
+
+// Absent lists the off-topic captures to leave out whose records the copy
+// or index made with the plan met in none of its inputs (the results name
+// files that were not given, or moved), in file and offset order.
+func (p *Plan) Absent() []Exclusion {
+	var keys []locKey
+	for k := range p.excluded {
+		if !p.found[k] {
+			keys = append(keys, k)
+		}
+	}
+	slices.SortFunc(keys, func(a, b locKey) int {
+		return cmp.Or(cmp.Compare(a.file, b.file), cmp.Compare(a.offset, b.offset), cmp.Compare(a.member, b.member))
+	})
+	out := make([]Exclusion, len(keys))
+	for i, k := range keys {
+		out[i] = p.excluded[k]
+	}
+	return out
 }
 
 // resolveNeeded settles off-topic records that kept revisits replay: the
@@ -235,6 +268,10 @@ func uriM(ex Exclusion) string {
 
 // excludes says whether the record at l is an off-topic capture to drop.
 func (p *Plan) excludes(l timemap.Location) (Exclusion, bool) {
-	ex, ok := p.excluded[keyOf(l)]
+	k := keyOf(l)
+	ex, ok := p.excluded[k]
+	if ok && p.found != nil {
+		p.found[k] = true
+	}
 	return ex, ok
 }

@@ -139,3 +139,29 @@ func TestPruneDamagedInput(t *testing.T) {
 		t.Errorf("prune --keep-damaged exit %d; stderr:\n%s", code, stderr)
 	}
 }
+
+// TestPruneSaysWhatItCouldNotDo (issue 23 item 6): decisions that match no
+// capture and off-topic captures that are in none of the given files are
+// said and counted, and fail the run under --strict.
+func TestPruneSaysWhatItCouldNotDo(t *testing.T) {
+	files := sampleFiles(t)
+	dir := t.TempDir()
+	res := filepath.Join(dir, "res")
+	if code, _, stderr := runCLI(t, append([]string{"detect", "-q", "-d", res}, files...)...); code != 0 {
+		t.Fatalf("detect exit %d: %s", code, stderr)
+	}
+	decisions := filepath.Join(dir, "decisions.csv")
+	os.WriteFile(decisions, []byte("key,timestamp,uri_m,uri_r,curator decision\r\n\"org,elsewhere)/\",20010101000000,,http://elsewhere.org/,off-topic\r\n"), 0o644)
+	// One of the sample's files only: the off-topic captures of the others are absent.
+	code, _, stderr := runCLI(t, "prune", "--results", res, "--decisions", decisions, "-d", filepath.Join(dir, "clean"), files[0])
+	if code != 0 || !strings.Contains(stderr, "1 curator decisions match no capture") || !strings.Contains(stderr, "in none of the given files") {
+		t.Errorf("prune exit %d; stderr:\n%s", code, stderr)
+	}
+	code, _, stderr = runCLI(t, "prune", "--strict", "--results", res, "--decisions", decisions, "-d", filepath.Join(dir, "strict"), files[0])
+	if code != 1 || !strings.Contains(stderr, "match no capture") || !strings.Contains(stderr, "--strict") {
+		t.Errorf("prune --strict exit %d; stderr:\n%s", code, stderr)
+	}
+	if code, _, stderr := runCLI(t, "prune", "--strict", "--results", res, "-d", filepath.Join(dir, "all")); code != 0 {
+		t.Errorf("prune --strict of everything exit %d; stderr:\n%s", code, stderr)
+	}
+}

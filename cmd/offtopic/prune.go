@@ -2,8 +2,10 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -47,7 +49,7 @@ Examples:
 			&cli.StringFlag{Name: "mode", Value: "copy", Usage: "`MODE`: copy (the collection without off-topic captures) or acl (pywb access rules)"},
 			&cli.StringFlag{Name: "out-dir", Aliases: []string{"d"}, Required: true, Usage: "write into `DIR` (must not exist or be empty for copy)"},
 			&cli.BoolFlag{Name: "keep-damaged", Usage: "copy damaged stretches of the inputs (cut or corrupt records, junk) as they are instead of leaving them out"},
-			&cli.BoolFlag{Name: "strict", Usage: "exit non-zero when any input is damaged"},
+			&cli.BoolFlag{Name: "strict", Usage: "exit non-zero when any input is damaged, an off-topic capture is in none of the given files, or a curator decision matches no capture"},
 		},
 		Action: runPrune,
 	}
@@ -78,6 +80,10 @@ func runPrune(c *cli.Context) error {
 	if plan.Unsure > 0 {
 		what := map[prune.Unsure]string{prune.UnsureKeep: "kept", prune.UnsureVerdict: "left to their verdicts", prune.UnsureOff: "left out"}[unsure]
 		fmt.Fprintf(c.App.ErrWriter, "offtopic: %d captures marked unsure: %s (--unsure)\n", plan.Unsure, what)
+	}
+	if n := len(plan.Unmatched); n > 0 {
+		fmt.Fprintf(c.App.ErrWriter, "offtopic: %d curator decisions match no capture of %s (first: %s %s): a decisions file of another run or collection?\n",
+			n, path, plan.Unmatched[0].Key, plan.Unmatched[0].TS)
 	}
 	files := c.Args().Slice()
 	if len(files) == 0 {
@@ -113,10 +119,14 @@ func runPrune(c *cli.Context) error {
 		if plan.KeepDamaged {
 			damaged = fmt.Sprintf("%d damaged stretches kept", len(sum.Damaged))
 		}
-		fmt.Fprintf(w, "offtopic: %d records in = %d kept + %d excluded (%d captures left out: %d off-topic, %d by curator decision, %d off-topic kept for revisits, %d revisits of curator-excluded payloads; %s); %d captures in %s\n",
-			in, kept, ex, plan.Excluded(), plan.OffTopic, plan.Decided, len(plan.KeptOff), len(plan.AlsoOff), damaged, sum.Captures, filepath.Join(dir, "index.cdxj"))
-		if c.Bool("strict") && len(sum.Damaged) > 0 {
-			return cli.Exit(fmt.Sprintf("prune: %d damaged stretches in the inputs (--strict)", len(sum.Damaged)), 1)
+		absent := plan.Absent()
+		fmt.Fprintf(w, "offtopic: %d records in = %d kept + %d excluded (%d captures left out: %d off-topic, %d by curator decision, %d off-topic kept for revisits, %d revisits of curator-excluded payloads, %d not in the given files; %s); %d captures in %s\n",
+			in, kept, ex, plan.Excluded()-len(absent), plan.OffTopic, plan.Decided, len(plan.KeptOff), len(plan.AlsoOff), len(absent), damaged, sum.Captures, filepath.Join(dir, "index.cdxj"))
+		reportAbsent(w, absent)
+		if c.Bool("strict") {
+			if err := strictPrune(len(sum.Damaged), len(absent), len(plan.Unmatched)); err != nil {
+				return err
+			}
 		}
 	case "acl":
 		warn := &warnings{w: w}
@@ -129,13 +139,51 @@ func runPrune(c *cli.Context) error {
 			fmt.Fprintf(w, "offtopic: %d off-topic captures lie between on-topic ones, which no rule can hide alone; kept.cdxj leaves them out\n", n)
 		}
 		warn.summary()
-		if c.Bool("strict") && warn.n > 0 {
-			return cli.Exit(fmt.Sprintf("prune: %d records were skipped (--strict)", warn.n), 1)
+		absent := plan.Absent()
+		reportAbsent(w, absent)
+		if c.Bool("strict") {
+			if warn.n > 0 {
+				return cli.Exit(fmt.Sprintf("prune: %d records were skipped (--strict)", warn.n), 1)
+			}
+			if err := strictPrune(0, len(absent), len(plan.Unmatched)); err != nil {
+				return err
+			}
 		}
 	default:
 		return cli.Exit("prune: --mode must be copy or acl", 2)
 	}
 	return nil
+}
+
+// reportAbsent says which off-topic captures of the results the given files
+// do not hold (the first few).
+func reportAbsent(w io.Writer, absent []prune.Exclusion) {
+	if len(absent) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "offtopic: %d off-topic captures of the results are in none of the given files (moved, or files not given), e.g.:\n", len(absent))
+	for _, a := range absent[:min(3, len(absent))] {
+		fmt.Fprintf(w, "offtopic:   %s\n", a.URIM)
+	}
+}
+
+// strictPrune is --strict's verdict on what a prune could not do as the
+// results and decisions asked.
+func strictPrune(damaged, absent, unmatched int) error {
+	var what []string
+	if damaged > 0 {
+		what = append(what, fmt.Sprintf("%d damaged stretches in the inputs", damaged))
+	}
+	if absent > 0 {
+		what = append(what, fmt.Sprintf("%d off-topic captures in none of the given files", absent))
+	}
+	if unmatched > 0 {
+		what = append(what, fmt.Sprintf("%d curator decisions that match no capture", unmatched))
+	}
+	if len(what) == 0 {
+		return nil
+	}
+	return cli.Exit("prune: "+strings.Join(what, ", ")+" (--strict)", 1)
 }
 
 // resultsPath accepts a results file or the directory holding results.jsonl.
