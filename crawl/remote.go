@@ -105,8 +105,9 @@ func writeMementoRecord(w io.Writer, c timemap.Capture, h http.Header, body []by
 // TimeGateArchive is an Archive reached through a Memento TimeGate or an
 // aggregator of many archives (such as MemGator): each URL is resolved to
 // the one memento the gate picks for the event's time, and that memento is
-// read, raw, from whichever archive holds it. Only that memento is known,
-// so it is also what dates a page that states no date.
+// read, raw, from whichever archive holds it. A page that states no date is
+// dated by its first memento: the one the TimeGate's Link header names
+// (rel="first memento"), else the first of the TimeMap it names.
 type TimeGateArchive struct {
 	gate string
 	at   time.Time
@@ -124,14 +125,42 @@ func NewTimeGateArchive(gate string, at time.Time, doer remote.Doer, opts remote
 // Resolve implements Archive: the memento the TimeGate picks, none when it
 // answers that the URL is not archived.
 func (a *TimeGateArchive) Resolve(ctx context.Context, uri string) ([]timemap.Capture, error) {
-	uriM, t, err := remote.TimeGate(ctx, a.doer, a.gate+uri, a.at)
+	ans, err := remote.AskTimeGate(ctx, a.doer, a.gate+uri, a.at)
 	if errors.Is(err, remote.ErrNotArchived) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	return []timemap.Capture{{Key: timemap.Canonicalize(uri, timemap.CanonSURT), URIR: uri, URIM: uriM, Time: t}}, nil
+	key := timemap.Canonicalize(uri, timemap.CanonSURT)
+	caps := []timemap.Capture{{Key: key, URIR: uri, URIM: ans.URIM, Time: ans.Datetime}}
+	if first, ok := a.first(ctx, ans); ok && first.Time.Before(ans.Datetime) {
+		first.Key, first.URIR = key, uri
+		caps = append(caps, first)
+	}
+	return caps, nil
+}
+
+// first is the URI-R's first memento: named by the TimeGate's answer
+// (rel="first memento" with its datetime), else the earliest of the TimeMap
+// the answer names. A TimeMap that cannot be read leaves the page dated by
+// the memento the TimeGate chose.
+func (a *TimeGateArchive) first(ctx context.Context, ans *remote.TimeGateAnswer) (timemap.Capture, bool) {
+	for _, l := range ans.Links {
+		if l.HasRel("first") && l.HasRel("memento") {
+			if t, err := timemap.ParseMementoDatetime(l.Params["datetime"]); err == nil {
+				return timemap.Capture{URIM: l.URI, Time: t}, true
+			}
+		}
+	}
+	if ans.TimeMap == "" {
+		return timemap.Capture{}, false
+	}
+	tm, err := remote.FetchTimeMap(ctx, a.doer, ans.TimeMap, remote.TimeMapOptions{})
+	if err != nil || len(tm.Captures) == 0 {
+		return timemap.Capture{}, false
+	}
+	return tm.Captures[0], true
 }
 
 // Read implements Archive: the raw memento, with its original headers.
