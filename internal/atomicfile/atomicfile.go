@@ -12,6 +12,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -39,8 +40,14 @@ func Create(path string) (*File, error) {
 		return nil, fmt.Errorf("create %s: %w", path, err)
 	}
 	if through {
-		// No O_CREATE, no O_TRUNC: what is there is written to, as it is.
-		f, err := os.OpenFile(path, os.O_WRONLY, 0)
+		// A descriptor's name is the descriptor itself: opening it again
+		// would start a new file offset without O_APPEND and write over
+		// what the caller's redirection (>>) keeps. Anything else is opened
+		// without O_CREATE and O_TRUNC: what is there is written to, as it is.
+		f, err := openDescriptor(path)
+		if f == nil && err == nil {
+			f, err = os.OpenFile(path, os.O_WRONLY, 0)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("create %s: %w", path, err)
 		}
@@ -84,6 +91,24 @@ func resolve(path string) (target string, through bool, _ error) {
 		target = link
 	}
 	return "", false, fmt.Errorf("too many levels of symbolic links")
+}
+
+// descriptorNumber is the number of the caller's descriptor that p names
+// (/dev/stdout 1, /dev/fd/N, /proc/self/fd/N), or -1.
+func descriptorNumber(p string) int {
+	p = filepath.Clean(p)
+	switch p {
+	case "/dev/stdout":
+		return 1
+	case "/dev/stderr":
+		return 2
+	}
+	for _, dir := range []string{"/dev/fd/", "/proc/self/fd/"} {
+		if n, err := strconv.Atoi(strings.TrimPrefix(p, dir)); strings.HasPrefix(p, dir) && err == nil && n >= 0 {
+			return n
+		}
+	}
+	return -1
 }
 
 // isDescriptor reports whether p names an open file descriptor (/dev/stdout,

@@ -3,6 +3,7 @@ package atomicfile
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"syscall"
 	"testing"
 	"time"
@@ -194,6 +195,41 @@ func TestResolve(t *testing.T) {
 		target, through, err := resolve(tc.path)
 		if (err != nil) != tc.err || target != tc.target || through != tc.through {
 			t.Errorf("resolve(%s) = %q, %v, %v; want %q, %v, error %v", tc.path, target, through, err, tc.target, tc.through, tc.err)
+		}
+	}
+}
+
+// TestDescriptorShared: an output path that names one of the process's
+// descriptors (/dev/fd/N, /proc/self/fd/N) writes through that descriptor,
+// at its offset and with its O_APPEND, as a shell's >> left it: what the
+// file held is kept.
+func TestDescriptorShared(t *testing.T) {
+	for _, dir := range []string{"/dev/fd/", "/proc/self/fd/"} {
+		t.Run(dir, func(t *testing.T) {
+			if _, err := os.Stat(dir); err != nil {
+				t.Skip(err)
+			}
+			p := filepath.Join(t.TempDir(), "log.csv")
+			os.WriteFile(p, []byte("first\n"), 0o644)
+			f, err := os.OpenFile(p, os.O_WRONLY|os.O_APPEND, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			if err := WriteFile(dir+strconv.Itoa(int(f.Fd())), []byte("hello\n")); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := f.WriteString("last\n"); err != nil {
+				t.Errorf("the caller's descriptor was closed: %v", err)
+			}
+			if b, _ := os.ReadFile(p); string(b) != "first\nhello\nlast\n" {
+				t.Errorf("file holds %q, want first, hello, last", b)
+			}
+		})
+	}
+	for p, want := range map[string]int{"/dev/stdout": 1, "/dev/stderr": 2, "/dev/fd/7": 7, "/proc/self/fd/12": 12, "/proc/1/fd/3": -1, "/dev/fd/x": -1, "/tmp/fd/3": -1} {
+		if got := descriptorNumber(p); got != want {
+			t.Errorf("descriptorNumber(%s) = %d, want %d", p, got, want)
 		}
 	}
 }
