@@ -26,7 +26,7 @@ func (d *Document) AppendBinary(b []byte) ([]byte, error) {
 	for _, n := range []int{d.WordCount, d.ContentWords, d.ByteCount, d.ContentTerms} {
 		b = binary.AppendVarint(b, int64(n))
 	}
-	b = append(b, boolByte(d.Shell))
+	b = append(b, boolByte(d.Shell)|boolByte(d.TextCut)<<1)
 	b, err := d.Published.AppendBinary(b)
 	if err != nil {
 		return nil, fmt.Errorf("extract: document: %w", err)
@@ -68,12 +68,10 @@ func (d *Document) UnmarshalBinary(b []byte) error {
 	for _, n := range []*int{&d.WordCount, &d.ContentWords, &d.ByteCount, &d.ContentTerms} {
 		*n = int(r.varint())
 	}
-	switch r.byte() {
-	case 0:
-	case 1:
-		d.Shell = true
-	default:
-		r.fail(errors.New("bad boolean"))
+	if flags := r.byte(); flags > 3 {
+		r.fail(errors.New("bad flags"))
+	} else {
+		d.Shell, d.TextCut = flags&1 != 0, flags&2 != 0
 	}
 	r.time(&d.Published)
 	if n := r.count(); n > 0 {

@@ -19,6 +19,7 @@ func TestDocumentBinaryRoundTrip(t *testing.T) {
 		Redirect:      "http://example.org/new",
 		Frames:        []string{"http://example.org/top", "menu.html"},
 		Shell:         true,
+		TextCut:       true,
 	}
 	// Every field is set, so that a field added to Document without being
 	// added to the binary form fails here.
@@ -28,7 +29,7 @@ func TestDocumentBinaryRoundTrip(t *testing.T) {
 			t.Fatalf("field %s is zero in the test document", v.Type().Field(i).Name)
 		}
 	}
-	for _, d := range []Document{full, {}, {Text: "x", Published: time.Date(2001, 1, 1, 0, 0, 0, 0, time.UTC)}} {
+	for _, d := range []Document{full, {}, {TextCut: true}, {Text: "x", Published: time.Date(2001, 1, 1, 0, 0, 0, 0, time.UTC)}} {
 		b, err := d.AppendBinary([]byte("prefix"))
 		if err != nil {
 			t.Fatal(err)
@@ -77,9 +78,10 @@ func TestDocumentBinaryDamage(t *testing.T) {
 	shell, _ := d.AppendBinary(nil)
 	for i := range shell {
 		if shell[i] != b[i] {
-			shell[i] = 2
+			// The flags byte holds Shell (1) and TextCut (2): 4 is no flag.
+			shell[i] = 4
 			if err := got.UnmarshalBinary(shell); err == nil {
-				t.Error("Shell 2: no error")
+				t.Error("flags 4: no error")
 			}
 			break
 		}

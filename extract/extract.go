@@ -87,6 +87,10 @@ type Document struct {
 	// ByteCount is the size of the decoded payload in bytes (after de-chunking
 	// and content decoding, before charset conversion).
 	ByteCount int `json:"byte_count"`
+	// TextCut reports that the decoded payload was longer than
+	// Options.MaxBytes (8 MiB by default) and cut there: Text is what the
+	// first MaxBytes hold.
+	TextCut bool `json:"text_cut,omitempty"`
 	// MediaType is the media type the payload was handled as ("text/html",
 	// "text/plain", ...), lower-cased without parameters; for HTML sniffed
 	// from a missing or wrong Content-Type it is "text/html".

@@ -2,6 +2,7 @@ package extract
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"math"
 	"mime"
@@ -36,7 +37,7 @@ func Extract(h http.Header, body []byte, opts Options) (*Document, error) {
 		h = http.Header{}
 	}
 	payload, decErr := Decode(h, body, opts.MaxBytes)
-	doc := &Document{ByteCount: len(payload), Extractor: ExtractorNone}
+	doc := &Document{ByteCount: len(payload), Extractor: ExtractorNone, TextCut: errors.Is(decErr, ErrTooLarge)}
 	ct := h.Get("Content-Type")
 	doc.MediaType = mediaType(ct, payload)
 	switch doc.MediaType {

@@ -57,16 +57,25 @@ func (a *ArchiveIt) site() string {
 	return strings.TrimRight(a.CollectionBaseURL, "/")
 }
 
-// Seeds returns the collection's seed URLs in the order the collection pages
-// list them, without duplicates, following the pages' "next" links.
+// Seeds returns the collection's http(s) seed URLs in the order the
+// collection pages list them, without duplicates, following the pages'
+// "next" links. When a page after the first fails, the seeds of the pages
+// before it come with the error.
 func (a *ArchiveIt) Seeds(ctx context.Context) ([]string, error) {
+	seeds, _, err := a.seeds(ctx)
+	return seeds, err
+}
+
+// seeds is Seeds with the seeds that are no http(s) URLs (ftp://...), which
+// have no TimeMap to read, as skipped.
+func (a *ArchiveIt) seeds(ctx context.Context) (seeds, skipped []string, _ error) {
 	if a.Collection == "" {
-		return nil, errors.New("remote: Archive-It: no collection ID")
+		return nil, nil, errors.New("remote: Archive-It: no collection ID")
 	}
 	page := a.site() + "/collections/" + url.PathEscape(a.Collection)
 	seen := map[string]bool{}
 	visited := map[string]bool{}
-	var seeds []string
+	var text strings.Builder // of the first page, to say why it lists no seeds
 	for i := 0; page != "" && i < archiveItMaxPages; i++ {
 		if visited[page] {
 			break
@@ -74,25 +83,69 @@ func (a *ArchiveIt) Seeds(ctx context.Context) ([]string, error) {
 		visited[page] = true
 		body, err := getOK(ctx, a.Doer, page)
 		if err != nil {
-			return seeds, err
+			return seeds, skipped, a.pageError(page, i, len(seeds)+len(skipped), err)
 		}
 		doc, err := html.Parse(io.LimitReader(body, 64<<20))
 		body.Close()
 		if err != nil {
-			return seeds, fmt.Errorf("remote: Archive-It collection page %s: %w", page, err)
+			return seeds, skipped, fmt.Errorf("remote: Archive-It collection page %s: %w", page, err)
+		}
+		if i == 0 {
+			text.WriteString(textOf(doc))
 		}
 		base, _ := url.Parse(page)
-		got, next := parseArchiveItPage(doc, base, a.Collection)
+		got, other, next := parseArchiveItPage(doc, base, a.Collection)
 		for _, s := range got {
 			if !seen[s] {
 				seen[s] = true
 				seeds = append(seeds, s)
 			}
 		}
+		for _, s := range other {
+			if !seen[s] {
+				seen[s] = true
+				skipped = append(skipped, s)
+			}
+		}
 		page = next
 	}
-	return seeds, nil
+	if len(seeds)+len(skipped) == 0 {
+		if strings.Contains(strings.ToLower(text.String()), "private") {
+			return nil, nil, fmt.Errorf("remote: Archive-It collection %s is private: its page lists no seeds and says \"private\"", a.Collection)
+		}
+		return nil, nil, fmt.Errorf("remote: Archive-It collection %s lists no public seeds", a.Collection)
+	}
+	return seeds, skipped, nil
 }
+
+// pageError says what the failure of collection page number i (from 0)
+// means: of the first, that the collection does not exist or is private;
+// of a later one, how many seeds were read before it. An error page's body
+// (HTML) is left out.
+func (a *ArchiveIt) pageError(page string, i, read int, err error) error {
+	var he *httpError
+	if errors.As(err, &he) {
+		err = fmt.Errorf("%s: HTTP %d", page, he.Status)
+		if i == 0 {
+			switch he.Status {
+			case http.StatusNotFound, http.StatusGone:
+				return fmt.Errorf("remote: Archive-It collection %s does not exist (%w)", a.Collection, err)
+			case http.StatusUnauthorized, http.StatusForbidden:
+				return fmt.Errorf("remote: Archive-It collection %s is private (%w)", a.Collection, err)
+			}
+		}
+	}
+	if i == 0 {
+		return fmt.Errorf("remote: Archive-It collection %s: %w", a.Collection, err)
+	}
+	return &partialSeedsError{fmt.Errorf("remote: Archive-It collection %s: page %d failed, the seeds after it are missing; going on with the %d seeds of the pages before it: %w", a.Collection, i+1, read, err)}
+}
+
+// partialSeedsError: a collection page after the first failed; the seeds
+// read before it are scored.
+type partialSeedsError struct{ error }
+
+func (e *partialSeedsError) Unwrap() error { return e.error }
 
 // TimeMaps yields one TimeMap per canonical key of the collection's seeds,
 // in key order (seeds whose keys are equal share one TimeMap), from each
@@ -103,10 +156,17 @@ func (a *ArchiveIt) Seeds(ctx context.Context) ([]string, error) {
 // seed whose TimeMap cannot be read yields an error and the next follows.
 func (a *ArchiveIt) TimeMaps(ctx context.Context) iter.Seq2[*timemap.TimeMap, error] {
 	return func(yield func(*timemap.TimeMap, error) bool) {
-		seeds, err := a.Seeds(ctx)
+		seeds, skipped, err := a.seeds(ctx)
 		if err != nil {
-			yield(nil, err)
-			return
+			var partial *partialSeedsError
+			if !yield(nil, err) || !errors.As(err, &partial) {
+				return
+			}
+		}
+		for _, s := range skipped {
+			if !yield(nil, fmt.Errorf("remote: Archive-It collection %s: seed %s is not an http(s) URL: no TimeMap to read", a.Collection, s)) {
+				return
+			}
 		}
 		byKey := map[string][]string{}
 		for _, s := range seeds {
@@ -181,15 +241,16 @@ func (a *ArchiveIt) linkTimeMap(ctx context.Context, seed string) (*timemap.Link
 	return ltm, nil
 }
 
-// parseArchiveItPage finds the seed URLs of one collection page and the URL
-// of the next page. Seed entries are the elements whose class names a
+// parseArchiveItPage finds the seed URLs of one collection page, http(s)
+// (seeds) or of other schemes such as ftp:// (skipped), and the URL of the
+// next page. Seed entries are the elements whose class names a
 // result or seed item; in each, the seed URL is the text of an element of
 // class "url" (or of a link whose text is an http(s) URL), else the URL
 // after "/*/" in a link into the collection's Wayback. A page without such
 // entries is searched for Wayback links of the collection anywhere. The
 // next page is a link with rel="next" or the text "next", else a link to
 // ?page=N+1.
-func parseArchiveItPage(doc *html.Node, base *url.URL, coll string) (seeds []string, next string) {
+func parseArchiveItPage(doc *html.Node, base *url.URL, coll string) (seeds, skipped []string, next string) {
 	var entries []*html.Node
 	var links []*html.Node
 	for n := range doc.Descendants() {
@@ -205,16 +266,21 @@ func parseArchiveItPage(doc *html.Node, base *url.URL, coll string) (seeds []str
 			entries = append(entries, n)
 		}
 	}
-	for _, e := range entries {
-		if s := seedOf(e, coll); s != "" {
+	add := func(s string) {
+		switch {
+		case s == "":
+		case timemap.IsHTTPURI(s):
 			seeds = append(seeds, s)
+		default:
+			skipped = append(skipped, s)
 		}
+	}
+	for _, e := range entries {
+		add(seedOf(e, coll))
 	}
 	if len(entries) == 0 {
 		for _, l := range links {
-			if s := waybackSeed(attr(l, "href"), coll); s != "" {
-				seeds = append(seeds, s)
-			}
+			add(waybackSeed(attr(l, "href"), coll))
 		}
 	}
 	cur := 1
@@ -235,16 +301,16 @@ func parseArchiveItPage(doc *html.Node, base *url.URL, coll string) (seeds []str
 		text := strings.ToLower(strings.TrimSpace(textOf(l)))
 		rel := strings.ToLower(attr(l, "rel"))
 		if slices.Contains(strings.Fields(rel), "next") || strings.HasPrefix(text, "next") {
-			return seeds, u.String()
+			return seeds, skipped, u.String()
 		}
 		if byPage == "" && u.Query().Get("page") == want && u.Path == base.Path {
 			byPage = u.String()
 		}
 	}
-	return seeds, byPage
+	return seeds, skipped, byPage
 }
 
-// seedOf returns the seed URL of one seed entry, or "".
+// seedOf returns the seed URL of one seed entry (of any scheme), or "".
 func seedOf(e *html.Node, coll string) string {
 	var fromLink string
 	for n := range e.Descendants() {
@@ -252,7 +318,7 @@ func seedOf(e *html.Node, coll string) string {
 			continue
 		}
 		if slices.Contains(classes(n), "url") {
-			if t := strings.TrimSpace(textOf(n)); timemap.IsHTTPURI(t) {
+			if t := strings.TrimSpace(textOf(n)); isSeedURL(t) {
 				return t
 			}
 			if s := waybackSeed(firstHref(n), coll); s != "" {
@@ -262,7 +328,7 @@ func seedOf(e *html.Node, coll string) string {
 		if n.Data == "a" && fromLink == "" {
 			if s := waybackSeed(attr(n, "href"), coll); s != "" {
 				fromLink = s
-			} else if t := strings.TrimSpace(textOf(n)); timemap.IsHTTPURI(t) && !strings.ContainsAny(t, " \t\n") {
+			} else if t := strings.TrimSpace(textOf(n)); isSeedURL(t) {
 				fromLink = t
 			}
 		}
@@ -270,7 +336,7 @@ func seedOf(e *html.Node, coll string) string {
 	return fromLink
 }
 
-// waybackSeed returns the URL in a Wayback link of the collection
+// waybackSeed returns the URL (of any scheme) in a Wayback link of the collection
 // (".../<coll>/*/<url>" or ".../<coll>/<timestamp>/<url>"), or "".
 func waybackSeed(href, coll string) string {
 	i := strings.Index(href, "/"+coll+"/")
@@ -279,10 +345,20 @@ func waybackSeed(href, coll string) string {
 	}
 	rest := href[i+len(coll)+2:]
 	ts, u, ok := strings.Cut(rest, "/")
-	if !ok || (ts != "*" && !allDigits(strings.TrimSuffix(ts, "*"))) || !timemap.IsHTTPURI(u) {
+	if !ok || (ts != "*" && !allDigits(strings.TrimSuffix(ts, "*"))) || !isSeedURL(u) {
 		return ""
 	}
 	return u
+}
+
+// isSeedURL reports whether t is an absolute URL with a host, of any
+// scheme (http, https, ftp...): what a collection page lists as a seed.
+func isSeedURL(t string) bool {
+	if t == "" || strings.ContainsAny(t, " \t\n") {
+		return false
+	}
+	u, err := url.Parse(t)
+	return err == nil && u.Scheme != "" && u.Host != ""
 }
 
 func attr(n *html.Node, name string) string {

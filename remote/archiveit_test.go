@@ -1,6 +1,7 @@
 package remote
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"net/http"
@@ -22,6 +23,9 @@ type fakeArchiveIt struct {
 	tb testing.TB
 	// mementos per seed: capture times (14 digits); a seed not listed is 404.
 	mementos map[string][]string
+	// pages, when set, answer for collection pages by number ("1", "2")
+	// instead of the fixtures.
+	pages map[string]fakePage
 
 	mu    sync.Mutex
 	paths []string
@@ -32,6 +36,11 @@ func (f *fakeArchiveIt) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	f.paths = append(f.paths, r.URL.RequestURI())
 	f.mu.Unlock()
 	switch {
+	case r.URL.Path == "/collections/1234" && f.pages[cmp.Or(r.URL.Query().Get("page"), "1")].status != 0:
+		p := f.pages[cmp.Or(r.URL.Query().Get("page"), "1")]
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.WriteHeader(p.status)
+		w.Write([]byte(p.body))
 	case r.URL.Path == "/collections/1234":
 		name := "archiveit-page1.html"
 		switch r.URL.Query().Get("page") {
@@ -69,6 +78,12 @@ func (f *fakeArchiveIt) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	default:
 		http.NotFound(w, r)
 	}
+}
+
+// fakePage is a collection page's answer.
+type fakePage struct {
+	status int
+	body   string
 }
 
 func startArchiveIt(tb testing.TB) (*fakeArchiveIt, *ArchiveIt) {
@@ -147,5 +162,57 @@ func TestArchiveItDefaults(t *testing.T) {
 	}
 	if _, err := (&ArchiveIt{}).Seeds(context.Background()); err == nil {
 		t.Fatal("no collection accepted")
+	}
+}
+
+// TestArchiveItCollectionTrouble: a collection page after the first that
+// fails keeps the seeds read before it, with a warning; ftp:// seeds are
+// listed as skipped; a collection that does not exist or is private says
+// which, without the error page's HTML (issue 23 item 9).
+func TestArchiveItCollectionTrouble(t *testing.T) {
+	const errPage = "<!DOCTYPE html><html><head><title>Oops</title></head><body><h1>Something went wrong</h1></body></html>"
+	page1 := []string{"example,capeforlorn)/history.html", "example,keepers-assoc)/news", "example,lightmuseum)/", "example,pointarena-light)/"}
+	tests := []struct {
+		name  string
+		pages map[string]fakePage
+		keys  []string
+		errs  []string
+	}{
+		{"page 2 fails", map[string]fakePage{"2": {500, errPage}}, page1,
+			[]string{"collection 1234: page 2 failed, the seeds after it are missing; going on with the 4 seeds of the pages before it", "HTTP 500"}},
+		{"ftp seed", map[string]fakePage{"2": {200, `<html><body><div class="result-item"><h3 class="url"><a href="https://wayback.archive-it.org/1234/*/ftp://ftp.fog-signals.example/pub/">ftp://ftp.fog-signals.example/pub/</a></h3></div></body></html>`}}, page1,
+			[]string{"seed ftp://ftp.fog-signals.example/pub/ is not an http(s) URL"}},
+		{"not found", map[string]fakePage{"1": {404, errPage}}, nil, []string{"collection 1234 does not exist", "HTTP 404"}},
+		{"gone", map[string]fakePage{"1": {410, errPage}}, nil, []string{"collection 1234 does not exist"}},
+		{"private, forbidden", map[string]fakePage{"1": {403, errPage}}, nil, []string{"collection 1234 is private", "HTTP 403"}},
+		{"private, says so", map[string]fakePage{"1": {200, "<html><body><h1>This collection is private.</h1></body></html>"}}, nil, []string{"collection 1234 is private"}},
+		{"no seeds", map[string]fakePage{"1": {200, "<html><body><h1>Lighthouses</h1></body></html>"}}, nil, []string{"collection 1234 lists no public seeds"}},
+		{"first page fails", map[string]fakePage{"1": {500, errPage}}, nil, []string{"collection 1234:", "HTTP 500"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			f, a := startArchiveIt(t)
+			f.pages = tc.pages
+			var keys, errs []string
+			for tm, err := range a.TimeMaps(context.Background()) {
+				if err != nil {
+					errs = append(errs, err.Error())
+					continue
+				}
+				keys = append(keys, tm.Key)
+			}
+			if !slices.Equal(keys, tc.keys) {
+				t.Errorf("TimeMaps %q, want %q", keys, tc.keys)
+			}
+			all := strings.Join(errs, "\n")
+			for _, w := range tc.errs {
+				if !strings.Contains(all, w) {
+					t.Errorf("errors lack %q:\n%s", w, all)
+				}
+			}
+			if len(errs) != 1 || strings.Contains(all, "<") || strings.Contains(all, "Something went wrong") {
+				t.Errorf("want one error without the page's HTML, got %d:\n%s", len(errs), all)
+			}
+		})
 	}
 }

@@ -79,7 +79,8 @@ func FuzzOutbackCDX(f *testing.F) {
 	})
 }
 
-// FuzzArchiveItPage: Archive-It collection pages: seeds are http(s) URLs.
+// FuzzArchiveItPage: Archive-It collection pages: seeds are http(s) URLs,
+// skipped seeds URLs of other schemes.
 func FuzzArchiveItPage(f *testing.F) {
 	for _, name := range []string{"archiveit-page1.html", "archiveit-page2.html"} {
 		if b, err := os.ReadFile(filepath.Join("testdata", "archiveit", name)); err == nil {
@@ -92,10 +93,15 @@ func FuzzArchiveItPage(f *testing.F) {
 		if err != nil {
 			return
 		}
-		seeds, next := parseArchiveItPage(doc, base, "1234")
+		seeds, skipped, next := parseArchiveItPage(doc, base, "1234")
 		for _, s := range seeds {
 			if !timemap.IsHTTPURI(s) {
 				t.Fatalf("seed %q is not an http(s) URL", s)
+			}
+		}
+		for _, s := range skipped {
+			if timemap.IsHTTPURI(s) || !isSeedURL(s) {
+				t.Fatalf("skipped seed %q is an http(s) URL or no URL", s)
 			}
 		}
 		if next != "" {

@@ -48,8 +48,15 @@ func KeyOf(c *CaptureResult) GoldKey {
 // ReadGoldTSV reads the public off-topic gold standard format: a header, then
 // tab-separated id, date, URI (a URI-M), label (1 on-topic, 0 off-topic).
 // name is used in error messages.
-func ReadGoldTSV(r io.Reader, name string) (Gold, error) {
+//
+// A capture labelled on one line on-topic and on another off-topic is left
+// out of the gold standard (either label would be a guess) and warn, when
+// not nil, hears of it with both lines; rows that repeat a label agree and
+// are taken once.
+func ReadGoldTSV(r io.Reader, name string, warn func(error)) (Gold, error) {
 	g := Gold{}
+	firstLine := map[GoldKey]int{}
+	conflicts := map[GoldKey]bool{}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	uriCol, labelCol, line := 2, 3, 0
@@ -84,12 +91,35 @@ func ReadGoldTSV(r io.Reader, name string) (Gold, error) {
 		if lab != "0" && lab != "1" {
 			return nil, fmt.Errorf("%s line %d: label %q is neither 0 nor 1", name, line, lab)
 		}
-		g[k] = GoldLabel{URIM: f[uriCol], Off: lab == "0"}
+		l := GoldLabel{URIM: f[uriCol], Off: lab == "0"}
+		if prev, ok := g[k]; ok && prev.Off != l.Off {
+			conflicts[k] = true
+			if warn != nil {
+				warn(fmt.Errorf("%s lines %d and %d: %q and %q, the same capture, are labelled %s and %s: left out of the evaluation",
+					name, firstLine[k], line, prev.URIM, l.URIM, labelName(prev.Off), labelName(l.Off)))
+			}
+			continue
+		}
+		if _, ok := g[k]; !ok {
+			firstLine[k] = line
+			g[k] = l
+		}
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("read %s: %w", name, err)
 	}
+	for k := range conflicts {
+		delete(g, k)
+	}
 	return g, nil
+}
+
+// labelName names a gold label as the TSV writes it.
+func labelName(off bool) string {
+	if off {
+		return "off-topic (0)"
+	}
+	return "on-topic (1)"
 }
 
 // Confusion counts verdicts against the gold standard; off-topic is the positive class.

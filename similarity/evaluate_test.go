@@ -20,7 +20,7 @@ func cr(uri, ts, verdict string, cos float64) CaptureResult {
 }
 
 func TestEvaluate(t *testing.T) {
-	gold, err := ReadGoldTSV(strings.NewReader(goldTSV), "gold.tsv")
+	gold, err := ReadGoldTSV(strings.NewReader(goldTSV), "gold.tsv", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +57,7 @@ func TestEvaluate(t *testing.T) {
 // not called off-topic (as the independent scorer reads a "not scored"
 // row), and verdicts are tallied by the language of each page's t0.
 func TestEvaluateNotScoredAndLanguages(t *testing.T) {
-	gold, err := ReadGoldTSV(strings.NewReader(goldTSV), "gold.tsv")
+	gold, err := ReadGoldTSV(strings.NewReader(goldTSV), "gold.tsv", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +94,7 @@ func TestReadGoldErrors(t *testing.T) {
 		{"short", "id\tdate\tURI\tlabel\n1\t2005\n", "line 2"},
 	}
 	for _, tc := range tests {
-		_, err := ReadGoldTSV(strings.NewReader(tc.in), "g.tsv")
+		_, err := ReadGoldTSV(strings.NewReader(tc.in), "g.tsv", nil)
 		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "g.tsv") {
 			t.Errorf("%s: error %v, want one naming g.tsv %s", tc.name, err, tc.want)
 		}
@@ -109,5 +109,48 @@ func TestSweepThresholds(t *testing.T) {
 	}
 	if len(w) != 21 || w[0] != -1 || w[20] != 0 || w[3] != -0.85 {
 		t.Errorf("wordcount thresholds %v", w)
+	}
+}
+
+// TestReadGoldConflicts: a capture labelled both ways is left out with a
+// warning naming both lines; a repeated label is taken once, silently.
+func TestReadGoldConflicts(t *testing.T) {
+	const head = "id\tdate\tURI\tlabel\n"
+	a := "http://a/20050101000000/http://x/"
+	b := "http://a/20060101000000/http://x/"
+	tests := []struct {
+		name  string
+		in    string
+		keys  int
+		warns []string
+	}{
+		{"agree", head + "1\t2005\t" + a + "\t1\n2\t2005\t" + a + "\t1\n3\t2006\t" + b + "\t0\n", 2, nil},
+		{"conflict", head + "1\t2005\t" + a + "\t1\n2\t2006\t" + b + "\t0\n3\t2005\t" + a + "\t0\n", 1,
+			[]string{"g.tsv lines 2 and 4: " + `"` + a + `" and "` + a + `"` + ", the same capture, are labelled on-topic (1) and off-topic (0): left out"}},
+		{"conflict through another URI-M of the capture", head + "1\t2005\t" + a + "\t0\n2\t2005\thttp://b/20050101000000id_/http://x/\t1\n", 0,
+			[]string{"lines 2 and 3", "off-topic (0) and on-topic (1)"}},
+		{"three rows", head + "1\t2005\t" + a + "\t1\n2\t2005\t" + a + "\t0\n3\t2005\t" + a + "\t1\n4\t2005\t" + a + "\t0\n", 0,
+			[]string{"lines 2 and 3", "lines 2 and 5"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var warned []string
+			g, err := ReadGoldTSV(strings.NewReader(tc.in), "g.tsv", func(err error) { warned = append(warned, err.Error()) })
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(g) != tc.keys {
+				t.Errorf("%d captures in the gold, want %d: %v", len(g), tc.keys, g)
+			}
+			all := strings.Join(warned, "\n")
+			for _, w := range tc.warns {
+				if !strings.Contains(all, w) {
+					t.Errorf("warnings lack %q:\n%s", w, all)
+				}
+			}
+			if tc.warns == nil && len(warned) > 0 {
+				t.Errorf("warned: %s", all)
+			}
+		})
 	}
 }

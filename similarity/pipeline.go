@@ -41,6 +41,10 @@ type Config struct {
 	Progress func(Progress)
 	// OnError, when set, hears of every capture that could not be read or extracted.
 	OnError func(error)
+	// OnWarning, when set, hears of every capture that was scored on less
+	// than its whole payload: one whose decoded text was cut at
+	// extract.Options.MaxBytes (8 MiB by default).
+	OnWarning func(error)
 	// Canon is how URIs are keyed (as the source keyed its TimeMaps): the
 	// targets of redirects and frames are looked up by it.
 	Canon timemap.CanonMode
@@ -339,6 +343,11 @@ func Prepare(ctx context.Context, tm *timemap.TimeMap, cfg *Config, cache *extra
 			}
 			trimDoc(doc, cfg.Options)
 		}
+		if doc.TextCut && cfg.OnWarning != nil {
+			cut := cutSize(cfg.Extract.MaxBytes)
+			cfg.OnWarning(fmt.Errorf("%s %s (%s offset %d): text cut at %s: the decoded payload is longer, only its first %s were scored",
+				c.URIR, c.Timestamp14(), c.Payload.File, c.Payload.Offset, cut, cut))
+		}
 		if c.Digest != "" {
 			cache.Put(c.Digest, doc)
 		}
@@ -359,6 +368,17 @@ func readLocation(ctx context.Context, c timemap.Capture, cfg *Config) string {
 		return ""
 	}
 	return h.Get("Location")
+}
+
+// cutSize is the decoded-payload cap as extract applies it ("8 MiB").
+func cutSize(max int64) string {
+	if max <= 0 {
+		max = extract.DefaultMaxBytes
+	}
+	if max%(1<<20) == 0 {
+		return fmt.Sprintf("%d MiB", max>>20)
+	}
+	return fmt.Sprintf("%d bytes", max)
 }
 
 func readAndExtract(ctx context.Context, c timemap.Capture, cfg *Config) (*extract.Document, error) {

@@ -27,7 +27,7 @@ func labelledF1(t *testing.T, dir string) *Evaluation {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	gold, err := ReadGoldTSV(f, "gold.tsv")
+	gold, err := ReadGoldTSV(f, "gold.tsv", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -192,7 +192,8 @@ func openSinks(c *cli.Context, run *report.Run) (_ *report.Outputs, code int, _ 
 type warnings struct {
 	mu    sync.Mutex
 	w     io.Writer
-	n     int
+	n     int // skips
+	notes int // warnings of what was read but not whole
 	shown int
 }
 
@@ -203,6 +204,19 @@ func (w *warnings) add(err error) {
 	if w.shown < 20 {
 		w.shown++
 		fmt.Fprintln(w.w, "offtopic: skipped:", err)
+	}
+}
+
+// note prints a warning about a capture that was read but not whole (its
+// text cut at the decoded-payload cap): shown as skips are, not counted as
+// one (--strict does not fail on it).
+func (w *warnings) note(err error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.notes++
+	if w.shown < 20 {
+		w.shown++
+		fmt.Fprintln(w.w, "offtopic: warning:", err)
 	}
 }
 
@@ -246,8 +260,8 @@ func openInput(c *cli.Context, cmd, example string, check func(*setup) error) (*
 }
 
 func (w *warnings) summary() {
-	if w.n > w.shown {
-		fmt.Fprintf(w.w, "offtopic: %d more skipped (not shown)\n", w.n-w.shown)
+	if w.n+w.notes > w.shown {
+		fmt.Fprintf(w.w, "offtopic: %d more skipped or warned of (not shown)\n", w.n+w.notes-w.shown)
 	}
 }
 
@@ -284,7 +298,7 @@ func runDetect(c *cli.Context) error {
 // 0 if unknown).
 func detectConfig(c *cli.Context, st *setup, read similarity.PayloadReader, warn *warnings, prog *progress, total int) similarity.Config {
 	cfg := similarity.Config{Options: st.opts, ArchiveURL: st.run.ArchiveURL, Workers: c.Int("workers"), TempDir: c.String("temp-dir"), Canon: st.canon,
-		ReadPayload: read, OnError: warn.add, Model: st.model}
+		ReadPayload: read, OnError: warn.add, OnWarning: warn.note, Model: st.model}
 	cfg.Progress = func(p similarity.Progress) {
 		if p.Stage != prog.stage {
 			prog.end()

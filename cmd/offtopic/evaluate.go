@@ -6,7 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/urfave/cli/v2"
 
@@ -46,7 +48,7 @@ func runEvaluate(c *cli.Context) error {
 		path = "offtopic-out"
 	}
 	path = resultsPath(path)
-	gold, err := readGold(c.String("gold"))
+	gold, err := readGold(c.String("gold"), func(err error) { fmt.Fprintln(c.App.ErrWriter, "evaluate: warning:", err) })
 	if err != nil {
 		return cli.Exit("evaluate: "+err.Error(), 2)
 	}
@@ -109,7 +111,8 @@ func runEvaluate(c *cli.Context) error {
 	return nil
 }
 
-func readGold(path string) (similarity.Gold, error) {
+// readGold reads a gold standard; warn hears of what is left out of it.
+func readGold(path string, warn func(error)) (similarity.Gold, error) {
 	if ext := strings.ToLower(filepath.Ext(path)); ext == ".xlsx" || ext == ".csv" {
 		d, err := report.ReadDecisions(path)
 		if err != nil {
@@ -125,7 +128,7 @@ func readGold(path string) (similarity.Gold, error) {
 		return nil, err
 	}
 	defer f.Close()
-	return similarity.ReadGoldTSV(f, path)
+	return similarity.ReadGoldTSV(f, path, warn)
 }
 
 func formatConfusion(c similarity.Confusion) string {
@@ -253,7 +256,7 @@ func printMisses(w io.Writer, ev *similarity.Evaluation, n int) {
 		}
 		n--
 		if j.Result == nil {
-			fmt.Fprintf(w, "  %-7s %s\n", o, j.Gold.URIM)
+			fmt.Fprintf(w, "  %-7s %s\n", o, printable(j.Gold.URIM))
 			continue
 		}
 		var sc []string
@@ -262,6 +265,41 @@ func printMisses(w io.Writer, ev *similarity.Evaluation, n int) {
 				sc = append(sc, fmt.Sprintf("%s=%.3f", m, s))
 			}
 		}
-		fmt.Fprintf(w, "  %-7s %s words=%d %s [%s] %.80q\n", o, j.Gold.URIM, j.Result.WordCount, strings.Join(sc, " "), j.Result.Reason, j.Result.Excerpt)
+		fmt.Fprintf(w, "  %-7s %s words=%d %s [%s] %.80q\n", o, printable(j.Gold.URIM), j.Result.WordCount, strings.Join(sc, " "), printable(j.Result.Reason), j.Result.Excerpt)
 	}
+}
+
+// printable renders s for a terminal: control characters (C0, DEL, C1),
+// format characters such as bidi overrides and bytes that are not UTF-8 are
+// written as Go escapes (\x1b, \u202e), and a backslash as \\, so that a
+// URI-M from a gold file or results cannot drive the terminal and reads
+// unambiguously; everything else is as it is.
+func printable(s string) string {
+	clean := true
+	for _, r := range s {
+		if r == utf8.RuneError || r == '\\' || !strconv.IsPrint(r) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && n <= 1:
+			fmt.Fprintf(&b, "\\x%02x", s[i])
+		case r == '\\':
+			b.WriteString(`\\`)
+		case !strconv.IsPrint(r):
+			q := strconv.QuoteRune(r) // '\x1b', '\u202e'
+			b.WriteString(q[1 : len(q)-1])
+		default:
+			b.WriteRune(r)
+		}
+		i += n
+	}
+	return b.String()
 }

@@ -165,3 +165,29 @@ func TestPruneSaysWhatItCouldNotDo(t *testing.T) {
 		t.Errorf("prune --strict of everything exit %d; stderr:\n%s", code, stderr)
 	}
 }
+
+// TestTextCutWarned: a page whose gzip payload inflates past 8 MiB is scored
+// on its first 8 MiB, and stderr says so of that capture; --strict does not
+// fail on it (nothing was skipped) (issue 23 item 14).
+func TestTextCutWarned(t *testing.T) {
+	var page bytes.Buffer
+	pz := gzip.NewWriter(&page)
+	pz.Write([]byte("<html><body><p>"))
+	pz.Write(bytes.Repeat([]byte("word "), 9<<20/5))
+	pz.Write([]byte("</p></body></html>"))
+	pz.Close()
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	head := "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Encoding: gzip\r\n\r\n"
+	fmt.Fprintf(zw, "WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: http://example.com/\r\nWARC-Date: 2014-01-03T03:03:20Z\r\n"+
+		"Content-Type: application/http; msgtype=response\r\nContent-Length: %d\r\n\r\n%s%s\r\n\r\n", len(head)+page.Len(), head, page.Bytes())
+	zw.Close()
+	in := filepath.Join(t.TempDir(), "big.warc.gz")
+	os.WriteFile(in, b.Bytes(), 0o644)
+	for _, args := range [][]string{{"detect", "-q"}, {"detect", "-q", "--strict"}} {
+		code, _, stderr := runCLI(t, append(args, "-d", t.TempDir(), in)...)
+		if code != 0 || !strings.Contains(stderr, "warning: http://example.com/ 20140103030320") || !strings.Contains(stderr, "text cut at 8 MiB") {
+			t.Errorf("%v: exit %d; stderr lacks the cut text:\n%s", args, code, stderr)
+		}
+	}
+}

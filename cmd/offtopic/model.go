@@ -167,7 +167,7 @@ func writeStats(c *cli.Context, src timemap.Source, st *setup, warn *warnings) e
 	pl := timemap.NewPayloads()
 	defer pl.Close()
 	cfg := similarity.Config{Options: st.opts, Workers: c.Int("workers"), TempDir: c.String("temp-dir"),
-		ReadPayload: pl.Read, OnError: warn.add}
+		ReadPayload: pl.Read, OnError: warn.add, OnWarning: warn.note}
 	stats, _, err := similarity.BuildModel(c.Context, src, cfg)
 	warn.summary()
 	if err != nil {

@@ -477,3 +477,30 @@ func readResults(t *testing.T, dir string) []*similarity.TimeMapResult {
 	}
 	return out
 }
+
+// TestArchiveItCollectionMissing: detect --archiveit of a collection that
+// does not exist or is private says which on stderr, without the error
+// page's HTML, and exits 1 (issue 23 item 9).
+func TestArchiveItCollectionMissing(t *testing.T) {
+	tests := []struct {
+		status int
+		want   string
+	}{
+		{http.StatusNotFound, "Archive-It collection 999 does not exist"},
+		{http.StatusForbidden, "Archive-It collection 999 is private"},
+	}
+	for _, tc := range tests {
+		t.Run(http.StatusText(tc.status), func(t *testing.T) {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", "text/html")
+				w.WriteHeader(tc.status)
+				fmt.Fprint(w, "<!DOCTYPE html><html><body><h1>Page not found</h1></body></html>")
+			}))
+			defer srv.Close()
+			code, _, stderr := runCLI(t, "detect", "-q", "--no-cache", "--archiveit", "999", "--archiveit-site", srv.URL, "--archiveit-wayback", srv.URL, "-d", t.TempDir())
+			if code != 1 || !strings.Contains(stderr, tc.want) || strings.Contains(stderr, "<html") {
+				t.Errorf("exit %d, want 1 and %q without HTML:\n%s", code, tc.want, stderr)
+			}
+		})
+	}
+}
