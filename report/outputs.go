@@ -3,6 +3,8 @@ package report
 import (
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 
 	"github.com/offtopic/offtopic/internal/atomicfile"
 	"github.com/offtopic/offtopic/similarity"
@@ -10,16 +12,32 @@ import (
 
 // Outputs are the outputs of a run, several formats at once, each file
 // written atomically: Write hands every TimeMap to each, Commit finishes them
-// and renames them into place, Abort leaves nothing behind.
+// and puts them in place together (or none of them), Abort leaves nothing
+// behind. While a run writes, each directory it writes into is locked: a
+// second run into it at the same time is refused, naming the first.
 type Outputs struct {
 	files   []*atomicfile.File
 	writers []Writer
+	locks   map[string]*atomicfile.Lock
 }
 
 // Add opens path for one format; "-" writes to stdout instead of a file.
 func (o *Outputs) Add(format, path string, run *Run, stdout io.Writer) error {
 	w := stdout
 	if path != "-" {
+		dir := filepath.Dir(filepath.Clean(path))
+		if _, ok := o.locks[dir]; !ok {
+			if st, err := os.Stat(path); err != nil || st.Mode().IsRegular() {
+				l, err := atomicfile.LockDir(dir)
+				if err != nil {
+					return err
+				}
+				if o.locks == nil {
+					o.locks = map[string]*atomicfile.Lock{}
+				}
+				o.locks[dir] = l
+			}
+		}
 		f, err := atomicfile.Create(path)
 		if err != nil {
 			return err
@@ -48,25 +66,33 @@ func (o *Outputs) Write(r *similarity.TimeMapResult) error {
 	return nil
 }
 
-// Commit finishes every output and renames its file into place.
+// Commit finishes every output and puts the files in place together: where
+// one cannot be finished or renamed, the files there before stay, all of
+// them.
 func (o *Outputs) Commit() error {
+	defer o.release()
 	for _, w := range o.writers {
 		if err := w.Close(); err != nil {
+			o.Abort()
 			return err
 		}
 	}
-	for _, f := range o.files {
-		if err := f.Commit(); err != nil {
-			return err
-		}
-	}
-	return nil
+	return atomicfile.CommitAll(o.files)
 }
 
 // Abort removes the files of outputs not committed.
 func (o *Outputs) Abort() {
 	for _, f := range o.files {
 		f.Close()
+	}
+	o.release()
+}
+
+// release frees the directories written.
+func (o *Outputs) release() {
+	for dir, l := range o.locks {
+		l.Release()
+		delete(o.locks, dir)
 	}
 }
 

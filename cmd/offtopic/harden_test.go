@@ -191,3 +191,27 @@ func TestTextCutWarned(t *testing.T) {
 		}
 	}
 }
+
+// TestOutDirLocked (issue 23 item 5): a run into an out-dir another run is
+// writing is refused, naming the other, and touches nothing there.
+func TestOutDirLocked(t *testing.T) {
+	dir := t.TempDir()
+	host, _ := os.Hostname()
+	lock := fmt.Sprintf("pid %d on %s since 2026-01-01T00:00:00Z\n", os.Getpid(), host) // a process that runs: this test
+	os.WriteFile(filepath.Join(dir, ".offtopic.lock"), []byte(lock), 0o644)
+	os.WriteFile(filepath.Join(dir, "results.jsonl"), []byte("old\n"), 0o644)
+	code, _, stderr := runCLI(t, append([]string{"detect", "-q", "-d", dir}, sampleFiles(t)...)...)
+	if code != 1 || !strings.Contains(stderr, "being written by another offtopic run") || !strings.Contains(stderr, fmt.Sprint(os.Getpid())) {
+		t.Errorf("exit %d; stderr:\n%s", code, stderr)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "results.jsonl")); string(b) != "old\n" {
+		t.Errorf("results.jsonl was replaced: %.80q", b)
+	}
+	os.Remove(filepath.Join(dir, ".offtopic.lock"))
+	if code, _, stderr := runCLI(t, append([]string{"detect", "-q", "-d", dir}, sampleFiles(t)...)...); code != 0 {
+		t.Errorf("after the lock is gone: exit %d: %s", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".offtopic.lock")); err == nil {
+		t.Error("the run left its lock behind")
+	}
+}
