@@ -328,7 +328,8 @@ var spamRoots = []string{
 	// loans
 	"payday", "loan", "mortgag", "refinanc",
 	// counterfeits
-	"replica", "rolex", "louboutin", "vuitton", "gucci", "handbag", "outlet", "oakley",
+	"replica", "rolex", "louboutin", "vuitton", "gucci", "handbag", "outlet", "oakley", "rayban", "kors", "cartier",
+	"tiffani", "ugg", "nike", "sunglass", "knockoff", "counterfeit", "fake",
 	// adult, SEO
 	"porn", "xxx", "escort", "backlink", "ringtone", "weightloss", "garcinia",
 	// sales talk
