@@ -43,15 +43,7 @@ func TestRecordAcrossMembers(t *testing.T) {
 		{"warc/pywb-iana.warc.gz", 5000},
 	} {
 		t.Run(tc.fixture+"/"+itoa(int64(tc.size)), func(t *testing.T) {
-			src, err := os.ReadFile(fixture(t, tc.fixture))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if zr, err := gzip.NewReader(bytes.NewReader(src)); err == nil {
-				if src, err = io.ReadAll(zr); err != nil {
-					t.Fatal(err)
-				}
-			}
+			src := plainFixture(t, tc.fixture)
 			whole, werrs := readAll(t, writeTemp(t, "whole.warc.gz", gzipFixed(src, len(src))))
 			if len(werrs) > 0 || len(whole) == 0 {
 				t.Fatalf("whole-stream read: %d records, errors %v", len(whole), werrs)
@@ -128,15 +120,7 @@ func TestARCRecordAcrossMembers(t *testing.T) {
 		{"arc/aut-example.arc.gz", 64 << 10},
 	} {
 		t.Run(tc.fixture+"/"+itoa(int64(tc.size)), func(t *testing.T) {
-			src, err := os.ReadFile(fixture(t, tc.fixture))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if zr, err := gzip.NewReader(bytes.NewReader(src)); err == nil {
-				if src, err = io.ReadAll(zr); err != nil {
-					t.Fatal(err)
-				}
-			}
+			src := plainFixture(t, tc.fixture)
 			whole, werrs := readAll(t, writeTemp(t, "whole.arc.gz", gzipFixed(src, len(src))))
 			if len(whole) == 0 {
 				t.Fatalf("whole-stream read: no records, errors %v", werrs)
@@ -192,4 +176,19 @@ func TestPayloadAcrossMembers(t *testing.T) {
 			}
 		})
 	}
+}
+
+// plainFixture is a fixture's bytes, inflated where it is gzipped.
+func plainFixture(t *testing.T, name string) []byte {
+	t.Helper()
+	src, err := os.ReadFile(fixture(t, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if zr, err := gzip.NewReader(bytes.NewReader(src)); err == nil {
+		if src, err = io.ReadAll(zr); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return src
 }

@@ -197,26 +197,21 @@ type warnings struct {
 	shown int
 }
 
-func (w *warnings) add(err error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.n++
-	if w.shown < 20 {
-		w.shown++
-		fmt.Fprintln(w.w, "offtopic: skipped:", err)
-	}
-}
+func (w *warnings) add(err error) { w.show(&w.n, "skipped", err) }
 
 // note prints a warning about a capture that was read but not whole (its
 // text cut at the decoded-payload cap): shown as skips are, not counted as
 // one (--strict does not fail on it).
-func (w *warnings) note(err error) {
+func (w *warnings) note(err error) { w.show(&w.notes, "warning", err) }
+
+// show counts err in *n and prints the first 20 problems of either kind.
+func (w *warnings) show(n *int, what string, err error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.notes++
+	*n++
 	if w.shown < 20 {
 		w.shown++
-		fmt.Fprintln(w.w, "offtopic: warning:", err)
+		fmt.Fprintln(w.w, "offtopic: "+what+":", err)
 	}
 }
 
