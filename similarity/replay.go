@@ -103,10 +103,11 @@ func refsOf(c timemap.Capture, i int, loc string, doc *extract.Document, canon t
 		if loc != "" {
 			add(HowRedirect, loc)
 		}
-	case docRedirect(doc) != "":
-		add(HowRefresh, docRedirect(doc))
+	case doc == nil:
+	case doc.Redirect != "":
+		add(HowRefresh, doc.Redirect)
 	default:
-		for _, f := range docFrames(doc) {
+		for _, f := range doc.Frames {
 			if len(out) == maxFrames {
 				break
 			}
