@@ -1,10 +1,12 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -13,19 +15,32 @@ import (
 	"github.com/offtopic/offtopic/crawl"
 	"github.com/offtopic/offtopic/extract"
 	"github.com/offtopic/offtopic/internal/atomicfile"
-	"github.com/offtopic/offtopic/remote"
 	"github.com/offtopic/offtopic/report"
 	"github.com/offtopic/offtopic/timemap"
 )
 
+// crawlOptions are crawl's flags.
+type crawlOptions struct {
+	spec, outDir, strategy, evaluate, budgets string
+	resume, thresholds, archiveIDF, localIDF  bool
+	quiet                                     bool
+	seed                                      int64
+	target, maxDepth                          int
+	maxRuntime                                time.Duration
+	// The limits override the spec's only when given.
+	targetSet, maxDepthSet, maxRuntimeSet bool
+	archive                               archiveOptions
+}
+
 func crawlCommand() *cli.Command {
+	o := &crawlOptions{}
 	return &cli.Command{
 		Name:      "crawl",
 		Usage:     "extract an event collection from a web archive by focused re-crawl",
 		ArgsUsage: " ",
 		Description: `Crawls a local web archive (WARC files and their CDXJ index) from the seeds of a
 collection specification, following the links of the documents most relevant
-to the event first, and writes into --out:
+to the event first, and writes into --out-dir:
    <name>.warc.gz     the collected records, copied byte for byte
    index.cdxj         their CDXJ index;  timemaps.link  their TimeMaps
    crawl.jsonl        the crawl log, one document per line in the order collected
@@ -44,70 +59,109 @@ the crawl; --archive-idf first reads every capture of a local archive.
 
 With --evaluate a relevance list (URL and relevant columns), prints how many
 relevant pages the crawl collected at each budget; with several --strategy
-values each strategy crawls into --out/<strategy>.
+values each strategy crawls into --out-dir/<strategy>.
+
+Next, audit what was collected (it scores every document against the event:
+detect would compare each page only with itself), review the report, and
+prune the off-topic documents.
 
 Examples:
-   offtopic crawl --spec election/spec.json --archive archive --out coll
-   offtopic crawl --spec spec.json --archive archive --out cmp --strategy ctg,ct-f,c-f,t-f,unfocused --evaluate relevant.tsv
-   offtopic detect coll/*.warc.gz`,
-		Flags: append([]cli.Flag{
-			&cli.StringFlag{Name: "spec", Usage: "collection specification `FILE` (JSON)"},
-			&cli.StringFlag{Name: "archive", Usage: "archive `DIR` of WARC files (with index.cdxj, else indexed once)"},
-			&cli.StringFlag{Name: "timegate", Usage: "crawl through a Memento TimeGate or aggregator: `URL` to which each URI-R is appended (e.g. http://localhost:1208/timegate/); mementos are read from whichever archive holds them"},
-			&cli.StringFlag{Name: "index", Usage: "CDXJ/CDX index `FILE` of the archive (default DIR/index.cdxj)"},
-			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Value: "offtopic-crawl", Usage: "output `DIR`"},
-			&cli.StringFlag{Name: "strategy", Value: "ctg", Usage: "`ctg`, ct-f, c-f, t-f or unfocused (comma-separated to compare)"},
-			&cli.BoolFlag{Name: "resume", Usage: "continue the interrupted crawl in --out"},
-			&cli.BoolFlag{Name: "thresholds", Usage: "Klein mode: keep and follow only documents above a threshold learnt from the reference documents' outlinks"},
-			&cli.Int64Flag{Name: "seed", Value: 1, Usage: "random seed of --thresholds' splits"},
-			&cli.IntFlag{Name: "target", Usage: "collect `N` documents (overrides the spec)"},
-			&cli.IntFlag{Name: "max-depth", Usage: "largest link depth (overrides the spec)"},
-			&cli.DurationFlag{Name: "max-runtime", Usage: "stop after `DURATION` (overrides the spec)"},
-			&cli.StringFlag{Name: "evaluate", Usage: "relevance list `TSV`: report relevant pages collected at each budget"},
-			&cli.StringFlag{Name: "budgets", Value: "50,100,200", Usage: "budgets of --evaluate"},
-			&cli.BoolFlag{Name: "archive-idf", Usage: "build IDF from every capture of the local archive first (cost grows with the archive)"},
-			&cli.BoolFlag{Name: "local-idf", Hidden: true, Usage: "IDF from the reference and crawled documents (now the default)"},
-			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
-		}, append(cdxServerFlags(), clientFlags()...)...),
-		Action:      runCrawl,
+   offtopic crawl --spec election/spec.json --archive archive --out-dir coll
+   offtopic crawl --spec spec.json --archive archive --out-dir cmp --strategy ctg,ct-f,c-f,t-f,unfocused --evaluate relevant.tsv
+   offtopic crawl audit --spec election/spec.json --archive archive coll
+   offtopic prune --results coll-audit`,
+		Flags:       o.flags(),
+		Action:      action(o.run1),
 		Subcommands: []*cli.Command{crawlAuditCommand()},
 	}
 }
 
-func runCrawl(c *cli.Context) error {
-	stderr := c.App.ErrWriter
-	if c.String("spec") == "" || crawlSources(c) != 1 {
-		return cli.Exit("crawl: --spec and one archive (--archive DIR, --cdx-server URL or --timegate URL) are required", 2)
+func (o *crawlOptions) flags() []cli.Flag {
+	return slices.Concat([]cli.Flag{
+		&cli.StringFlag{Name: "spec", Destination: &o.spec, Usage: "collection specification `FILE` (JSON; required)"},
+		&cli.StringFlag{Name: "out-dir", Aliases: []string{"o"}, Value: "offtopic-crawl", Destination: &o.outDir, Usage: "write the collection into `DIR`"},
+		&cli.StringFlag{Name: "out", Value: "offtopic-crawl", Destination: &o.outDir, Hidden: true, Usage: "the old name of --out-dir",
+			Action: func(c *cli.Context, _ string) error {
+				fmt.Fprintln(c.App.ErrWriter, "offtopic: crawl: --out is now --out-dir")
+				return nil
+			}},
+		&cli.StringFlag{Name: "strategy", Value: "ctg", Destination: &o.strategy, Usage: "`ctg`, ct-f, c-f, t-f or unfocused (comma-separated to compare)"},
+		&cli.BoolFlag{Name: "resume", Destination: &o.resume, Usage: "continue the interrupted crawl in --out-dir"},
+		&cli.BoolFlag{Name: "thresholds", Destination: &o.thresholds, Usage: "Klein mode: follow only documents above a learnt threshold"},
+		&cli.Int64Flag{Name: "seed", Value: 1, Destination: &o.seed, Usage: "random seed of --thresholds' splits"},
+		&cli.IntFlag{Name: "target", Destination: &o.target, DefaultText: fmt.Sprintf("the spec's, else %d", crawl.DefaultTargetSize),
+			Usage: "collect `N` documents", Action: func(*cli.Context, int) error { o.targetSet = true; return nil }},
+		&cli.IntFlag{Name: "max-depth", Destination: &o.maxDepth, DefaultText: "the spec's, else no limit",
+			Usage: "largest link depth", Action: func(*cli.Context, int) error { o.maxDepthSet = true; return nil }},
+		&cli.DurationFlag{Name: "max-runtime", Destination: &o.maxRuntime, DefaultText: "the spec's, else no limit",
+			Usage: "stop after `DURATION`", Action: func(*cli.Context, time.Duration) error { o.maxRuntimeSet = true; return nil }},
+		&cli.StringFlag{Name: "evaluate", Destination: &o.evaluate, Usage: "relevance list `TSV`: report relevant pages collected at each budget"},
+		&cli.StringFlag{Name: "budgets", Value: "50,100,200", Destination: &o.budgets, Usage: "budgets of --evaluate"},
+		&cli.BoolFlag{Name: "archive-idf", Destination: &o.archiveIDF, Usage: "build IDF from every capture of the local archive first"},
+		&cli.BoolFlag{Name: "local-idf", Destination: &o.localIDF, Hidden: true, Usage: "IDF from the reference and crawled documents (now the default)"},
+		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Destination: &o.quiet, Usage: "no progress on stderr"},
+	}, o.archive.flags())
+}
+
+// crawlPlan is what crawl's flags ask for, checked before anything is read.
+type crawlPlan struct {
+	spec       *crawl.Spec
+	strategies []crawl.Strategy
+	budgets    []int
+	relevant   map[string]bool
+}
+
+// plan reads the spec (with the limits the flags override) and the
+// relevance list and checks the flags; errors are usage errors.
+func (o *crawlOptions) plan() (*crawlPlan, error) {
+	if o.spec == "" || o.archive.count() != 1 {
+		return nil, usagef("--spec and one archive (--archive DIR, --cdx-server URL or --timegate URL) are required")
 	}
-	spec, err := crawlSpec(c)
-	if err != nil {
-		return cli.Exit("crawl: "+err.Error(), 2)
+	p := &crawlPlan{}
+	var err error
+	if p.spec, err = crawl.LoadSpec(o.spec); err != nil {
+		return nil, asUsage(err)
 	}
-	var strategies []crawl.Strategy
-	for _, s := range strings.Split(c.String("strategy"), ",") {
+	if o.targetSet {
+		p.spec.TargetSize = o.target
+	}
+	if o.maxDepthSet {
+		p.spec.MaxDepth = o.maxDepth
+	}
+	if o.maxRuntimeSet {
+		p.spec.MaxRuntime = o.maxRuntime.String()
+	}
+	for _, s := range strings.Split(o.strategy, ",") {
 		st, err := crawl.ParseStrategy(s)
 		if err != nil {
-			return cli.Exit("crawl: --strategy: "+err.Error(), 2)
+			return nil, usagef("--strategy: %w", err)
 		}
-		strategies = append(strategies, st)
+		p.strategies = append(p.strategies, st)
 	}
-	budgets, err := parseBudgets(c.String("budgets"))
+	if p.budgets, err = parseBudgets(o.budgets); err != nil {
+		return nil, usagef("--budgets: %w", err)
+	}
+	if o.evaluate != "" {
+		if p.relevant, err = crawl.ReadRelevant(o.evaluate); err != nil {
+			return nil, asUsage(err)
+		}
+	}
+	return p, nil
+}
+
+// run1 is crawl's action.
+func (o *crawlOptions) run1(c *cli.Context) error {
+	stderr := c.App.ErrWriter
+	p, err := o.plan()
 	if err != nil {
-		return cli.Exit("crawl: --budgets: "+err.Error(), 2)
+		return err
 	}
-	var relevant map[string]bool
-	if p := c.String("evaluate"); p != "" {
-		if relevant, err = crawl.ReadRelevant(p); err != nil {
-			return cli.Exit("crawl: "+err.Error(), 2)
-		}
-	}
-	quiet := c.Bool("quiet")
 	t0 := time.Now()
-	archive, df, code, err := openCrawlArchive(c, spec)
+	archive, df, err := o.archive.open(c.Context, p.spec, o.archiveIDF)
 	if err != nil {
-		return cli.Exit("crawl: "+err.Error(), code)
+		return err
 	}
-	if local, ok := archive.(*crawl.LocalArchive); ok && !quiet {
+	if local, ok := archive.(*crawl.LocalArchive); ok && !o.quiet {
 		n := 0
 		if df != nil {
 			n = df.Docs()
@@ -115,53 +169,62 @@ func runCrawl(c *cli.Context) error {
 		fmt.Fprintf(stderr, "crawl: archive %d URLs, IDF from %d documents (%.1fs)\n", local.Len(), n, time.Since(t0).Seconds())
 	}
 	var rows []relevantRow
-	harvest := &report.Harvest{Title: spec.Name, Budgets: budgets}
-	for _, s := range strategies {
-		out := c.String("out")
-		if len(strategies) > 1 {
+	harvest := &report.Harvest{Title: p.spec.Name, Budgets: p.budgets}
+	for _, s := range p.strategies {
+		out := o.outDir
+		if len(p.strategies) > 1 {
 			out = filepath.Join(out, string(s))
 		}
-		var last time.Time
-		t1 := time.Now()
-		res, err := crawl.Crawl(c.Context, crawl.Options{
-			Spec: spec, Archive: archive, DF: df, Strategy: s, Out: out, Resume: c.Bool("resume"),
-			Thresholds: c.Bool("thresholds"), Seed: c.Int64("seed"),
-			Progress: func(st crawl.Stats) {
-				if quiet || time.Since(last) < 2*time.Second {
-					return
-				}
-				last = time.Now()
-				printCrawlStats(stderr, s, st)
-			},
-		})
+		res, err := o.crawlOne(c, crawl.Options{Spec: p.spec, Archive: archive, DF: df, Strategy: s, Out: out, Resume: o.resume,
+			Thresholds: o.thresholds, Seed: o.seed})
 		if err != nil {
-			if res != nil && errors.Is(err, c.Context.Err()) {
-				fmt.Fprintf(stderr, "crawl: interrupted after %d documents; continue with --resume\n", len(res.Log))
-				return cli.Exit("", 130)
-			}
-			return cli.Exit("crawl: "+err.Error(), 1)
+			return err
 		}
-		if !quiet {
-			printCrawlStats(stderr, s, res.Stats)
-			el := time.Since(t1)
-			fmt.Fprintf(stderr, "crawl: %s stopped (%s): %d documents, %d missing in %.1fs (%.0f docs/s), peak memory %d MiB -> %s\n",
-				s, res.Stopped, len(res.Log), len(res.Missing), el.Seconds(), float64(len(res.Log)+len(res.Missing)+res.Stats.Rejected)/el.Seconds(), peakRSS()>>20, out)
-			if res.Threshold != nil {
-				fmt.Fprintf(stderr, "crawl: threshold %.3f\n", *res.Threshold)
-			}
+		if p.relevant != nil {
+			rows = append(rows, relevantRow{s, crawl.RelevantAt(res.Log, p.relevant, p.budgets)})
 		}
-		if relevant != nil {
-			rows = append(rows, relevantRow{s, crawl.RelevantAt(res.Log, relevant, budgets)})
-		}
-		harvest.Lines = append(harvest.Lines, harvestLine(string(s), res.Log, relevant))
+		harvest.Lines = append(harvest.Lines, harvestLine(string(s), res.Log, p.relevant))
 	}
-	if err := writeHarvest(filepath.Join(c.String("out"), "harvest.html"), harvest); err != nil {
-		return cli.Exit("crawl: "+err.Error(), 1)
+	if err := writeHarvest(filepath.Join(o.outDir, "harvest.html"), harvest); err != nil {
+		return err
 	}
-	if relevant != nil {
-		printRelevant(c.App.Writer, budgets, rows)
+	if p.relevant != nil {
+		printRelevant(c.App.Writer, p.budgets, rows)
 	}
 	return nil
+}
+
+// crawlOne runs one strategy's crawl, with progress and a summary on
+// stderr unless --quiet.
+func (o *crawlOptions) crawlOne(c *cli.Context, opts crawl.Options) (*crawl.Result, error) {
+	stderr := c.App.ErrWriter
+	s := opts.Strategy
+	var last time.Time
+	t1 := time.Now()
+	opts.Progress = func(st crawl.Stats) {
+		if o.quiet || time.Since(last) < 2*time.Second {
+			return
+		}
+		last = time.Now()
+		printCrawlStats(stderr, s, st)
+	}
+	res, err := crawl.Crawl(c.Context, opts)
+	if err != nil {
+		if res != nil && errors.Is(err, c.Context.Err()) {
+			fmt.Fprintf(stderr, "crawl: interrupted after %d documents; continue with --resume\n", len(res.Log))
+		}
+		return nil, err
+	}
+	if !o.quiet {
+		printCrawlStats(stderr, s, res.Stats)
+		el := time.Since(t1)
+		fmt.Fprintf(stderr, "crawl: %s stopped (%s): %d documents, %d missing in %.1fs (%.0f docs/s), peak memory %d MiB -> %s\n",
+			s, res.Stopped, len(res.Log), len(res.Missing), el.Seconds(), float64(len(res.Log)+len(res.Missing)+res.Stats.Rejected)/el.Seconds(), peakRSS()>>20, opts.Out)
+		if res.Threshold != nil {
+			fmt.Fprintf(stderr, "crawl: threshold %.3f\n", *res.Threshold)
+		}
+	}
+	return res, nil
 }
 
 // harvestLine is one crawl's curves: relevance accumulated over its log
@@ -211,75 +274,68 @@ func parseBudgets(s string) ([]int, error) {
 	return out, nil
 }
 
-// crawlSpec reads --spec with the limits the flags override.
-func crawlSpec(c *cli.Context) (*crawl.Spec, error) {
-	spec, err := crawl.LoadSpec(c.String("spec"))
-	if err != nil {
-		return nil, err
-	}
-	if c.IsSet("target") {
-		spec.TargetSize = c.Int("target")
-	}
-	if c.IsSet("max-depth") {
-		spec.MaxDepth = c.Int("max-depth")
-	}
-	if c.IsSet("max-runtime") {
-		spec.MaxRuntime = c.Duration("max-runtime").String()
-	}
-	return spec, nil
+// archiveOptions name the archive a crawl reads (crawl, crawl audit): a
+// local folder of WARCs, a CDX server or a TimeGate.
+type archiveOptions struct {
+	dir, index, timegate string
+	cdx                  cdxOptions
+	client               clientOptions
 }
 
-// crawlSources is how many of the archive flags (--archive, --cdx-server,
-// --timegate) are given.
-func crawlSources(c *cli.Context) int {
+func (o *archiveOptions) flags() []cli.Flag {
+	return slices.Concat([]cli.Flag{
+		&cli.StringFlag{Name: "archive", Destination: &o.dir, Category: catArchive,
+			Usage: "archive `DIR` of WARC files (with index.cdxj, else indexed once)"},
+		&cli.StringFlag{Name: "index", Destination: &o.index, Category: catArchive, DefaultText: "DIR/index.cdxj",
+			Usage: "CDXJ/CDX index `FILE` of the archive"},
+		&cli.StringFlag{Name: "timegate", Destination: &o.timegate, Category: catArchive,
+			Usage: "read through the Memento TimeGate or aggregator at `URL` (+ URI-R)"},
+	}, o.cdx.serverFlags(), o.client.flags())
+}
+
+// count is how many archives the flags name (--archive, --cdx-server,
+// --timegate).
+func (o *archiveOptions) count() int {
 	n := 0
-	for _, f := range []string{"archive", "cdx-server", "timegate"} {
-		if c.String(f) != "" {
+	for _, v := range []string{o.dir, o.cdx.server, o.timegate} {
+		if v != "" {
 			n++
 		}
 	}
 	return n
 }
 
-// openCrawlArchive opens the archive the flags name (--timegate,
-// --cdx-server or a local --archive), with the whole archive's document
-// frequencies when --archive-idf asks for them; code is the exit status of an
-// error.
-func openCrawlArchive(c *cli.Context, spec *crawl.Spec) (_ crawl.Archive, _ *crawl.DocFreq, code int, _ error) {
-	if c.String("timegate") != "" || c.String("cdx-server") != "" {
-		if err := checkClientFlags(c); err != nil {
-			return nil, nil, 2, err
+// open opens the archive the flags name, with the whole archive's document
+// frequencies when archiveIDF asks for them.
+func (o *archiveOptions) open(ctx context.Context, spec *crawl.Spec, archiveIDF bool) (crawl.Archive, *crawl.DocFreq, error) {
+	if o.timegate != "" || o.cdx.server != "" {
+		if err := o.client.check(); err != nil {
+			return nil, nil, err
 		}
+		client, err := o.client.newClient(o.cdx.hosts(o.timegate))
+		if err != nil {
+			return nil, nil, err
+		}
+		if o.timegate != "" {
+			return crawl.NewTimeGateArchive(o.timegate, spec.Event().Midpoint(), client, o.client.mementoOptions()), nil, nil
+		}
+		srv, err := o.cdx.open(client, timemap.CanonSURT)
+		if err != nil {
+			return nil, nil, err
+		}
+		return crawl.NewRemoteArchive(srv, client, o.client.mementoOptions()), nil, nil
 	}
-	switch {
-	case c.String("timegate") != "":
-		client, err := newClient(c)
-		if err != nil {
-			return nil, nil, 1, err
-		}
-		return crawl.NewTimeGateArchive(c.String("timegate"), spec.Event().Midpoint(), client, remote.MementoOptions{NotRaw: c.Bool("not-raw")}), nil, 0, nil
-	case c.String("cdx-server") != "":
-		client, err := newClient(c)
-		if err != nil {
-			return nil, nil, 1, err
-		}
-		srv, err := cdxServer(c, client, timemap.CanonSURT)
-		if err != nil {
-			return nil, nil, 2, err
-		}
-		return crawl.NewRemoteArchive(srv, client, remote.MementoOptions{NotRaw: c.Bool("not-raw")}), nil, 0, nil
-	}
-	local, err := crawl.OpenLocal(c.Context, c.String("archive"), c.String("index"), nil)
+	local, err := crawl.OpenLocal(ctx, o.dir, o.index, nil)
 	if err != nil {
-		return nil, nil, 1, err
+		return nil, nil, err
 	}
 	var df *crawl.DocFreq
-	if c.Bool("archive-idf") {
-		if df, err = crawl.BuildDF(c.Context, local, extract.Options{}, 0); err != nil {
-			return nil, nil, 1, err
+	if archiveIDF {
+		if df, err = crawl.BuildDF(ctx, local, extract.Options{}, 0); err != nil {
+			return nil, nil, err
 		}
 	}
-	return local, df, 0, nil
+	return local, df, nil
 }
 
 // relevantRow is one strategy's relevant pages at each budget.

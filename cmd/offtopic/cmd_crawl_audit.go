@@ -14,7 +14,18 @@ import (
 	"github.com/offtopic/offtopic/timemap"
 )
 
+// auditOptions are crawl audit's flags.
+type auditOptions struct {
+	spec, outDir, evaluate string
+	threshold              float64
+	thresholdSet           bool
+	seed                   int64
+	quiet                  bool
+	archive                archiveOptions
+}
+
 func crawlAuditCommand() *cli.Command {
+	o := &auditOptions{}
 	return &cli.Command{
 		Name:      "audit",
 		Usage:     "score every document of an extracted collection against the event and flag the off-topic ones",
@@ -43,91 +54,66 @@ Examples:
    offtopic crawl audit --spec spec.json --archive archive coll
    offtopic crawl audit --spec spec.json --archive archive --evaluate relevant.tsv coll
    offtopic crawl audit --spec spec.json --timegate http://localhost:1208/timegate/ --threshold 0.1 coll
-   offtopic prune --results coll-audit/results.jsonl coll/*.warc.gz`,
+   offtopic prune --results coll-audit --out-dir coll-pruned`,
 		Flags: append([]cli.Flag{
-			&cli.StringFlag{Name: "spec", Usage: "collection specification `FILE` (JSON)"},
-			&cli.StringFlag{Name: "archive", Usage: "source archive `DIR` (WARC files with index.cdxj)"},
-			&cli.StringFlag{Name: "index", Usage: "CDXJ/CDX index `FILE` of the archive (default DIR/index.cdxj)"},
-			&cli.StringFlag{Name: "timegate", Usage: "source archive behind a Memento TimeGate or aggregator `URL` (as crawl)"},
-			&cli.StringFlag{Name: "out-dir", Aliases: []string{"o"}, Usage: "write the results file and every report (offtopic.html, offtopic.xlsx, offtopic.json, offtopic.csv) into `DIR` (default COLLECTION-audit)"},
-			&cli.Float64Flag{Name: "threshold", Usage: "flag documents whose topic is below `T` instead of the learnt threshold"},
-			&cli.Int64Flag{Name: "seed", Value: 1, Usage: "random seed of the background sample and the threshold's splits"},
-			&cli.StringFlag{Name: "evaluate", Usage: "relevance list `TSV`: print precision and recall of the on-topic verdicts"},
-			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no summary on stderr"},
-		}, append(cdxServerFlags(), clientFlags()...)...),
-		Action: runCrawlAudit,
+			&cli.StringFlag{Name: "spec", Destination: &o.spec, Usage: "collection specification `FILE` (JSON; required)"},
+			&cli.StringFlag{Name: "out-dir", Aliases: []string{"o"}, Destination: &o.outDir, DefaultText: "COLLECTION-audit",
+				Usage: "write the results file and every report into `DIR`"},
+			&cli.Float64Flag{Name: "threshold", Destination: &o.threshold, DefaultText: "learnt",
+				Usage: "flag documents whose topic is below `T`", Action: func(*cli.Context, float64) error { o.thresholdSet = true; return nil }},
+			&cli.Int64Flag{Name: "seed", Value: 1, Destination: &o.seed, Usage: "random seed of the background sample and the threshold's splits"},
+			&cli.StringFlag{Name: "evaluate", Destination: &o.evaluate, Usage: "relevance list `TSV`: print precision and recall of the verdicts"},
+			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Destination: &o.quiet, Usage: "no summary on stderr"},
+		}, o.archive.flags()...),
+		Action: action(o.run1),
 	}
 }
 
-func runCrawlAudit(c *cli.Context) error {
-	if c.String("spec") == "" || c.NArg() != 1 {
-		return cli.Exit("crawl audit: --spec and one COLLECTION are required", 2)
+// run1 is crawl audit's action.
+func (o *auditOptions) run1(c *cli.Context) error {
+	if o.spec == "" || c.NArg() != 1 {
+		return usagef("--spec and one COLLECTION are required")
 	}
-	spec, err := crawl.LoadSpec(c.String("spec"))
+	if o.archive.count() > 1 {
+		return usagef("give one archive (--archive DIR, --cdx-server URL or --timegate URL)")
+	}
+	spec, err := crawl.LoadSpec(o.spec)
 	if err != nil {
-		return cli.Exit("crawl audit: "+err.Error(), 2)
+		return asUsage(err)
 	}
 	var relevant map[string]bool
-	if p := c.String("evaluate"); p != "" {
-		if relevant, err = crawl.ReadRelevant(p); err != nil {
-			return cli.Exit("crawl audit: "+err.Error(), 2)
+	if o.evaluate != "" {
+		if relevant, err = crawl.ReadRelevant(o.evaluate); err != nil {
+			return asUsage(err)
 		}
 	}
 	in := c.Args().First()
 	coll, err := crawl.OpenLocal(c.Context, in, "", nil)
 	if err != nil {
-		return cli.Exit("crawl audit: "+err.Error(), 1)
+		return err
 	}
-	opts := crawl.AuditOptions{Spec: spec, Seed: c.Int64("seed")}
-	sources := crawlSources(c)
-	if sources > 1 {
-		return cli.Exit("crawl audit: give one archive (--archive DIR, --cdx-server URL or --timegate URL)", 2)
-	}
-	if sources == 1 {
-		src, _, code, err := openCrawlArchive(c, spec)
-		if err != nil {
-			return cli.Exit("crawl audit: "+err.Error(), code)
+	opts := crawl.AuditOptions{Spec: spec, Seed: o.seed}
+	if o.archive.count() == 1 {
+		if opts.Archive, _, err = o.archive.open(c.Context, spec, false); err != nil {
+			return err
 		}
-		opts.Archive = src
 	}
-	if c.IsSet("threshold") {
-		t := c.Float64("threshold")
-		opts.Threshold = &t
+	if o.thresholdSet {
+		opts.Threshold = &o.threshold
 	}
 	rep, err := crawl.AuditCollection(c.Context, coll, opts)
 	if err != nil {
-		return cli.Exit("crawl audit: "+err.Error(), 1)
+		return err
 	}
-	dir := c.String("out-dir")
+	dir := o.outDir
 	if dir == "" {
 		dir = strings.TrimSuffix(filepath.Clean(in), filepath.Ext(in)) + "-audit"
 	}
-	from, to := rep.Event.Window()
-	run := &report.Run{Tool: "offtopic", Version: version, Started: time.Now().UTC(), Inputs: []string{in}, Measures: fmt.Sprintf("%s=%.4f", similarity.MeasureTopic, rep.Threshold),
-		Options: map[string]string{"audit": spec.Name, "threshold": fmt.Sprintf("%.4f", rep.Threshold), "examples": fmt.Sprint(rep.Examples),
-			"background": fmt.Sprint(rep.Background), "background_from": rep.BackgroundFrom,
-			"window": from.Format("2006-01-02") + "/" + to.Format("2006-01-02")}}
-	out := &report.Outputs{}
-	for _, f := range report.ReportFormats {
-		if err := out.Add(f, filepath.Join(dir, report.FileName(f)), run, c.App.Writer); err != nil {
-			out.Abort()
-			return cli.Exit("crawl audit: "+err.Error(), 1)
-		}
+	off, err := writeAudit(c, in, dir, spec, rep)
+	if err != nil {
+		return err
 	}
-	off := 0
-	for _, d := range rep.Documents {
-		if err := out.Write(auditResult(d, rep)); err != nil {
-			out.Abort()
-			return cli.Exit("crawl audit: "+err.Error(), 1)
-		}
-		if !d.OnTopic {
-			off++
-		}
-	}
-	if err := out.Commit(); err != nil {
-		return cli.Exit("crawl audit: "+err.Error(), 1)
-	}
-	if !c.Bool("quiet") {
+	if !o.quiet {
 		learnt := "given"
 		if rep.Examples > 0 {
 			learnt = fmt.Sprintf("learnt from %d examples against %d background pages of the %s; held out: %.0f%% of examples and %.0f%% of background pass",
@@ -135,6 +121,7 @@ func runCrawlAudit(c *cli.Context) error {
 		}
 		fmt.Fprintf(c.App.ErrWriter, "crawl audit: %d documents, %d flagged off-topic (topic threshold %.3f %s) -> %s (results.jsonl, offtopic.html, offtopic.xlsx, offtopic.json, offtopic.csv)\n",
 			len(rep.Documents), off, rep.Threshold, learnt, dir)
+		fmt.Fprintf(c.App.ErrWriter, "crawl audit: review %s, then: offtopic prune --results %s\n", filepath.Join(dir, "offtopic.html"), dir)
 	}
 	if relevant != nil {
 		s := rep.Evaluate(relevant)
@@ -142,6 +129,34 @@ func runCrawlAudit(c *cli.Context) error {
 			s.Documents, s.Relevant, s.Kept, s.Documents-s.Kept, s.Precision(), s.Recall())
 	}
 	return nil
+}
+
+// writeAudit writes the audit of collection in as a results file and every
+// report into dir; off is how many documents it flagged.
+func writeAudit(c *cli.Context, in, dir string, spec *crawl.Spec, rep *crawl.AuditReport) (off int, _ error) {
+	from, to := rep.Event.Window()
+	run := &report.Run{Tool: "offtopic", Version: version, Started: time.Now().UTC(), Inputs: []string{in}, Measures: fmt.Sprintf("%s=%.4f", similarity.MeasureTopic, rep.Threshold),
+		Options: map[string]string{"audit": spec.Name, "threshold": fmt.Sprintf("%.4f", rep.Threshold), "examples": fmt.Sprint(rep.Examples),
+			"background": fmt.Sprint(rep.Background), "background_from": rep.BackgroundFrom,
+			"window": from.Format("2006-01-02") + "/" + to.Format("2006-01-02")}}
+	var ds []destination
+	for _, f := range report.ReportFormats {
+		ds = append(ds, destination{f, filepath.Join(dir, report.FileName(f))})
+	}
+	out, err := openOutputs(ds, run, c.App.Writer)
+	if err != nil {
+		return 0, err
+	}
+	defer out.Abort()
+	for _, d := range rep.Documents {
+		if err := out.Write(auditResult(d, rep)); err != nil {
+			return 0, err
+		}
+		if !d.OnTopic {
+			off++
+		}
+	}
+	return off, out.Commit()
 }
 
 // auditResult is one audited document as a TimeMap of one capture, the unit

@@ -1,13 +1,10 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
-	"runtime"
 	"slices"
-	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -18,7 +15,17 @@ import (
 	"github.com/offtopic/offtopic/timemap"
 )
 
+// detectOptions are detect's flags.
+type detectOptions struct {
+	out     outputOptions
+	scoring scoringOptions
+	src     sourceOptions
+	run     runOptions
+	prof    profileOptions
+}
+
 func detectCommand() *cli.Command {
+	o := &detectOptions{}
 	return &cli.Command{
 		Name:      "detect",
 		Usage:     "score every capture against its page's first on-topic capture and flag off-topic ones",
@@ -37,155 +44,42 @@ Examples:
    offtopic detect --measures cosine=0.15 --csv scores.csv collection/*.warc.gz
    offtopic detect --format csv --output - collection/*.warc.gz > scores.csv
    offtopic detect --measures cosine,jaccard,sekernel --idf collection coll/*.warc.gz`,
-		Flags:  append(append(append(outputFlags(), append(scoringFlags(), modelFlag())...), sourceFlags()...), append(strictQuietFlags(), profileFlags()...)...),
-		Action: runDetect,
+		Flags:  o.flags(),
+		Action: action(o.run1),
 	}
 }
 
-// outputFlags say where a run's outputs go.
-func outputFlags() []cli.Flag {
-	return []cli.Flag{
-		&cli.StringFlag{Name: "out-dir", Aliases: []string{"d"}, Value: "offtopic-out", Usage: "write results.jsonl, offtopic.json and offtopic.csv into `DIR` (unless --format/--output, --results, --json or --csv say otherwise)"},
-		&cli.StringFlag{Name: "report-dir", Usage: "also write every report (results, OTMT JSON, CSV, XLSX, HTML) into `DIR`"},
-		&cli.StringFlag{Name: "format", Usage: "with --output: write only this format: jsonl (results), json (OTMT), csv, xlsx or html"},
-		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the --format output to `FILE` (- for stdout)"},
-		&cli.StringFlag{Name: "results", Usage: "write the results file (JSON lines) to `FILE`"},
-		&cli.StringFlag{Name: "json", Usage: "write OTMT-style JSON to `FILE`"},
-		&cli.StringFlag{Name: "csv", Usage: "write the CSV report to `FILE`"},
-	}
+func (o *detectOptions) flags() []cli.Flag {
+	return slices.Concat(o.out.flags(), o.scoring.flags(), []cli.Flag{o.scoring.modelFlag()}, o.src.flags(),
+		o.run.flags("exit 1 when any record or payload had to be skipped"), o.prof.flags())
 }
 
-// scoringFlags are the settings of detection, shared by detect and reduce.
-func scoringFlags() []cli.Flag {
-	def := similarity.DefaultSettings()
-	return []cli.Flag{
-		&cli.StringFlag{Name: "measures", Aliases: []string{"tm"}, Value: def.Measures, Usage: "measures whose thresholds decide (OR), as `NAME[=THRESHOLD],...`; known: " + strings.Join(similarity.MeasureNames(), ", ")},
-		&cli.StringFlag{Name: "score", Value: def.Score, Usage: "further measures to compute and report without deciding, `NAME,...` (sekernel builds a search index over the collection)"},
-		&cli.StringFlag{Name: "idf", Value: def.IDF, Usage: "where IDF is fitted, `MODE`: timemap (each TimeMap, as in the paper) or collection"},
-		&cli.StringFlag{Name: "canonicalize", Value: "surt", Usage: "group captures by `surt` canonical URI-R or by the exact URI (none)"},
-		&cli.StringFlag{Name: "archive-url", Value: "http://localhost:8080/collection", Usage: "URI-Ms of local captures are `URL`/<14-digit time>/<URI-R>: the collection's Wayback, e.g. https://wayback.archive-it.org/1234 (the default works only while a local Wayback serves the collection)"},
-		&cli.IntFlag{Name: "min-t0-words", Value: def.MinT0Words, Usage: "least number of words of text a capture needs to serve as t0"},
-		&cli.BoolFlag{Name: "no-topic-check", Usage: "always use the first capture with text as t0, even where it looks off the collection's topic"},
-		&cli.BoolFlag{Name: "plain", Usage: "apply the rule as the paper does (any threshold crossed is off-topic), without the curator's reading: language switches, content gone from the site's frame, trimmed pages, kept titles, rotating stories"},
-		&cli.Float64Flag{Name: "continuity", Value: def.Continuity, Usage: "keep on-topic a capture that crosses only content-similarity thresholds when its page cosine to the latest on-topic capture before it is at least `X` (rotating stories change step by step, a replaced page jumps); 0 turns it off"},
-		&cli.StringFlag{Name: "shard", Usage: "score only TimeMaps whose SURT-key hash falls in shard `i/n` (0-based)"},
-		&cli.IntFlag{Name: "workers", Usage: "goroutines indexing, extracting and scoring; 0 = all cores; at most 4 per core and 256 (a larger value is lowered, with a word on stderr)"},
-		&cli.StringFlag{Name: "temp-dir", Usage: "where temporary index and spill files go (default: the system's)"},
-	}
-}
-
-func strictQuietFlags() []cli.Flag {
-	return []cli.Flag{
-		&cli.BoolFlag{Name: "strict", Usage: "exit non-zero when any record or payload had to be skipped"},
-		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
-	}
-}
-
-// setup is what the scoring flags say.
-type setup struct {
-	opts  similarity.Options
-	canon timemap.CanonMode
-	shard timemap.Shard
-	run   *report.Run
-	// model is the collection model given by --model, nil to build one.
-	model *similarity.ModelStats
-}
-
-// workersCap bounds --workers whatever the number of cores: each worker
-// holds a capture's decoded text and scores, so memory grows with them.
-const workersCap = 256
-
-// maxWorkers is the most --workers used: 4 per core, at most workersCap.
-func maxWorkers() int { return min(4*runtime.NumCPU(), workersCap) }
-
-// scoringSetup reads the scoring flags; inputs are recorded in the run.
-func scoringSetup(c *cli.Context, inputs []string) (*setup, error) {
-	set := similarity.Settings{Measures: c.String("measures"), Score: c.String("score"), IDF: c.String("idf"),
-		MinT0Words: c.Int("min-t0-words"), NoTopicCheck: c.Bool("no-topic-check"), Plain: c.Bool("plain"),
-		Continuity: c.Float64("continuity")}
-	opts, err := set.Options()
+// run1 is detect's action.
+func (o *detectOptions) run1(c *cli.Context) error {
+	stopProfiles, err := o.prof.start(c.App.ErrWriter)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	if n := c.Int("workers"); n < 0 {
-		return nil, fmt.Errorf("--workers is %d: want 0 (all cores) or more", n)
-	} else if m := maxWorkers(); n > m {
-		fmt.Fprintf(c.App.ErrWriter, "offtopic: --workers %d is more than %d (4 per core, at most %d): using %d\n", n, m, workersCap, m)
-		if err := c.Set("workers", strconv.Itoa(m)); err != nil {
-			return nil, err
-		}
+	defer stopProfiles()
+	start := time.Now()
+	if err := o.out.check(); err != nil {
+		return err
 	}
-	canon, err := timemap.ParseCanonMode(c.String("canonicalize"))
+	in, err := openInput(c, &o.scoring, &o.src, o.run.quiet, "offtopic detect --out-dir out collection/*.warc.gz")
 	if err != nil {
-		return nil, fmt.Errorf("--canonicalize: %w", err)
+		return err
 	}
-	st := &setup{canon: canon, shard: timemap.Shard{I: 0, N: 1}}
-	if s := c.String("shard"); s != "" {
-		if st.shard, err = timemap.ParseShard(s); err != nil {
-			return nil, err
-		}
+	defer in.src.close()
+	st, src := in.st, in.src
+	out, err := o.out.open(st.run, c.App.Writer)
+	if err != nil {
+		return err
 	}
-	st.opts = opts
-	st.run = &report.Run{Tool: "offtopic", Version: version, Started: time.Now().UTC(), Inputs: inputs, Measures: opts.Rule.String(),
-		ArchiveURL: c.String("archive-url"), Options: set.Record(opts)}
-	st.run.Options["canonicalize"] = canon.String()
-	if st.shard.N > 1 {
-		st.run.Options["shard"] = c.String("shard")
-	}
-	if c.IsSet("model") {
-		st.run.Options["model"] = c.String("model")
-	}
-	return st, nil
-}
-
-// openSinks opens the outputs the output flags name. A wrong flag is a
-// usage error (exit status 2); an output that cannot be created or written
-// is a failure of the run (1): code says which.
-func openSinks(c *cli.Context, run *report.Run) (_ *report.Outputs, code int, _ error) {
-	out := &report.Outputs{}
-	named := false
-	if f, o := c.String("format"), c.String("output"); f != "" || o != "" {
-		if f == "" || o == "" {
-			out.Abort()
-			return nil, 2, fmt.Errorf("--format and --output go together")
-		}
-		if !slices.Contains(report.ReportFormats, f) {
-			out.Abort()
-			return nil, 2, fmt.Errorf("--format %q: want one of %s", f, strings.Join(report.ReportFormats, ", "))
-		}
-		if err := out.Add(f, o, run, c.App.Writer); err != nil {
-			out.Abort()
-			return nil, 1, err
-		}
-		named = true
-	}
-	for _, fo := range [][2]string{{"jsonl", c.String("results")}, {"json", c.String("json")}, {"csv", c.String("csv")}} {
-		if fo[1] != "" {
-			if err := out.Add(fo[0], fo[1], run, c.App.Writer); err != nil {
-				out.Abort()
-				return nil, 1, err
-			}
-			named = true
-		}
-	}
-	// --out-dir's default applies only when nothing else says where to write.
-	if (!named && c.String("report-dir") == "") || c.IsSet("out-dir") {
-		for _, f := range report.Formats {
-			if err := out.Add(f, filepath.Join(c.String("out-dir"), report.FileName(f)), run, c.App.Writer); err != nil {
-				out.Abort()
-				return nil, 1, err
-			}
-		}
-	}
-	if rd := c.String("report-dir"); rd != "" {
-		for _, f := range report.ReportFormats {
-			if err := out.Add(f, filepath.Join(rd, report.FileName(f)), run, c.App.Writer); err != nil {
-				out.Abort()
-				return nil, 1, err
-			}
-		}
-	}
-	return out, 0, nil
+	defer out.Abort()
+	err = score(c, st.shard.Select(src.src), st, out, scoreRun{prog: in.prog, warn: in.warn, total: src.total, strict: o.run.strict,
+		skipped: src.skipped, cut: src.cut, read: src.read, others: src.others(st), start: start})
+	src.summary(c.App.ErrWriter)
+	return err
 }
 
 // warnings prints the first problems in full and counts the rest.
@@ -224,31 +118,25 @@ type input struct {
 	warn *warnings
 }
 
-// openInput reads the scoring flags (then check, when not nil, sees the
-// settings) and opens the source the flags and arguments name; errors come
-// as cli exits with their status. example shows the command's usual form.
-func openInput(c *cli.Context, cmd, example string, check func(*setup) error) (*input, error) {
+// openInput checks the scoring and source flags (usage errors) and opens
+// the source they and the arguments name. example shows the command's
+// usual form.
+func openInput(c *cli.Context, so *scoringOptions, src *sourceOptions, quiet bool, example string) (*input, error) {
 	files := c.Args().Slice()
-	if len(files) == 0 && !isRemote(c) && len(c.StringSlice("index")) == 0 {
-		return nil, cli.Exit(cmd+": no input files (try: "+example+")", 2)
+	if len(files) == 0 && !src.isRemote() && len(src.index.Value()) == 0 {
+		return nil, usagef("no input files (try: %s)", example)
 	}
-	st, err := scoringSetup(c, files)
-	if err == nil && check != nil {
-		err = check(st)
-	}
-	if err == nil && isRemote(c) {
-		err = checkClientFlags(c)
-	}
-	if err == nil && c.String("cdx-server") != "" {
-		_, err = cdxQuery(c)
-	}
+	st, err := so.setup(files, c.App.ErrWriter)
 	if err != nil {
-		return nil, cli.Exit(cmd+": "+err.Error(), 2)
+		return nil, err
 	}
-	in := &input{st: st, prog: newProgress(c.App.ErrWriter, c.Bool("quiet")), warn: &warnings{w: c.App.ErrWriter}}
-	if in.src, err = openSource(c, st, files, in.prog, in.warn); err != nil {
+	if err := src.check(); err != nil {
+		return nil, err
+	}
+	in := &input{st: st, prog: newProgress(c.App.ErrWriter, quiet), warn: &warnings{w: c.App.ErrWriter}}
+	if in.src, err = src.open(c.Context, st, files, in.prog, in.warn); err != nil {
 		in.warn.summary()
-		return nil, cli.Exit(cmd+": "+err.Error(), 1)
+		return nil, err
 	}
 	st.run.Inputs = in.src.inputs
 	return in, nil
@@ -260,39 +148,11 @@ func (w *warnings) summary() {
 	}
 }
 
-func runDetect(c *cli.Context) error {
-	stopProfiles, err := startProfiles(c)
-	if err != nil {
-		return cli.Exit("detect: "+err.Error(), 2)
-	}
-	defer stopProfiles()
-	start := time.Now()
-	in, err := openInput(c, "detect", "offtopic detect --out-dir out collection/*.warc.gz", func(st *setup) (err error) {
-		st.model, err = loadModel(c, st)
-		return err
-	})
-	if err != nil {
-		return err
-	}
-	defer in.src.close()
-	st, src, prog, warn := in.st, in.src, in.prog, in.warn
-	st.run.Inputs = src.inputs
-	out, code, err := openSinks(c, st.run)
-	if err != nil {
-		return cli.Exit("detect: "+err.Error(), code)
-	}
-	defer out.Abort()
-	err = score(c, "detect", st.shard.Select(src.src), st, out, scoreRun{prog: prog, warn: warn, total: src.total,
-		skipped: src.skipped, cut: src.cut, read: src.read, others: src.others(st), start: start})
-	src.summary(c.App.ErrWriter)
-	return err
-}
-
-// detectConfig is the configuration of a detection (or model) run from the
-// flags, reporting each stage's progress on prog (total: captures expected,
-// 0 if unknown).
-func detectConfig(c *cli.Context, st *setup, read similarity.PayloadReader, warn *warnings, prog *progress, total int) similarity.Config {
-	cfg := similarity.Config{Options: st.opts, ArchiveURL: st.run.ArchiveURL, Workers: c.Int("workers"), TempDir: c.String("temp-dir"), Canon: st.canon,
+// detectConfig is the configuration of a detection (or model) run,
+// reporting each stage's progress on prog (total: captures expected, 0 if
+// unknown).
+func detectConfig(st *setup, read similarity.PayloadReader, warn *warnings, prog *progress, total int) similarity.Config {
+	cfg := similarity.Config{Options: st.opts, ArchiveURL: st.run.ArchiveURL, Workers: st.workers, TempDir: st.tempDir, Canon: st.canon,
 		ReadPayload: read, OnError: warn.add, OnWarning: warn.note, Model: st.model}
 	cfg.Progress = func(p similarity.Progress) {
 		if p.Stage != prog.stage {
@@ -316,23 +176,25 @@ type scoreRun struct {
 	// shards), where redirects and frames are followed (nil: none).
 	others timemap.Source
 	start  time.Time
-	// summary is false for line-oriented commands whose stdout is data.
+	// noSummary is true for line-oriented commands whose stdout is data.
 	noSummary bool
+	// strict fails the run when anything was skipped.
+	strict bool
 }
 
 // score runs detection over src into out and reports how it went: the step
 // shared by detect and reduce.
-func score(c *cli.Context, cmd string, src timemap.Source, st *setup, out *report.Outputs, sr scoreRun) error {
-	cfg := detectConfig(c, st, sr.read, sr.warn, sr.prog, sr.total)
+func score(c *cli.Context, src timemap.Source, st *setup, out *report.Outputs, sr scoreRun) error {
+	cfg := detectConfig(st, sr.read, sr.warn, sr.prog, sr.total)
 	cfg.Others = sr.others
 	stats, err := similarity.Detect(c.Context, src, cfg, out.Write)
 	sr.prog.end()
 	sr.warn.summary()
 	if err != nil {
-		return cli.Exit(cmd+": "+err.Error(), 1)
+		return err
 	}
 	if err := out.Commit(); err != nil {
-		return cli.Exit(cmd+": "+err.Error(), 1)
+		return err
 	}
 	w := c.App.ErrWriter
 	fmt.Fprintf(w, "offtopic: %d TimeMaps, %d captures: %d on-topic, %d off-topic, %d not scored; %d records skipped, %d payloads failed\n",
@@ -349,10 +211,10 @@ func score(c *cli.Context, cmd string, src timemap.Source, st *setup, out *repor
 		}
 	}
 	if stats.Captures == 0 && st.shard.N <= 1 && !sr.noSummary {
-		return cli.Exit(cmd+": no captures to score", 1)
+		return errors.New("no captures to score")
 	}
-	if c.Bool("strict") && sr.warn.n > 0 {
-		return cli.Exit(fmt.Sprintf("%s: %d records or payloads were skipped (--strict)", cmd, sr.warn.n), 1)
+	if sr.strict && sr.warn.n > 0 {
+		return fmt.Errorf("%d records or payloads were skipped (--strict)", sr.warn.n)
 	}
 	return nil
 }

@@ -17,7 +17,15 @@ import (
 	"github.com/offtopic/offtopic/similarity"
 )
 
+// evaluateOptions are evaluate's flags.
+type evaluateOptions struct {
+	gold, report, kinds string
+	sweep               bool
+	misses              int
+}
+
 func evaluateCommand() *cli.Command {
+	o := &evaluateOptions{}
 	return &cli.Command{
 		Name:      "evaluate",
 		Usage:     "measure detection results against a gold standard",
@@ -25,90 +33,111 @@ func evaluateCommand() *cli.Command {
 		Description: `Matches captures by canonical URI-R and 14-digit timestamp and prints TP, FP,
 TN, FN, accuracy, precision, recall and F1 (off-topic is the positive class),
 and the ROC AUC of each measure's raw score. RESULTS is a results file written
-by 'detect' or the directory holding results.jsonl (default: offtopic-out).
+by 'detect' or the directory holding results.jsonl (default: ` + defaultResultsDir + `).
 
 Examples:
    offtopic evaluate --gold gold.tsv out
    offtopic evaluate --gold ~/Downloads/decisions.csv out
    offtopic evaluate --gold gold.tsv --sweep --kinds scenarios.tsv out/results.jsonl`,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "gold", Required: true, Usage: "gold standard: a `FILE`: TSV (id, date, URI-M, label: 1 on-topic, 0 off-topic), or curator decisions (decisions.csv saved from the HTML report, or a reviewed XLSX)"},
-			&cli.StringFlag{Name: "report", Usage: "also write the evaluation page (evaluation.html) into `DIR`"},
-			&cli.BoolFlag{Name: "sweep", Usage: "try 21 thresholds per measure and every pair of measures; print the best by F1"},
-			&cli.StringFlag{Name: "kinds", Usage: "TSV with URI and scenario (or kind) columns: break errors down by kind"},
-			&cli.IntFlag{Name: "misses", Value: 0, Usage: "list up to `N` wrong verdicts with their scores"},
+			&cli.StringFlag{Name: "gold", Destination: &o.gold,
+				Usage: "gold standard `FILE` (required): a TSV, decisions.csv or a reviewed XLSX"},
+			&cli.StringFlag{Name: "report", Destination: &o.report,
+				Usage: "also write the evaluation page (evaluation.html) into `DIR`"},
+			&cli.BoolFlag{Name: "sweep", Destination: &o.sweep,
+				Usage: "try 21 thresholds per measure and every pair; print the best by F1"},
+			&cli.StringFlag{Name: "kinds", Destination: &o.kinds,
+				Usage: "TSV with URI and scenario (or kind) columns: errors by kind (`FILE`)"},
+			&cli.IntFlag{Name: "misses", Destination: &o.misses,
+				Usage: "list up to `N` wrong verdicts with their scores"},
 		},
-		Action: runEvaluate,
+		Action: action(o.run1),
 	}
 }
 
-func runEvaluate(c *cli.Context) error {
-	path := c.Args().First()
-	if path == "" {
-		path = "offtopic-out"
+// run1 is evaluate's action.
+func (o *evaluateOptions) run1(c *cli.Context) error {
+	if o.gold == "" {
+		return usagef("--gold is required")
 	}
-	path = resultsPath(path)
-	gold, err := readGold(c.String("gold"), func(err error) { fmt.Fprintln(c.App.ErrWriter, "evaluate: warning:", err) })
+	gold, err := readGold(o.gold, func(err error) { fmt.Fprintln(c.App.ErrWriter, "evaluate: warning:", err) })
 	if err != nil {
-		return cli.Exit("evaluate: "+err.Error(), 2)
+		return asUsage(err)
 	}
-	f, err := os.Open(path)
+	rf, err := openResults(c.Args().First())
 	if err != nil {
-		return cli.Exit("evaluate: "+err.Error(), 2)
+		return err
 	}
-	defer f.Close()
-	var run report.Run
+	defer rf.Close()
 	var results []*similarity.TimeMapResult
-	for r, err := range report.ReadResults(f, path, &run) {
+	for r, err := range rf.all() {
 		if err != nil {
-			return cli.Exit("evaluate: "+err.Error(), 1)
+			return err
 		}
 		results = append(results, r)
 	}
 	ev := similarity.Evaluate(gold, results)
 	w := c.App.Writer
-	printEvaluation(w, ev, run.Measures)
+	printEvaluation(w, ev, rf.run.Measures)
 	printLanguages(w, ev)
-	if k := c.String("kinds"); k != "" {
-		kf, err := os.Open(k)
+	if o.kinds != "" {
+		kinds, err := readKinds(o.kinds)
 		if err != nil {
-			return cli.Exit("evaluate: "+err.Error(), 2)
-		}
-		kinds, err := similarity.ReadKinds(kf, k)
-		kf.Close()
-		if err != nil {
-			return cli.Exit("evaluate: "+err.Error(), 2)
+			return asUsage(err)
 		}
 		printKinds(w, ev, kinds)
 	}
-	if n := c.Int("misses"); n > 0 {
-		printMisses(w, ev, n)
+	if o.misses > 0 {
+		printMisses(w, ev, o.misses)
 	}
-	if dir := c.String("report"); dir != "" {
-		page, err := atomicfile.Create(filepath.Join(dir, "evaluation.html"))
-		if err != nil {
-			return cli.Exit("evaluate: "+err.Error(), 1)
+	if o.report != "" {
+		if err := writeEvaluationPage(c.App.ErrWriter, o.report, &rf.run, ev, results); err != nil {
+			return err
 		}
-		defer page.Close()
-		if err := report.WriteEvaluationHTML(page, &run, ev, report.EvalOptions{Results: results}); err != nil {
-			return cli.Exit("evaluate: write "+page.Path()+": "+err.Error(), 1)
-		}
-		if err := page.Commit(); err != nil {
-			return cli.Exit("evaluate: "+err.Error(), 1)
-		}
-		fmt.Fprintln(c.App.ErrWriter, "offtopic: wrote", page.Path())
 	}
-	if c.Bool("sweep") {
-		fmt.Fprintln(w, "\nSweep (21 thresholds per measure, OR of pairs), best by F1:")
-		for _, s := range similarity.Sweep(ev.Judged) {
-			auc := ""
-			if len(s.Rule) == 1 {
-				auc = fmt.Sprintf("AUC=%.4f ", ev.AUC[s.Rule[0].Measure])
-			}
-			fmt.Fprintf(w, "  %-40s %s%s\n", s.Rule.String(), auc, formatConfusion(s.Confusion))
-		}
+	if o.sweep {
+		printSweep(w, ev)
 	}
 	return nil
+}
+
+// readKinds reads a TSV of scenarios (or kinds) by URI.
+func readKinds(path string) (map[similarity.GoldKey]similarity.Scenario, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return similarity.ReadKinds(f, path)
+}
+
+// writeEvaluationPage writes evaluation.html into dir.
+func writeEvaluationPage(stderr io.Writer, dir string, run *report.Run, ev *similarity.Evaluation, results []*similarity.TimeMapResult) error {
+	page, err := atomicfile.Create(filepath.Join(dir, "evaluation.html"))
+	if err != nil {
+		return err
+	}
+	defer page.Close()
+	if err := report.WriteEvaluationHTML(page, run, ev, report.EvalOptions{Results: results}); err != nil {
+		return fmt.Errorf("write %s: %w", page.Path(), err)
+	}
+	if err := page.Commit(); err != nil {
+		return err
+	}
+	fmt.Fprintln(stderr, "offtopic: wrote", page.Path())
+	return nil
+}
+
+// printSweep prints the best rules of the sweep by F1.
+func printSweep(w io.Writer, ev *similarity.Evaluation) {
+	fmt.Fprintln(w, "\nSweep (21 thresholds per measure, OR of pairs), best by F1:")
+	for _, s := range similarity.Sweep(ev.Judged) {
+		auc := ""
+		if len(s.Rule) == 1 {
+			auc = fmt.Sprintf("AUC=%.4f ", ev.AUC[s.Rule[0].Measure])
+		}
+		fmt.Fprintf(w, "  %-40s %s%s\n", s.Rule.String(), auc, formatConfusion(s.Confusion))
+	}
 }
 
 // readGold reads a gold standard; warn hears of what is left out of it.

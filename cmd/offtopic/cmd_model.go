@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"os"
+	"slices"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -13,7 +14,17 @@ import (
 	"github.com/offtopic/offtopic/timemap"
 )
 
+// modelOptions are model's flags.
+type modelOptions struct {
+	output  string
+	merge   bool
+	scoring scoringOptions
+	src     sourceOptions
+	run     runOptions
+}
+
 func modelCommand() *cli.Command {
+	o := &modelOptions{}
 	return &cli.Command{
 		Name:      "model",
 		Usage:     "build a collection's model file once, for runs split over shards or reducers",
@@ -31,47 +42,49 @@ Examples:
    offtopic model -o model.json.gz coll/*.warc.gz
    offtopic detect --model model.json.gz --shard 0/4 --results part-0.jsonl coll/*.warc.gz
    ls coll/*.warc.gz | offtopic map | LC_ALL=C sort | offtopic reduce --stats | offtopic model --merge -o model.json.gz`,
-		Flags: append(append([]cli.Flag{
-			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "model.json.gz", Usage: "write the model to `FILE` (- for stdout, uncompressed)"},
-			&cli.BoolFlag{Name: "merge", Usage: "merge partial statistics (files of 'reduce --stats' lines or model files given as arguments, else stdin) instead of reading captures"},
-		}, scoringFlags()...), append(sourceFlags(), strictQuietFlags()...)...),
-		Action: runModel,
+		Flags: slices.Concat([]cli.Flag{
+			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "model.json.gz", Destination: &o.output,
+				Usage: "write the model to `FILE` (- for stdout, uncompressed)"},
+			&cli.BoolFlag{Name: "merge", Destination: &o.merge,
+				Usage: "merge partial statistics (files given, else stdin) instead of reading captures"},
+		}, o.scoring.flags(), o.src.flags(), o.run.flags("exit 1 when any record or payload had to be skipped")),
+		Action: action(o.run1),
 	}
 }
 
-func runModel(c *cli.Context) error {
-	var mf *similarity.ModelFile
-	if c.Bool("merge") {
-		var err error
-		if mf, err = mergeModels(c); err != nil {
-			return cli.Exit("model: "+err.Error(), 1)
-		}
-	} else {
-		start := time.Now()
-		in, err := openInput(c, "model", "offtopic model -o model.json.gz collection/*.warc.gz", nil)
+// run1 is model's action.
+func (o *modelOptions) run1(c *cli.Context) error {
+	if o.merge {
+		mf, err := mergeModels(c)
 		if err != nil {
 			return err
 		}
-		defer in.src.close()
-		st, src, prog, warn := in.st, in.src, in.prog, in.warn
-		cfg := detectConfig(c, st, src.read, warn, prog, src.total)
-		stats, sts, err := similarity.BuildModel(c.Context, st.shard.Select(src.src), cfg)
-		prog.end()
-		warn.summary()
-		if err != nil {
-			return cli.Exit("model: "+err.Error(), 1)
-		}
-		fmt.Fprintf(c.App.ErrWriter, "offtopic: model of %d TimeMaps, %d captures in %.1f s; %d records skipped, %d payloads failed\n",
-			sts.TimeMaps, sts.Captures, time.Since(start).Seconds(), src.skipped, sts.Failed)
-		mf = &similarity.ModelFile{MinT0Words: st.opts.MinT0Words, Canonicalize: st.canon.String(), Stats: stats}
-		if c.Bool("strict") && warn.n > 0 {
-			if err := writeModel(c, mf); err != nil {
-				return err
-			}
-			return cli.Exit(fmt.Sprintf("model: %d records or payloads were skipped (--strict)", warn.n), 1)
-		}
+		return o.write(c, mf)
 	}
-	return writeModel(c, mf)
+	start := time.Now()
+	in, err := openInput(c, &o.scoring, &o.src, o.run.quiet, "offtopic model -o model.json.gz collection/*.warc.gz")
+	if err != nil {
+		return err
+	}
+	defer in.src.close()
+	st, src, prog, warn := in.st, in.src, in.prog, in.warn
+	cfg := detectConfig(st, src.read, warn, prog, src.total)
+	stats, sts, err := similarity.BuildModel(c.Context, st.shard.Select(src.src), cfg)
+	prog.end()
+	warn.summary()
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(c.App.ErrWriter, "offtopic: model of %d TimeMaps, %d captures in %.1f s; %d records skipped, %d payloads failed\n",
+		sts.TimeMaps, sts.Captures, time.Since(start).Seconds(), src.skipped, sts.Failed)
+	mf := &similarity.ModelFile{MinT0Words: st.opts.MinT0Words, Canonicalize: st.canon.String(), Stats: stats}
+	if err := o.write(c, mf); err != nil {
+		return err
+	}
+	if o.run.strict && warn.n > 0 {
+		return fmt.Errorf("%d records or payloads were skipped (--strict)", warn.n)
+	}
+	return nil
 }
 
 // mergeModels reads and merges the statistics named by the arguments, or stdin.
@@ -103,48 +116,40 @@ func mergeModels(c *cli.Context) (*similarity.ModelFile, error) {
 	return out, nil
 }
 
-func writeModel(c *cli.Context, mf *similarity.ModelFile) error {
-	path := c.String("output")
+// write writes mf to --output.
+func (o *modelOptions) write(c *cli.Context, mf *similarity.ModelFile) error {
+	path := o.output
 	if path == "-" {
 		w := bufio.NewWriter(c.App.Writer)
 		if err := similarity.WriteModelFile(w, mf, false); err != nil {
-			return cli.Exit("model: write: "+err.Error(), 1)
+			return fmt.Errorf("write: %w", err)
 		}
 		if err := w.Flush(); err != nil {
-			return cli.Exit("model: write: "+err.Error(), 1)
+			return fmt.Errorf("write: %w", err)
 		}
 		return nil
 	}
 	f, err := atomicfile.Create(path)
 	if err != nil {
-		return cli.Exit("model: "+err.Error(), 1)
+		return err
 	}
 	defer f.Close()
 	w := bufio.NewWriterSize(f, 1<<20)
 	if err := similarity.WriteModelFile(w, mf, true); err != nil {
-		return cli.Exit("model: write "+path+": "+err.Error(), 1)
+		return fmt.Errorf("write %s: %w", path, err)
 	}
 	if err := w.Flush(); err != nil {
-		return cli.Exit("model: write "+path+": "+err.Error(), 1)
+		return fmt.Errorf("write %s: %w", path, err)
 	}
 	if err := f.Commit(); err != nil {
-		return cli.Exit("model: "+err.Error(), 1)
+		return err
 	}
 	fmt.Fprintf(c.App.ErrWriter, "offtopic: wrote %s (%d TimeMaps with text, %d payloads, %d terms)\n", path, mf.Stats.Firsts, mf.Stats.Docs, len(mf.Stats.DF))
 	return nil
 }
 
-// modelFlag names a model file built beforehand (detect and reduce).
-func modelFlag() cli.Flag {
-	return &cli.StringFlag{Name: "model", Usage: "score against the collection model in `FILE` (written by 'offtopic model') instead of building one from this run's input: for shards and reducers that each score a part of a collection"}
-}
-
 // loadModel reads --model, checking that it was built with the run's settings.
-func loadModel(c *cli.Context, st *setup) (*similarity.ModelStats, error) {
-	path := c.String("model")
-	if path == "" {
-		return nil, nil
-	}
+func loadModel(path string, st *setup) (*similarity.ModelStats, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("--model: %w", err)
@@ -166,20 +171,20 @@ func loadModel(c *cli.Context, st *setup) (*similarity.ModelStats, error) {
 func writeStats(c *cli.Context, src timemap.Source, st *setup, warn *warnings) error {
 	pl := timemap.NewPayloads()
 	defer pl.Close()
-	cfg := similarity.Config{Options: st.opts, Workers: c.Int("workers"), TempDir: c.String("temp-dir"),
+	cfg := similarity.Config{Options: st.opts, Workers: st.workers, TempDir: st.tempDir,
 		ReadPayload: pl.Read, OnError: warn.add, OnWarning: warn.note}
 	stats, _, err := similarity.BuildModel(c.Context, src, cfg)
 	warn.summary()
 	if err != nil {
-		return cli.Exit("reduce: "+err.Error(), 1)
+		return err
 	}
 	w := bufio.NewWriter(c.App.Writer)
 	mf := &similarity.ModelFile{MinT0Words: st.opts.MinT0Words, Canonicalize: st.canon.String(), Stats: stats}
 	if err := similarity.WriteModelFile(w, mf, false); err != nil {
-		return cli.Exit("reduce: write: "+err.Error(), 1)
+		return fmt.Errorf("write: %w", err)
 	}
 	if err := w.Flush(); err != nil {
-		return cli.Exit("reduce: write: "+err.Error(), 1)
+		return fmt.Errorf("write: %w", err)
 	}
 	return nil
 }

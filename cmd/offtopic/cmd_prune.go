@@ -1,10 +1,12 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -14,14 +16,22 @@ import (
 	"github.com/offtopic/offtopic/similarity"
 )
 
+// pruneOptions are prune's flags.
+type pruneOptions struct {
+	results, decisions, unsure, mode, outDir string
+	keepDamaged, strict                      bool
+}
+
 func pruneCommand() *cli.Command {
+	o := &pruneOptions{}
 	return &cli.Command{
 		Name:      "prune",
 		Usage:     "write a copy of the collection without its off-topic captures, or pywb rules that hide them",
 		ArgsUsage: "[FILE.warc.gz...]",
 		Description: `Reads a results file written by 'detect' (and optionally a reviewed spreadsheet
 whose "curator decision" column wins over the automatic verdicts) and acts on
-the collection's files (by default the inputs the results name):
+the collection's files (by default the inputs the results name; a folder
+stands for the WARC and ARC files in it, as a crawl's or audit's does):
 
   --mode copy  (default) new WARC/ARC files in --out-dir that keep every record
                except the responses (and their paired request and metadata
@@ -38,121 +48,200 @@ the collection's files (by default the inputs the results name):
                no WARC is copied.
 
 Examples:
-   offtopic prune --results out --out-dir clean
+   offtopic prune --results out                   (writes out-pruned)
    offtopic prune --results out --decisions reviewed.xlsx --out-dir clean
    offtopic prune --results out --decisions decisions.csv --unsure verdict --out-dir clean
-   offtopic prune --results out --mode acl --out-dir acl`,
+   offtopic prune --results out --mode acl --out-dir acl
+   offtopic prune --results coll-audit            (after crawl audit coll)`,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "results", Value: "offtopic-out", Usage: "results file (or the directory holding results.jsonl) written by detect"},
-			&cli.StringFlag{Name: "decisions", Usage: "curator decisions that override the verdicts: decisions.csv saved from the HTML report, or a reviewed XLSX (`FILE`)"},
-			&cli.StringFlag{Name: "unsure", Value: "keep", Usage: "what a capture marked unsure becomes: `keep` it, leave it to its verdict, or off (left out)"},
-			&cli.StringFlag{Name: "mode", Value: "copy", Usage: "`MODE`: copy (the collection without off-topic captures) or acl (pywb access rules)"},
-			&cli.StringFlag{Name: "out-dir", Aliases: []string{"d"}, Required: true, Usage: "write into `DIR` (must not exist or be empty for copy)"},
-			&cli.BoolFlag{Name: "keep-damaged", Usage: "copy damaged stretches of the inputs (cut or corrupt records, junk) as they are instead of leaving them out"},
-			&cli.BoolFlag{Name: "strict", Usage: "exit non-zero when any input is damaged, an off-topic capture is in none of the given files, or a curator decision matches no capture"},
+			&cli.StringFlag{Name: "results", Destination: &o.results, DefaultText: defaultResultsDir,
+				Usage: "results `FILE` (or the folder holding results.jsonl) of detect or crawl audit"},
+			&cli.StringFlag{Name: "decisions", Destination: &o.decisions,
+				Usage: "curator decisions that override the verdicts: decisions.csv or a reviewed XLSX (`FILE`)"},
+			&cli.StringFlag{Name: "unsure", Value: "keep", Destination: &o.unsure,
+				Usage: "what a capture marked unsure becomes: `keep` it, verdict (its own), or off"},
+			&cli.StringFlag{Name: "mode", Value: "copy", Destination: &o.mode,
+				Usage: "`MODE`: copy (the collection without off-topic captures) or acl (pywb rules)"},
+			&cli.StringFlag{Name: "out-dir", Aliases: []string{"d"}, Destination: &o.outDir, DefaultText: "RESULTS-pruned (copy) or RESULTS-acl (acl)",
+				Usage: "write into `DIR` (for copy: new, or empty)"},
+			&cli.BoolFlag{Name: "keep-damaged", Destination: &o.keepDamaged,
+				Usage: "copy damaged stretches of the inputs as they are instead of leaving them out"},
+			&cli.BoolFlag{Name: "strict", Destination: &o.strict, Category: catRun,
+				Usage: "exit 1 when anything could not be done as the results and decisions ask"},
 		},
-		Action: runPrune,
+		Action: action(o.run1),
 	}
 }
 
-func runPrune(c *cli.Context) error {
-	path := resultsPath(c.String("results"))
-	var run report.Run
-	f, err := os.Open(path)
-	if err != nil {
-		return cli.Exit("prune: "+err.Error(), 2)
+// prunePlan is what prune's flags and results ask for.
+type prunePlan struct {
+	plan    *prune.Plan
+	unsure  prune.Unsure
+	files   []string
+	dir     string
+	results string // the results file
+}
+
+// plan reads the results and decisions and checks the flags: errors are
+// usage errors, except a results file that cannot be read whole.
+func (o *pruneOptions) plan(args []string) (*prunePlan, error) {
+	if o.mode != "copy" && o.mode != "acl" {
+		return nil, usagef("--mode %q: want copy or acl", o.mode)
 	}
-	defer f.Close()
+	unsure, err := prune.ParseUnsure(o.unsure)
+	if err != nil {
+		return nil, usagef("--%w", err)
+	}
+	rf, err := openResults(o.results)
+	if err != nil {
+		return nil, err
+	}
+	defer rf.Close()
 	var decisions map[similarity.GoldKey]string
-	if d := c.String("decisions"); d != "" {
-		if decisions, err = report.ReadDecisions(d); err != nil {
-			return cli.Exit("prune: "+err.Error(), 2)
+	if o.decisions != "" {
+		if decisions, err = report.ReadDecisions(o.decisions); err != nil {
+			return nil, asUsage(err)
 		}
 	}
-	unsure, err := prune.ParseUnsure(c.String("unsure"))
+	plan, err := prune.NewPlan(rf.all(), decisions, unsure)
 	if err != nil {
-		return cli.Exit("prune: --"+err.Error(), 2)
+		return nil, err
 	}
-	plan, err := prune.NewPlan(report.ReadResults(f, path, &run), decisions, unsure)
+	p := &prunePlan{plan: plan, unsure: unsure, files: args, dir: o.outDir, results: rf.path}
+	if len(p.files) == 0 {
+		p.files = rf.run.Inputs
+	}
+	if p.files, err = collectionFiles(p.files); err != nil {
+		return nil, err
+	}
+	if p.dir == "" {
+		p.dir = defaultPruneDir(rf.dir, o.mode)
+	}
+	return p, nil
+}
+
+// defaultPruneDir is where prune writes when not told: beside the results
+// folder, named after it (out: out-pruned or out-acl), never into the
+// collection's files.
+func defaultPruneDir(resultsDir, mode string) string {
+	if abs, err := filepath.Abs(resultsDir); err == nil && filepath.Clean(resultsDir) == "." {
+		resultsDir = abs
+	}
+	suffix := "-pruned"
+	if mode == "acl" {
+		suffix = "-acl"
+	}
+	return filepath.Clean(resultsDir) + suffix
+}
+
+// collectionFiles are the WARC and ARC files paths name: a folder stands
+// for the files in it (a crawl's or an audit's collection), in name order.
+func collectionFiles(paths []string) ([]string, error) {
+	if len(paths) == 0 {
+		return nil, usagef("the results name no input files; give them as arguments")
+	}
+	var files []string
+	for _, p := range paths {
+		fi, err := os.Stat(p)
+		if err != nil || !fi.IsDir() {
+			files = append(files, p) // a file, or what prune says cannot be read
+			continue
+		}
+		var in []string
+		for _, pat := range []string{"*.warc.gz", "*.warc", "*.arc.gz", "*.arc"} {
+			m, _ := filepath.Glob(filepath.Join(p, pat))
+			in = append(in, m...)
+		}
+		if len(in) == 0 {
+			return nil, fmt.Errorf("%s: no WARC or ARC files in the folder", p)
+		}
+		slices.Sort(in)
+		files = append(files, in...)
+	}
+	return files, nil
+}
+
+// run1 is prune's action.
+func (o *pruneOptions) run1(c *cli.Context) error {
+	p, err := o.plan(c.Args().Slice())
 	if err != nil {
-		return cli.Exit("prune: "+err.Error(), 1)
-	}
-	if plan.Unsure > 0 {
-		what := map[prune.Unsure]string{prune.UnsureKeep: "kept", prune.UnsureVerdict: "left to their verdicts", prune.UnsureOff: "left out"}[unsure]
-		fmt.Fprintf(c.App.ErrWriter, "offtopic: %d captures marked unsure: %s (--unsure)\n", plan.Unsure, what)
-	}
-	if n := len(plan.Unmatched); n > 0 {
-		fmt.Fprintf(c.App.ErrWriter, "offtopic: %d curator decisions match no capture of %s (first: %s %s): a decisions file of another run or collection?\n",
-			n, path, plan.Unmatched[0].Key, plan.Unmatched[0].TS)
-	}
-	files := c.Args().Slice()
-	if len(files) == 0 {
-		files = run.Inputs
-	}
-	if len(files) == 0 {
-		return cli.Exit("prune: the results name no input files; give them as arguments", 2)
+		return err
 	}
 	w := c.App.ErrWriter
-	dir := c.String("out-dir")
-	switch c.String("mode") {
-	case "copy":
-		plan.KeepDamaged = c.Bool("keep-damaged")
-		sum, err := prune.Copy(c.Context, plan, files, dir)
-		if err != nil {
-			return cli.Exit("prune: "+err.Error(), 1)
-		}
-		var in, kept, ex int
-		for _, fc := range sum.Files {
-			fmt.Fprintf(w, "offtopic: %s: %d records = %d kept + %d excluded\n", filepath.Base(fc.File), fc.Records, fc.Kept, fc.Excluded)
-			in, kept, ex = in+fc.Records, kept+fc.Kept, ex+fc.Excluded
-		}
-		for _, d := range sum.Damaged {
-			fmt.Fprintf(w, "offtopic: damaged: %s: offset %d: %s\n", d.File, d.Offset, d.Reason)
-		}
-		for _, k := range plan.KeptOff {
-			fmt.Fprintf(w, "offtopic: kept off-topic %s: %s\n", k.URIM, k.Because)
-		}
-		for _, a := range plan.AlsoOff {
-			fmt.Fprintf(w, "offtopic: also excluded %s: %s\n", a.URIM, a.Reason)
-		}
-		damaged := fmt.Sprintf("%d damaged stretches left out", len(sum.Damaged))
-		if plan.KeepDamaged {
-			damaged = fmt.Sprintf("%d damaged stretches kept", len(sum.Damaged))
-		}
-		absent := plan.Absent()
-		fmt.Fprintf(w, "offtopic: %d records in = %d kept + %d excluded (%d captures left out: %d off-topic, %d by curator decision, %d off-topic kept for revisits, %d revisits of curator-excluded payloads, %d not in the given files; %s); %d captures in %s\n",
-			in, kept, ex, plan.Excluded()-len(absent), plan.OffTopic, plan.Decided, len(plan.KeptOff), len(plan.AlsoOff), len(absent), damaged, sum.Captures, filepath.Join(dir, "index.cdxj"))
-		reportAbsent(w, absent)
-		if c.Bool("strict") {
-			if err := strictPrune(len(sum.Damaged), len(absent), len(plan.Unmatched)); err != nil {
-				return err
-			}
-		}
-	case "acl":
-		warn := &warnings{w: w}
-		sum, kept, err := prune.WriteACLFiles(c.Context, plan, files, dir, warn.add)
-		if err != nil {
-			return cli.Exit("prune: "+err.Error(), 1)
-		}
-		fmt.Fprintf(w, "offtopic: %d rules exclude %d of %d off-topic captures; kept.cdxj lists %d captures\n", sum.Rules, sum.Covered, plan.OffTopic, kept)
-		if n := len(sum.Uncovered); n > 0 {
-			fmt.Fprintf(w, "offtopic: %d off-topic captures lie between on-topic ones, which no rule can hide alone; kept.cdxj leaves them out\n", n)
-		}
-		warn.summary()
-		absent := plan.Absent()
-		reportAbsent(w, absent)
-		if c.Bool("strict") {
-			if warn.n > 0 {
-				return cli.Exit(fmt.Sprintf("prune: %d records were skipped (--strict)", warn.n), 1)
-			}
-			if err := strictPrune(0, len(absent), len(plan.Unmatched)); err != nil {
-				return err
-			}
-		}
-	default:
-		return cli.Exit("prune: --mode must be copy or acl", 2)
+	plan := p.plan
+	if plan.Unsure > 0 {
+		what := map[prune.Unsure]string{prune.UnsureKeep: "kept", prune.UnsureVerdict: "left to their verdicts", prune.UnsureOff: "left out"}[p.unsure]
+		fmt.Fprintf(w, "offtopic: %d captures marked unsure: %s (--unsure)\n", plan.Unsure, what)
+	}
+	if n := len(plan.Unmatched); n > 0 {
+		fmt.Fprintf(w, "offtopic: %d curator decisions match no capture of %s (first: %s %s): a decisions file of another run or collection?\n",
+			n, p.results, plan.Unmatched[0].Key, plan.Unmatched[0].TS)
+	}
+	if o.mode == "acl" {
+		return o.acl(c, p)
+	}
+	return o.copy(c, p)
+}
+
+// copy writes the collection without its off-topic captures (--mode copy).
+func (o *pruneOptions) copy(c *cli.Context, p *prunePlan) error {
+	w, plan := c.App.ErrWriter, p.plan
+	plan.KeepDamaged = o.keepDamaged
+	sum, err := prune.Copy(c.Context, plan, p.files, p.dir)
+	if err != nil {
+		return err
+	}
+	var in, kept, ex int
+	for _, fc := range sum.Files {
+		fmt.Fprintf(w, "offtopic: %s: %d records = %d kept + %d excluded\n", filepath.Base(fc.File), fc.Records, fc.Kept, fc.Excluded)
+		in, kept, ex = in+fc.Records, kept+fc.Kept, ex+fc.Excluded
+	}
+	for _, d := range sum.Damaged {
+		fmt.Fprintf(w, "offtopic: damaged: %s: offset %d: %s\n", d.File, d.Offset, d.Reason)
+	}
+	for _, k := range plan.KeptOff {
+		fmt.Fprintf(w, "offtopic: kept off-topic %s: %s\n", k.URIM, k.Because)
+	}
+	for _, a := range plan.AlsoOff {
+		fmt.Fprintf(w, "offtopic: also excluded %s: %s\n", a.URIM, a.Reason)
+	}
+	damaged := fmt.Sprintf("%d damaged stretches left out", len(sum.Damaged))
+	if plan.KeepDamaged {
+		damaged = fmt.Sprintf("%d damaged stretches kept", len(sum.Damaged))
+	}
+	absent := plan.Absent()
+	fmt.Fprintf(w, "offtopic: %d records in = %d kept + %d excluded (%d captures left out: %d off-topic, %d by curator decision, %d off-topic kept for revisits, %d revisits of curator-excluded payloads, %d not in the given files; %s); %d captures in %s\n",
+		in, kept, ex, plan.Excluded()-len(absent), plan.OffTopic, plan.Decided, len(plan.KeptOff), len(plan.AlsoOff), len(absent), damaged, sum.Captures, filepath.Join(p.dir, "index.cdxj"))
+	reportAbsent(w, absent)
+	if o.strict {
+		return strictPrune(len(sum.Damaged), len(absent), len(plan.Unmatched))
 	}
 	return nil
+}
+
+// acl writes pywb access rules and an index without the off-topic
+// captures (--mode acl).
+func (o *pruneOptions) acl(c *cli.Context, p *prunePlan) error {
+	w, plan := c.App.ErrWriter, p.plan
+	warn := &warnings{w: w}
+	sum, kept, err := prune.WriteACLFiles(c.Context, plan, p.files, p.dir, warn.add)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "offtopic: %d rules exclude %d of %d off-topic captures; kept.cdxj lists %d captures\n", sum.Rules, sum.Covered, plan.OffTopic, kept)
+	if n := len(sum.Uncovered); n > 0 {
+		fmt.Fprintf(w, "offtopic: %d off-topic captures lie between on-topic ones, which no rule can hide alone; kept.cdxj leaves them out\n", n)
+	}
+	warn.summary()
+	absent := plan.Absent()
+	reportAbsent(w, absent)
+	if !o.strict {
+		return nil
+	}
+	if warn.n > 0 {
+		return fmt.Errorf("%d records were skipped (--strict)", warn.n)
+	}
+	return strictPrune(0, len(absent), len(plan.Unmatched))
 }
 
 // reportAbsent says which off-topic captures of the results the given files
@@ -183,13 +272,5 @@ func strictPrune(damaged, absent, unmatched int) error {
 	if len(what) == 0 {
 		return nil
 	}
-	return cli.Exit("prune: "+strings.Join(what, ", ")+" (--strict)", 1)
-}
-
-// resultsPath accepts a results file or the directory holding results.jsonl.
-func resultsPath(path string) string {
-	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		return filepath.Join(path, "results.jsonl")
-	}
-	return path
+	return errors.New(strings.Join(what, ", ") + " (--strict)")
 }

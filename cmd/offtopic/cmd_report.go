@@ -3,8 +3,8 @@ package main
 import (
 	"fmt"
 	"iter"
-	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -12,77 +12,96 @@ import (
 	"github.com/offtopic/offtopic/report"
 )
 
+// reportOptions are report's flags.
+type reportOptions struct {
+	format, output, outDir string
+}
+
 func reportCommand() *cli.Command {
+	o := &reportOptions{}
 	return &cli.Command{
 		Name:      "report",
 		Usage:     "render a saved results file as XLSX, HTML, OTMT JSON or CSV (nothing is recomputed)",
 		ArgsUsage: "[RESULTS.jsonl|DIR]",
 		Description: `Reads the results file written by 'detect' (or the directory holding
-results.jsonl; default offtopic-out) and writes the reports asked for.
+results.jsonl; default " + defaultResultsDir + ") and writes the reports asked for.
 
 Examples:
    offtopic report --format html out
    offtopic report --format xlsx -o review.xlsx out/results.jsonl
    offtopic report --format all --out-dir reports out`,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "html", Usage: "`FORMAT`s to write, comma-separated: " + strings.Join(report.ReportFormats, ", ") + ", or all"},
-			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the one format to `FILE` (- for stdout)"},
-			&cli.StringFlag{Name: "out-dir", Aliases: []string{"d"}, Value: ".", Usage: "write each format under its usual name into `DIR`"},
+			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "html", Destination: &o.format,
+				Usage: "`FORMAT`s to write, comma-separated: " + strings.Join(report.ReportFormats, ", ") + ", or all"},
+			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Destination: &o.output,
+				Usage: "write the one format to `FILE` (- for stdout)"},
+			&cli.StringFlag{Name: "out-dir", Aliases: []string{"d"}, Value: ".", Destination: &o.outDir,
+				Usage: "write each format under its usual name into `DIR`"},
 		},
-		Action: runReport,
+		Action: action(o.run1),
 	}
 }
 
-func runReport(c *cli.Context) error {
-	path := c.Args().First()
-	if path == "" {
-		path = "offtopic-out"
-	}
-	path = resultsPath(path)
-	formats := strings.Split(c.String("format"), ",")
-	if c.String("format") == "all" {
+// destinations are the outputs the flags name; a wrong flag is a usage
+// error.
+func (o *reportOptions) destinations() ([]destination, error) {
+	formats := strings.Split(o.format, ",")
+	if o.format == "all" {
 		formats = report.ReportFormats
 	}
-	if c.String("output") != "" && len(formats) != 1 {
-		return cli.Exit("report: --output takes one --format", 2)
+	if o.output != "" && len(formats) != 1 {
+		return nil, usagef("--output takes one --format")
 	}
-	var run report.Run
-	f, err := os.Open(path)
+	var ds []destination
+	for _, f := range formats {
+		f = strings.TrimSpace(f)
+		if !slices.Contains(report.ReportFormats, f) {
+			return nil, usagef("--format %q: want %s or all", f, strings.Join(report.ReportFormats, ", "))
+		}
+		dest := o.output
+		if dest == "" {
+			dest = filepath.Join(o.outDir, report.FileName(f))
+		}
+		ds = append(ds, destination{f, dest})
+	}
+	return ds, nil
+}
+
+// run1 is report's action.
+func (o *reportOptions) run1(c *cli.Context) error {
+	ds, err := o.destinations()
 	if err != nil {
-		return cli.Exit("report: "+err.Error(), 2)
+		return err
 	}
-	defer f.Close()
+	rf, err := openResults(c.Args().First())
+	if err != nil {
+		return err
+	}
+	defer rf.Close()
 	// The run line comes first in a results file: read it before opening writers.
-	next, stop := iter.Pull2(report.ReadResults(f, path, &run))
+	next, stop := iter.Pull2(rf.all())
 	defer stop()
 	first, err, ok := next()
 	if err != nil {
-		return cli.Exit("report: "+err.Error(), 1)
+		return err
 	}
-	out := &report.Outputs{}
+	out, err := openOutputs(ds, &rf.run, c.App.Writer)
+	if err != nil {
+		return err
+	}
 	defer out.Abort()
-	for _, fm := range formats {
-		fm = strings.TrimSpace(fm)
-		dest := c.String("output")
-		if dest == "" {
-			dest = filepath.Join(c.String("out-dir"), report.FileName(fm))
-		}
-		if err := out.Add(fm, dest, &run, c.App.Writer); err != nil {
-			return cli.Exit("report: "+err.Error(), 2)
-		}
-	}
 	n := 0
 	for ; ok; first, err, ok = next() {
 		if err != nil {
-			return cli.Exit("report: "+err.Error(), 1)
+			return err
 		}
 		if err := out.Write(first); err != nil {
-			return cli.Exit("report: "+err.Error(), 1)
+			return err
 		}
 		n++
 	}
 	if err := out.Commit(); err != nil {
-		return cli.Exit("report: "+err.Error(), 1)
+		return err
 	}
 	for _, path := range out.Paths() {
 		fmt.Fprintf(c.App.ErrWriter, "offtopic: wrote %s (%d TimeMaps)\n", path, n)

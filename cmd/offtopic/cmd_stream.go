@@ -2,6 +2,8 @@ package main
 
 import (
 	"bufio"
+	"cmp"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -21,7 +23,13 @@ import (
 // stdin, write stdout, and log to stderr, so the same binary runs in a shell
 // pipeline, under Hadoop Streaming and through Spark's RDD.pipe.
 
+// mapOptions are map's flags.
+type mapOptions struct {
+	canonicalize, tempDir string
+}
+
 func mapCommand() *cli.Command {
+	o := &mapOptions{}
 	return &cli.Command{
 		Name:  "map",
 		Usage: "turn WARC/ARC paths (one per line on stdin) into capture lines: SURT<TAB>timestamp<TAB>capture",
@@ -31,18 +39,16 @@ capture as JSON" on stdout. Sorting the output as text groups it by TimeMap.
 
 Examples:
    ls coll/*.warc.gz | offtopic map | LC_ALL=C sort | offtopic reduce | offtopic merge --out-dir out`,
-		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "canonicalize", Value: "surt", Usage: "group captures by `surt` canonical URI-R or by the exact URI (none)"},
-			&cli.StringFlag{Name: "temp-dir", Usage: "where temporary index files go"},
-		},
-		Action: runMap,
+		Flags:  []cli.Flag{canonicalizeFlag(&o.canonicalize, ""), tempDirFlag(&o.tempDir, "")},
+		Action: action(o.run1),
 	}
 }
 
-func runMap(c *cli.Context) error {
-	canon, err := timemap.ParseCanonMode(c.String("canonicalize"))
+// run1 is map's action.
+func (o *mapOptions) run1(c *cli.Context) error {
+	canon, err := timemap.ParseCanonMode(o.canonicalize)
 	if err != nil {
-		return cli.Exit("map: --canonicalize: "+err.Error(), 2)
+		return usagef("--canonicalize: %w", err)
 	}
 	warn := &warnings{w: c.App.ErrWriter}
 	out := bufio.NewWriterSize(c.App.Writer, 1<<20)
@@ -54,7 +60,7 @@ func runMap(c *cli.Context) error {
 			continue
 		}
 		files++
-		idx, err := timemap.BuildIndex(c.Context, []string{path}, timemap.IndexOptions{Canon: canon, TempDir: c.String("temp-dir"), OnError: warn.add})
+		idx, err := timemap.BuildIndex(c.Context, []string{path}, timemap.IndexOptions{Canon: canon, TempDir: o.tempDir, OnError: warn.add})
 		if err != nil {
 			warn.add(err)
 			continue
@@ -62,27 +68,35 @@ func runMap(c *cli.Context) error {
 		for cap := range idx.Captures() {
 			if err := timemap.WriteCaptureLine(out, cap); err != nil {
 				idx.Close()
-				return cli.Exit("map: write: "+err.Error(), 1)
+				return fmt.Errorf("write: %w", err)
 			}
 			captures++
 		}
 		idx.Close()
 	}
 	if err := sc.Err(); err != nil {
-		return cli.Exit("map: read stdin: "+err.Error(), 1)
+		return fmt.Errorf("read stdin: %w", err)
 	}
 	if err := out.Flush(); err != nil {
-		return cli.Exit("map: write: "+err.Error(), 1)
+		return fmt.Errorf("write: %w", err)
 	}
 	warn.summary()
 	fmt.Fprintf(c.App.ErrWriter, "offtopic: map: %d files, %d captures\n", files, captures)
 	if files > 0 && captures == 0 {
-		return cli.Exit("map: no captures found", 1)
+		return errors.New("no captures found")
 	}
 	return nil
 }
 
+// reduceOptions are reduce's flags.
+type reduceOptions struct {
+	scoring scoringOptions
+	stats   bool
+	run     runOptions
+}
+
 func reduceCommand() *cli.Command {
+	o := &reduceOptions{}
 	return &cli.Command{
 		Name:  "reduce",
 		Usage: "score TimeMaps from sorted capture lines on stdin; one JSON line of results per TimeMap on stdout",
@@ -100,41 +114,46 @@ the model file of them): the model job of a split run.
 Examples:
    ... | offtopic reduce --stats | offtopic model --merge -o model.json.gz
    ... | offtopic reduce --model model.json.gz`,
-		Flags: append(append(scoringFlags(), modelFlag(),
-			&cli.BoolFlag{Name: "stats", Usage: "write the partial model statistics of the input's TimeMaps instead of results"}),
-			strictQuietFlags()...),
-		Action: runReduce,
+		Flags: slices.Concat(o.scoring.flags(), []cli.Flag{o.scoring.modelFlag(),
+			&cli.BoolFlag{Name: "stats", Destination: &o.stats, Usage: "write the partial model statistics of the input's TimeMaps, not results"}},
+			o.run.flags("exit 1 when any record or payload had to be skipped")),
+		Action: action(o.run1),
 	}
 }
 
-func runReduce(c *cli.Context) error {
-	st, err := scoringSetup(c, nil)
+// run1 is reduce's action.
+func (o *reduceOptions) run1(c *cli.Context) error {
+	st, err := o.scoring.setup(nil, c.App.ErrWriter)
 	if err != nil {
-		return cli.Exit("reduce: "+err.Error(), 2)
+		return err
 	}
-	if st.model, err = loadModel(c, st); err != nil {
-		return cli.Exit("reduce: "+err.Error(), 2)
-	}
-	if c.Bool("stats") {
-		warn := &warnings{w: c.App.ErrWriter}
-		return writeStats(c, st.shard.Select(timemap.NewLineSource(stdin(c), "stdin", warn.add)), st, warn)
+	warn := &warnings{w: c.App.ErrWriter}
+	src := timemap.NewLineSource(stdin(c), "stdin", warn.add)
+	if o.stats {
+		return writeStats(c, st.shard.Select(src), st, warn)
 	}
 	// The run line carries the options and the archive URL on to merge.
 	rw, err := report.NewResultsWriter(c.App.Writer, st.run)
 	if err != nil {
-		return cli.Exit("reduce: "+err.Error(), 1)
+		return err
 	}
-	warn := &warnings{w: c.App.ErrWriter}
-	src := timemap.NewLineSource(stdin(c), "stdin", warn.add)
 	out := &report.Outputs{}
 	out.AddWriter(rw)
 	pl := timemap.NewPayloads()
 	defer pl.Close()
-	return score(c, "reduce", st.shard.Select(src), st, out, scoreRun{prog: newProgress(c.App.ErrWriter, true), warn: warn,
-		read: pl.Read, start: time.Now(), noSummary: true})
+	return score(c, st.shard.Select(src), st, out, scoreRun{prog: newProgress(c.App.ErrWriter, true), warn: warn,
+		read: pl.Read, start: time.Now(), noSummary: true, strict: o.run.strict})
+}
+
+// mergeOptions are merge's flags.
+type mergeOptions struct {
+	out      outputOptions
+	measures string
+	tempDir  string
 }
 
 func mergeCommand() *cli.Command {
+	o := &mergeOptions{}
 	return &cli.Command{
 		Name:      "merge",
 		Usage:     "merge results lines (stdin or files) into the usual outputs and reports",
@@ -145,14 +164,19 @@ offtopic.csv (and with --report-dir XLSX and HTML). Give the same --measures as
 the reducers so that reports mark the same thresholds. Parts in key order give
 the same files as a single-process run: sort them first (LC_ALL=C sort) when
 they come from several reducers.`,
-		Flags: append(outputFlags(),
-			&cli.StringFlag{Name: "measures", Aliases: []string{"tm"}, Value: similarity.DefaultMeasures, Usage: "the rule the reducers used, where their run lines do not say"},
-			&cli.StringFlag{Name: "temp-dir", Usage: "where the results are spooled before the outputs are written (default: the system's)"}),
-		Action: runMerge,
+		Flags: append(o.out.flags(),
+			&cli.StringFlag{Name: "measures", Aliases: []string{"tm"}, Destination: &o.measures, DefaultText: "the reducers' rule, else " + similarity.DefaultMeasures,
+				Usage: "the rule the reducers used (`NAME[=THRESHOLD],...`)"},
+			tempDirFlag(&o.tempDir, "")),
+		Action: action(o.run1),
 	}
 }
 
-func runMerge(c *cli.Context) error {
+// run1 is merge's action.
+func (o *mergeOptions) run1(c *cli.Context) error {
+	if err := o.out.check(); err != nil {
+		return err
+	}
 	var in0 io.Reader = stdin(c)
 	names := c.Args().Slice()
 	if len(names) > 0 {
@@ -160,7 +184,7 @@ func runMerge(c *cli.Context) error {
 		for _, n := range names {
 			f, err := os.Open(n)
 			if err != nil {
-				return cli.Exit("merge: "+err.Error(), 2)
+				return asUsage(err)
 			}
 			defer f.Close()
 			rs = append(rs, f)
@@ -170,9 +194,9 @@ func runMerge(c *cli.Context) error {
 	// Outputs start with the run, which the reducers' run lines (anywhere in
 	// the input once it is sorted) and the captures' files make: spool the
 	// results first.
-	spool, err := os.CreateTemp(c.String("temp-dir"), "offtopic-merge-*.jsonl")
+	spool, err := os.CreateTemp(o.tempDir, "offtopic-merge-*.jsonl")
 	if err != nil {
-		return cli.Exit("merge: "+err.Error(), 1)
+		return err
 	}
 	defer os.Remove(spool.Name())
 	defer spool.Close()
@@ -182,48 +206,48 @@ func runMerge(c *cli.Context) error {
 	files := map[string]bool{}
 	for r, err := range report.ReadResults(in0, "input", &in) {
 		if err != nil {
-			return cli.Exit("merge: "+err.Error(), 1)
+			return err
 		}
 		for i := range r.Captures {
 			files[r.Captures[i].Loc.File] = true
 		}
 		if err := rw.Write(r); err != nil {
-			return cli.Exit("merge: spool: "+err.Error(), 1)
+			return fmt.Errorf("spool: %w", err)
 		}
 	}
 	if err := sw.Flush(); err != nil {
-		return cli.Exit("merge: spool: "+err.Error(), 1)
+		return fmt.Errorf("spool: %w", err)
 	}
-	run := &report.Run{Tool: "offtopic", Version: version, Started: time.Now().UTC(), Measures: c.String("measures"),
+	run := &report.Run{Tool: "offtopic", Version: version, Started: time.Now().UTC(), Measures: o.measures,
 		ArchiveURL: in.ArchiveURL, Options: in.Options}
-	if in.Measures != "" && !c.IsSet("measures") {
-		run.Measures = in.Measures
+	if run.Measures == "" {
+		run.Measures = cmp.Or(in.Measures, similarity.DefaultMeasures)
 	}
 	delete(files, "")
 	run.Inputs = slices.Sorted(maps.Keys(files)) // the WARCs, for prune --results
 	if _, err := run.Rule(); err != nil {
-		return cli.Exit("merge: "+err.Error(), 2)
+		return asUsage(err)
 	}
-	out, code, err := openSinks(c, run)
+	out, err := o.out.open(run, c.App.Writer)
 	if err != nil {
-		return cli.Exit("merge: "+err.Error(), code)
+		return err
 	}
 	defer out.Abort()
 	if _, err := spool.Seek(0, io.SeekStart); err != nil {
-		return cli.Exit("merge: spool: "+err.Error(), 1)
+		return fmt.Errorf("spool: %w", err)
 	}
 	n := 0
 	for r, err := range report.ReadResults(spool, spool.Name(), nil) {
 		if err != nil {
-			return cli.Exit("merge: "+err.Error(), 1)
+			return err
 		}
 		if err := out.Write(r); err != nil {
-			return cli.Exit("merge: "+err.Error(), 1)
+			return err
 		}
 		n++
 	}
 	if err := out.Commit(); err != nil {
-		return cli.Exit("merge: "+err.Error(), 1)
+		return err
 	}
 	fmt.Fprintf(c.App.ErrWriter, "offtopic: merge: %d TimeMaps\n", n)
 	for _, path := range out.Paths() {

@@ -10,35 +10,10 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
-	"strings"
 	"syscall"
 
 	"github.com/urfave/cli/v2"
 )
-
-// Exit status, the same for every command (documented in --help and the
-// README's "Exit status" section).
-const (
-	// exitFailed: the run failed or went wrong: an input could not be read
-	// or held nothing to work on, an output could not be written, or (with
-	// --strict) a record, payload or stretch of input had to be skipped.
-	exitFailed = 1
-	// exitUsage: nothing was done because the command line is wrong: an
-	// unknown command or flag, a missing or invalid argument or flag value,
-	// an option file (results, gold, decisions, spec) that cannot be read.
-	exitUsage = 2
-	// exitInterrupted: stopped by SIGINT or SIGTERM (128 + SIGINT).
-	exitInterrupted = 130
-)
-
-const exitStatusHelp = `Exit status (every command):
-   0    success
-   1    the run failed or went wrong: an input could not be read or held
-        nothing to work on, an output could not be written, or (with --strict)
-        something had to be skipped
-   2    bad command line: unknown command or flag, missing or invalid argument
-        or value, an option file that cannot be read; nothing was done
-   130  interrupted (SIGINT or SIGTERM); outputs are left as they were`
 
 // version is set at build time with -ldflags "-X main.version=...".
 var version = "0.1.0-dev"
@@ -67,6 +42,24 @@ func collectLessOften() {
 
 // run is main without the process: it returns the exit status.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	var notFound error
+	err := newApp(stdin, stdout, stderr, &notFound).RunContext(ctx, args)
+	if err == nil {
+		err = notFound
+	}
+	status := exitStatus(ctx, err)
+	switch {
+	case status == exitInterrupted:
+		fmt.Fprintln(stderr, "offtopic: interrupted")
+	case err != nil:
+		fmt.Fprintln(stderr, "offtopic:", err)
+	}
+	return status
+}
+
+// newApp is the command line: every command, reading stdin and writing
+// stdout and stderr; an unknown command is reported in *notFound.
+func newApp(stdin io.Reader, stdout, stderr io.Writer, notFound *error) *cli.App {
 	app := &cli.App{
 		Name:    "offtopic",
 		Usage:   "find off-topic captures in web-archive collections",
@@ -81,47 +74,37 @@ Examples:
    offtopic evaluate --gold gold.tsv out
    offtopic timemap --out-dir timemaps collection/*.warc.gz
 
-` + exitStatusHelp,
+` + exitStatusHelp(),
 		Reader:    stdin,
 		Writer:    stdout,
 		ErrWriter: stderr,
 		Commands: []*cli.Command{detectCommand(), evaluateCommand(), reportCommand(), timemapCommand(), pruneCommand(),
-			mapCommand(), reduceCommand(), mergeCommand(), modelCommand(), crawlCommand()},
-		ExitErrHandler: func(c *cli.Context, err error) {
-			// run reports errors itself.
-		},
+			mapCommand(), reduceCommand(), mergeCommand(), modelCommand(), crawlCommand(), docsCommand()},
+		// run reports errors and chooses the exit status itself.
+		ExitErrHandler: func(*cli.Context, error) {},
 	}
-	unknown := ""
-	app.CommandNotFound = func(c *cli.Context, name string) { unknown = name }
-	usage := func(c *cli.Context, err error, _ bool) error { return cli.Exit(err.Error(), exitUsage) }
-	app.OnUsageError = usage
-	for _, cmd := range app.Commands {
-		cmd.OnUsageError = usage
-	}
-	err := app.RunContext(ctx, args)
-	if ctx.Err() != nil {
-		fmt.Fprintln(stderr, "offtopic: interrupted")
-		return exitInterrupted
-	}
-	if unknown != "" {
-		fmt.Fprintf(stderr, "offtopic: no command %q (see offtopic --help)\n", unknown)
-		return exitUsage
-	}
-	if err == nil {
-		return 0
-	}
-	if strings.HasPrefix(err.Error(), "Required flag") {
-		// urfave/cli's missing required flag error (its type is unexported).
-		fmt.Fprintln(stderr, "offtopic:", err)
-		return exitUsage
-	}
-	var ec cli.ExitCoder
-	if errors.As(err, &ec) {
-		if msg := err.Error(); msg != "" {
-			fmt.Fprintln(stderr, "offtopic:", msg)
+	app.CommandNotFound = func(c *cli.Context, name string) {
+		msg := fmt.Sprintf("no command %q", name)
+		var names []string
+		for _, cmd := range app.VisibleCommands() {
+			names = append(names, cmd.Names()...)
 		}
-		return ec.ExitCode()
+		if s := closest(names, name); s != "" {
+			msg += fmt.Sprintf(" (did you mean %s?)", s)
+		}
+		// The error of the run (urfave/cli returns none here).
+		*notFound = &usageError{err: errors.New(msg), help: app.Name}
 	}
-	fmt.Fprintln(stderr, "offtopic:", err)
-	return exitFailed
+	app.OnUsageError = onUsageError(app.Flags, app.Name)
+	setUsageErrors(app.Name, app.Commands)
+	return app
+}
+
+// setUsageErrors makes every command's flag errors usage errors of one line.
+func setUsageErrors(parent string, cmds []*cli.Command) {
+	for _, cmd := range cmds {
+		help := parent + " " + cmd.Name
+		cmd.OnUsageError = onUsageError(cmd.Flags, help)
+		setUsageErrors(help, cmd.Subcommands)
+	}
 }

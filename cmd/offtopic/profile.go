@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"runtime"
 	"runtime/pprof"
@@ -9,26 +10,34 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-// profileFlags write Go profiles of a run, for finding where time and memory go.
-func profileFlags() []cli.Flag {
+// profileOptions write Go profiles of a run, for finding where time and
+// memory go.
+type profileOptions struct {
+	cpu, mem string
+}
+
+func (o *profileOptions) flags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "cpuprofile", Usage: "write a CPU profile of the run to `FILE` (go tool pprof FILE)"},
-		&cli.StringFlag{Name: "memprofile", Usage: "write a heap profile (allocations and what is live) at the end of the run to `FILE`"},
+		&cli.StringFlag{Name: "cpuprofile", Destination: &o.cpu, Category: catRun,
+			Usage: "write a CPU profile of the run to `FILE` (go tool pprof FILE)"},
+		&cli.StringFlag{Name: "memprofile", Destination: &o.mem, Category: catRun,
+			Usage: "write a heap profile at the end of the run to `FILE`"},
 	}
 }
 
-// startProfiles starts what the profile flags ask for; the returned function
-// stops the CPU profile and writes the heap profile.
-func startProfiles(c *cli.Context) (func(), error) {
+// start starts what the flags ask for (an error is a usage error); the
+// returned function stops the CPU profile and writes the heap profile,
+// saying on stderr what went wrong.
+func (o *profileOptions) start(stderr io.Writer) (func(), error) {
 	var cpu *os.File
-	if p := c.String("cpuprofile"); p != "" {
-		f, err := os.Create(p)
+	if o.cpu != "" {
+		f, err := os.Create(o.cpu)
 		if err != nil {
-			return nil, fmt.Errorf("--cpuprofile: %w", err)
+			return nil, usagef("--cpuprofile: %w", err)
 		}
 		if err := pprof.StartCPUProfile(f); err != nil {
 			f.Close()
-			return nil, fmt.Errorf("--cpuprofile: %w", err)
+			return nil, usagef("--cpuprofile: %w", err)
 		}
 		cpu = f
 	}
@@ -37,17 +46,18 @@ func startProfiles(c *cli.Context) (func(), error) {
 			pprof.StopCPUProfile()
 			cpu.Close()
 		}
-		if p := c.String("memprofile"); p != "" {
-			f, err := os.Create(p)
-			if err != nil {
-				fmt.Fprintln(c.App.ErrWriter, "offtopic: --memprofile:", err)
-				return
-			}
-			defer f.Close()
-			runtime.GC()
-			if err := pprof.Lookup("allocs").WriteTo(f, 0); err != nil {
-				fmt.Fprintln(c.App.ErrWriter, "offtopic: --memprofile:", err)
-			}
+		if o.mem == "" {
+			return
+		}
+		f, err := os.Create(o.mem)
+		if err != nil {
+			fmt.Fprintln(stderr, "offtopic: --memprofile:", err)
+			return
+		}
+		defer f.Close()
+		runtime.GC()
+		if err := pprof.Lookup("allocs").WriteTo(f, 0); err != nil {
+			fmt.Fprintln(stderr, "offtopic: --memprofile:", err)
 		}
 	}, nil
 }

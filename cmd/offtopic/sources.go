@@ -20,98 +20,214 @@ import (
 	"github.com/offtopic/offtopic/timemap"
 )
 
-// sourceFlags say where captures come from besides WARC/ARC files.
-func sourceFlags() []cli.Flag {
+// sourceOptions say where captures come from besides WARC/ARC files
+// (detect, model).
+type sourceOptions struct {
+	index            cli.StringSlice
+	warcDir, seeds   string
+	timemaps         cli.StringSlice
+	archiveit        string
+	timegate         string
+	archiveitWayback string
+	archiveitSite    string
+	cdx              cdxOptions
+	client           clientOptions
+}
+
+func (o *sourceOptions) flags() []cli.Flag {
 	flags := []cli.Flag{
-		&cli.StringSliceFlag{Name: "index", Usage: "read captures from CDX/CDXJ index `FILE`s (plain or .gz) instead of scanning WARCs"},
-		&cli.StringFlag{Name: "warc-dir", Usage: "with --index: the `DIR` the index's file names are in"},
-		&cli.StringFlag{Name: "seeds", Usage: "score only these URI-Rs: a `FILE` of URLs or SURT prefixes (URL* = prefix); needed by --cdx-server and --timegate"},
-		&cli.StringSliceFlag{Name: "timemap", Usage: "fetch TimeMaps by `URI-T` (link-format, JSON or CDXJ; repeatable, or @FILE of URI-Ts) and their mementos"},
-		&cli.StringFlag{Name: "archiveit", Usage: "score Archive-It collection `ID` from Archive-It's public Wayback"},
-		&cli.StringFlag{Name: "timegate", Usage: "find the TimeMaps of the --seeds URI-Rs through the TimeGate or Memento aggregator at `URL` (URI-Gs are URL + URI-R, e.g. http://web.archive.org/web/ or MemGator's http://localhost:1208/timegate/)"},
+		&cli.StringSliceFlag{Name: "index", Destination: &o.index, Category: catSources,
+			Usage: "read captures from CDX/CDXJ index `FILE`s (plain or .gz), not WARCs"},
+		&cli.StringFlag{Name: "warc-dir", Destination: &o.warcDir, Category: catSources,
+			Usage: "with --index: the `DIR` the index's file names are in"},
+		&cli.StringFlag{Name: "seeds", Destination: &o.seeds, Category: catSources,
+			Usage: "score only these URI-Rs: a `FILE` of URLs or SURT prefixes (URL* = prefix)"},
+		&cli.StringSliceFlag{Name: "timemap", Destination: &o.timemaps, Category: catSources,
+			Usage: "fetch TimeMaps by `URI-T` (repeatable, or @FILE) and their mementos"},
+		&cli.StringFlag{Name: "archiveit", Destination: &o.archiveit, Category: catSources,
+			Usage: "score Archive-It collection `ID` from Archive-It's public Wayback"},
+		&cli.StringFlag{Name: "timegate", Destination: &o.timegate, Category: catSources,
+			Usage: "find the --seeds' TimeMaps through the TimeGate or aggregator at `URL`"},
+		&cli.StringFlag{Name: "archiveit-wayback", Value: remote.DefaultArchiveItWayback, Destination: &o.archiveitWayback, Category: catSources,
+			Usage: "Archive-It's Wayback `URL`"},
+		&cli.StringFlag{Name: "archiveit-site", Value: remote.DefaultArchiveItSite, Destination: &o.archiveitSite, Category: catSources,
+			Usage: "where Archive-It's public collection pages are (`URL`)"},
 	}
-	flags = append(flags, cdxServerFlags()...)
-	flags = append(flags, cdxQueryFlags()...)
-	flags = append(flags, archiveItFlags()...)
-	return append(flags, clientFlags()...)
+	flags = append(flags, o.cdx.serverFlags()...)
+	flags = append(flags, o.cdx.queryFlags()...)
+	return append(flags, o.client.flags()...)
 }
 
-// cdxServerFlags name a CDX server and its archive's Wayback endpoint.
-func cdxServerFlags() []cli.Flag {
-	return []cli.Flag{
-		&cli.StringFlag{Name: "cdx-server", Usage: "list captures from the CDX server at `URL`"},
-		&cli.StringFlag{Name: "cdx-kind", Value: "wayback", Usage: "the CDX server's software: `wayback` (Internet Archive), pywb or outback (OutbackCDX)"},
-		&cli.StringFlag{Name: "memento-prefix", Usage: "the archive's Wayback endpoint for mementos of --cdx-server captures and of CDXJ TimeMaps, e.g. http://web.archive.org/web (`URL`)"},
-	}
+// isRemote reports whether any remote source is selected.
+func (o *sourceOptions) isRemote() bool {
+	return len(o.timemaps.Value()) > 0 || o.cdx.server != "" || o.archiveit != "" || o.timegate != ""
 }
 
-// cdxQueryFlags narrow what --cdx-server lists for each seed.
-func cdxQueryFlags() []cli.Flag {
-	return []cli.Flag{
-		&cli.StringFlag{Name: "cdx-from", Usage: "with --cdx-server: only captures at or after `TIMESTAMP` (1 to 14 digits, YYYYMMDDhhmmss)"},
-		&cli.StringFlag{Name: "cdx-to", Usage: "with --cdx-server: only captures at or before `TIMESTAMP` (1 to 14 digits)"},
-		&cli.IntFlag{Name: "cdx-limit", Usage: "with --cdx-server: at most `N` captures per seed (0: all)"},
-		&cli.StringSliceFlag{Name: "cdx-filter", Usage: "with --cdx-server: only captures whose field matches, `[!]FIELD:REGEX` as the Internet Archive writes it (fields urlkey, timestamp, original, mimetype, statuscode, digest, length; repeatable, all must hold), e.g. statuscode:200"},
-	}
-}
-
-// cdxQuery is the query the --cdx-* flags describe.
-func cdxQuery(c *cli.Context) (remote.Query, error) {
-	q := remote.Query{From: c.String("cdx-from"), To: c.String("cdx-to"), Limit: c.Int("cdx-limit"), Filters: c.StringSlice("cdx-filter")}
-	if err := q.Check(); err != nil {
-		return q, fmt.Errorf("--cdx-from/--cdx-to/--cdx-limit/--cdx-filter: %w", err)
-	}
-	return q, nil
-}
-
-// clientFlags shape the polite client every remote request goes through.
-func clientFlags() []cli.Flag {
-	return []cli.Flag{
-		&cli.StringFlag{Name: "cache-dir", Usage: "disk cache of fetched TimeMaps and mementos (default: the user cache directory; an interrupted run resumes from it)"},
-		&cli.BoolFlag{Name: "no-cache", Usage: "fetch everything anew and keep nothing"},
-		&cli.IntFlag{Name: "per-host", Value: 4, Usage: "at most `N` requests in flight to one archive host (0: no limit; not negative)"},
-		&cli.Float64Flag{Name: "rate", Value: 5, Usage: "at most `R` requests per second to one archive host (0: no limit; not negative)"},
-		&cli.DurationFlag{Name: "timeout", Value: 30 * time.Second, Usage: "time limit of one request (more than 0)"},
-		&cli.IntFlag{Name: "retries", Value: 4, Usage: "retries of a request after timeouts, 5xx and 429 (0: none; not negative)"},
-		&cli.BoolFlag{Name: "not-raw", Usage: "fetch URI-Ms as given, for archives without the id_ (raw memento) modifier"},
-		&cli.BoolFlag{Name: "allow-private", Usage: "fetch URI-Ms and redirects that point at loopback, private or link-local addresses (refused by default, except on the archives named by --timemap, --cdx-server, --memento-prefix, --timegate and the Archive-It flags)"},
-	}
-}
-
-// archiveHosts are the archives the flags name, which the client may reach
-// on non-public addresses (a local pywb, an intranet Wayback).
-func archiveHosts(c *cli.Context) []string {
-	var hosts []string
-	for _, name := range []string{"cdx-server", "memento-prefix", "timegate", "archiveit-wayback", "archiveit-site"} {
-		if v := c.String(name); v != "" {
-			hosts = append(hosts, v)
+// check refuses flag values out of range (usage errors).
+func (o *sourceOptions) check() error {
+	if o.isRemote() {
+		if err := o.client.check(); err != nil {
+			return err
 		}
 	}
-	uris, _ := expandList(c.StringSlice("timemap")) // a list that cannot be read is reported where it is used
-	return append(hosts, uris...)
-}
-
-// checkClientFlags refuses client flag values out of range (a usage error):
-// a timeout that is not positive, negative retries, rate or per-host limit.
-func checkClientFlags(c *cli.Context) error {
-	switch {
-	case c.Duration("timeout") <= 0:
-		return fmt.Errorf("--timeout %v: want more than 0", c.Duration("timeout"))
-	case c.Int("retries") < 0:
-		return fmt.Errorf("--retries %d: want 0 (none) or more", c.Int("retries"))
-	case c.Float64("rate") < 0 || math.IsNaN(c.Float64("rate")):
-		return fmt.Errorf("--rate %v: want 0 (no limit) or more", c.Float64("rate"))
-	case c.Int("per-host") < 0:
-		return fmt.Errorf("--per-host %d: want 0 (no limit) or more", c.Int("per-host"))
+	if o.cdx.server != "" {
+		if _, err := o.cdx.query(); err != nil {
+			return err
+		}
 	}
 	return nil
 }
 
-// newClient builds the polite client the client flags describe.
-func newClient(c *cli.Context) (*remote.Client, error) {
-	opts := clientOptions(c)
-	if !c.Bool("no-cache") {
-		dir := c.String("cache-dir")
+// archiveHosts are the archives the flags name, which the client may reach
+// on non-public addresses (a local pywb, an intranet Wayback).
+func (o *sourceOptions) archiveHosts() []string {
+	hosts := o.cdx.hosts(o.timegate, o.archiveitWayback, o.archiveitSite)
+	uris, _ := expandList(o.timemaps.Value()) // a list that cannot be read is reported where it is used
+	return append(hosts, uris...)
+}
+
+// cdxOptions name a CDX server, its archive's Wayback endpoint and what to
+// list for each seed.
+type cdxOptions struct {
+	server, kind, mementoPrefix string
+	from, to                    string
+	limit                       int
+	filters                     cli.StringSlice
+}
+
+// serverFlags name the server (detect, crawl).
+func (o *cdxOptions) serverFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "cdx-server", Destination: &o.server, Category: catCDX,
+			Usage: "list captures from the CDX server at `URL`"},
+		&cli.StringFlag{Name: "cdx-kind", Value: "wayback", Destination: &o.kind, Category: catCDX,
+			Usage: "the CDX server's software: `wayback` (Internet Archive), pywb or outback"},
+		&cli.StringFlag{Name: "memento-prefix", Destination: &o.mementoPrefix, Category: catCDX,
+			Usage: "the archive's Wayback endpoint (`URL`) for mementos of CDX captures"},
+	}
+}
+
+// queryFlags narrow what the server lists for each seed (detect).
+func (o *cdxOptions) queryFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "cdx-from", Destination: &o.from, Category: catCDX,
+			Usage: "only captures at or after `TIMESTAMP` (1 to 14 digits)"},
+		&cli.StringFlag{Name: "cdx-to", Destination: &o.to, Category: catCDX,
+			Usage: "only captures at or before `TIMESTAMP` (1 to 14 digits)"},
+		&cli.IntFlag{Name: "cdx-limit", Destination: &o.limit, Category: catCDX, DefaultText: "0: all",
+			Usage: "at most `N` captures per seed"},
+		&cli.StringSliceFlag{Name: "cdx-filter", Destination: &o.filters, Category: catCDX,
+			Usage: "only captures whose field matches `[!]FIELD:REGEX` (repeatable)"},
+	}
+}
+
+// query is the query the --cdx-* flags describe; an error is a usage error.
+func (o *cdxOptions) query() (remote.Query, error) {
+	q := remote.Query{From: o.from, To: o.to, Limit: o.limit, Filters: o.filters.Value()}
+	if err := q.Check(); err != nil {
+		return q, usagef("--cdx-from/--cdx-to/--cdx-limit/--cdx-filter: %w", err)
+	}
+	return q, nil
+}
+
+// hosts are the CDX server and memento prefix, then the others given that
+// are not empty.
+func (o *cdxOptions) hosts(others ...string) []string {
+	var hosts []string
+	for _, h := range append([]string{o.server, o.mementoPrefix}, others...) {
+		if h != "" {
+			hosts = append(hosts, h)
+		}
+	}
+	return hosts
+}
+
+// open is the CDX server the flags name; an unknown --cdx-kind is a usage
+// error.
+func (o *cdxOptions) open(doer remote.Doer, canon timemap.CanonMode) (*remote.CDXServer, error) {
+	kind, err := remote.ParseServerKind(o.kind)
+	if err != nil {
+		return nil, usagef("--cdx-kind: %w", err)
+	}
+	return &remote.CDXServer{Kind: kind, Endpoint: o.server, Doer: doer, MementoPrefix: o.mementoPrefix, Canon: canon}, nil
+}
+
+// clientOptions shape the polite client every remote request goes through.
+type clientOptions struct {
+	cacheDir             string
+	noCache              bool
+	perHost              int
+	rate                 float64
+	timeout              time.Duration
+	retries              int
+	notRaw, allowPrivate bool
+}
+
+func (o *clientOptions) flags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "cache-dir", Destination: &o.cacheDir, Category: catClient, DefaultText: "the user cache directory",
+			Usage: "disk cache of fetched TimeMaps and mementos (`DIR`; a rerun resumes from it)"},
+		&cli.BoolFlag{Name: "no-cache", Destination: &o.noCache, Category: catClient,
+			Usage: "fetch everything anew and keep nothing"},
+		&cli.IntFlag{Name: "per-host", Value: 4, Destination: &o.perHost, Category: catClient,
+			Usage: "at most `N` requests in flight to one archive host (0: no limit)"},
+		&cli.Float64Flag{Name: "rate", Value: 5, Destination: &o.rate, Category: catClient,
+			Usage: "at most `R` requests per second to one archive host (0: no limit)"},
+		&cli.DurationFlag{Name: "timeout", Value: 30 * time.Second, Destination: &o.timeout, Category: catClient,
+			Usage: "time limit of one request"},
+		&cli.IntFlag{Name: "retries", Value: 4, Destination: &o.retries, Category: catClient,
+			Usage: "retries of a request after timeouts, 5xx and 429 (0: none)"},
+		&cli.BoolFlag{Name: "not-raw", Destination: &o.notRaw, Category: catClient,
+			Usage: "fetch URI-Ms as given, for archives without the id_ modifier"},
+		&cli.BoolFlag{Name: "allow-private", Destination: &o.allowPrivate, Category: catClient,
+			Usage: "fetch URI-Ms and redirects to loopback or private addresses"},
+	}
+}
+
+// check refuses client flag values out of range (a usage error): a timeout
+// that is not positive, negative retries, rate or per-host limit.
+func (o *clientOptions) check() error {
+	switch {
+	case o.timeout <= 0:
+		return usagef("--timeout %v: want more than 0", o.timeout)
+	case o.retries < 0:
+		return usagef("--retries %d: want 0 (none) or more", o.retries)
+	case o.rate < 0 || math.IsNaN(o.rate):
+		return usagef("--rate %v: want 0 (no limit) or more", o.rate)
+	case o.perHost < 0:
+		return usagef("--per-host %d: want 0 (no limit) or more", o.perHost)
+	}
+	return nil
+}
+
+// options are the flags as remote.ClientOptions; hosts are the archives
+// named on the command line.
+func (o *clientOptions) options(hosts []string) remote.ClientOptions {
+	// The client reads 0 as "the default"; on the command line 0 means none.
+	opts := remote.ClientOptions{Version: version, PerHost: o.perHost, RatePerHost: o.rate,
+		Timeout: o.timeout, MaxRetries: o.retries, AllowPrivate: o.allowPrivate, ArchiveHosts: hosts}
+	if opts.MaxRetries == 0 {
+		opts.MaxRetries = -1
+	}
+	if opts.PerHost == 0 {
+		opts.PerHost = -1
+	}
+	if opts.RatePerHost == 0 {
+		opts.RatePerHost = -1
+	}
+	return opts
+}
+
+// mementoOptions say how mementos are fetched.
+func (o *clientOptions) mementoOptions() remote.MementoOptions {
+	return remote.MementoOptions{NotRaw: o.notRaw}
+}
+
+// newClient builds the polite client the flags describe.
+func (o *clientOptions) newClient(hosts []string) (*remote.Client, error) {
+	opts := o.options(hosts)
+	if !o.noCache {
+		dir := o.cacheDir
 		if dir == "" {
 			d, err := remote.DefaultCacheDir()
 			if err != nil {
@@ -128,35 +244,17 @@ func newClient(c *cli.Context) (*remote.Client, error) {
 	return remote.NewClient(opts), nil
 }
 
-// clientOptions are the client flags as remote.ClientOptions.
-func clientOptions(c *cli.Context) remote.ClientOptions {
-	// The client reads 0 as "the default"; on the command line 0 means none.
-	opts := remote.ClientOptions{Version: version, PerHost: c.Int("per-host"), RatePerHost: c.Float64("rate"),
-		Timeout: c.Duration("timeout"), MaxRetries: c.Int("retries"),
-		AllowPrivate: c.Bool("allow-private"), ArchiveHosts: archiveHosts(c)}
-	if opts.MaxRetries == 0 {
-		opts.MaxRetries = -1
-	}
-	if opts.PerHost == 0 {
-		opts.PerHost = -1
-	}
-	if opts.RatePerHost == 0 {
-		opts.RatePerHost = -1
-	}
-	return opts
-}
-
 // newRunClient is newClient for a detect run, which reads every memento
 // twice (its status while the TimeMap is resolved, its payload when it is
 // scored): with --no-cache the run gets a cache of its own in a temporary
-// directory, removed by cleanup, so that nothing is fetched twice and
-// nothing is kept.
-func newRunClient(c *cli.Context) (client *remote.Client, cleanup func(), err error) {
-	if !c.Bool("no-cache") {
-		client, err = newClient(c)
+// directory (in tempDir), removed by cleanup, so that nothing is fetched
+// twice and nothing is kept.
+func (o *clientOptions) newRunClient(hosts []string, tempDir string) (client *remote.Client, cleanup func(), err error) {
+	if !o.noCache {
+		client, err = o.newClient(hosts)
 		return client, func() {}, err
 	}
-	dir, err := os.MkdirTemp(c.String("temp-dir"), "offtopic-run-cache-")
+	dir, err := os.MkdirTemp(tempDir, "offtopic-run-cache-")
 	if err != nil {
 		return nil, nil, fmt.Errorf("--no-cache: %w", err)
 	}
@@ -165,18 +263,9 @@ func newRunClient(c *cli.Context) (client *remote.Client, cleanup func(), err er
 		os.RemoveAll(dir)
 		return nil, nil, err
 	}
-	opts := clientOptions(c)
+	opts := o.options(hosts)
 	opts.Cache = cache
 	return remote.NewClient(opts), func() { os.RemoveAll(dir) }, nil
-}
-
-// cdxServer is the CDX server the flags name.
-func cdxServer(c *cli.Context, doer remote.Doer, canon timemap.CanonMode) (*remote.CDXServer, error) {
-	kind, err := remote.ParseServerKind(c.String("cdx-kind"))
-	if err != nil {
-		return nil, err
-	}
-	return &remote.CDXServer{Kind: kind, Endpoint: c.String("cdx-server"), Doer: doer, MementoPrefix: c.String("memento-prefix"), Canon: canon}, nil
 }
 
 // source is where a run's captures come from and how payloads are read.
@@ -228,26 +317,21 @@ func (s *source) summary(w io.Writer) {
 		s.counts.dropped.Load(), s.counts.noMementos.Load(), s.counts.pages.Load())
 }
 
-// isRemote reports whether any remote source is selected.
-func isRemote(c *cli.Context) bool {
-	return len(c.StringSlice("timemap")) > 0 || c.String("cdx-server") != "" || c.String("archiveit") != "" || c.String("timegate") != ""
-}
-
-// openSource picks the source the flags name: remote TimeMaps, a CDX
-// server, Archive-It, CDX/CDXJ indexes, or (by default) WARC/ARC files.
-func openSource(c *cli.Context, st *setup, files []string, prog *progress, warn *warnings) (*source, error) {
-	ctx := c.Context
-	if isRemote(c) {
-		return openRemote(c, st, warn)
+// open opens the source the flags name: remote TimeMaps, a CDX server,
+// Archive-It, CDX/CDXJ indexes, or (by default) WARC/ARC files.
+func (o *sourceOptions) open(ctx context.Context, st *setup, files []string, prog *progress, warn *warnings) (*source, error) {
+	if o.isRemote() {
+		return o.openRemote(st, warn)
 	}
-	if idx := c.StringSlice("index"); len(idx) > 0 {
-		ci, err := timemap.OpenIndex(idx, timemap.CDXOptions{WARCDir: c.String("warc-dir"), Canon: st.canon, OnError: warn.add, TempDir: c.String("temp-dir")})
+	if idx := o.index.Value(); len(idx) > 0 {
+		ci, err := timemap.OpenIndex(idx, timemap.CDXOptions{WARCDir: o.warcDir, Canon: st.canon, OnError: warn.add, TempDir: st.tempDir})
 		if err != nil {
 			return nil, err
 		}
-		if s := c.String("seeds"); s != "" {
-			seeds, err := readSeedsFile(s, st.canon)
+		if o.seeds != "" {
+			seeds, err := readSeedsFile(o.seeds, st.canon)
 			if err != nil {
+				ci.Close()
 				return nil, err
 			}
 			ci.Select(seeds)
@@ -256,12 +340,12 @@ func openSource(c *cli.Context, st *setup, files []string, prog *progress, warn 
 		return &source{src: ci, read: pl.Read, close: func() { pl.Close(); ci.Close() }, inputs: idx}, nil
 	}
 	if len(files) == 0 {
-		return nil, errors.New("no input: give WARC/ARC files, --index, --timemap, --cdx-server, --timegate or --archiveit")
+		return nil, usagef("no input: give WARC/ARC files, --index, --timemap, --cdx-server, --timegate or --archiveit")
 	}
 	prog.begin("index", 0)
 	// Payloads are extracted as the index reads them, not read again.
 	notes := similarity.NewPayloadNotes(st.opts, extract.Options{})
-	idx, err := timemap.BuildIndex(ctx, files, timemap.IndexOptions{Canon: st.canon, TempDir: c.String("temp-dir"), OnError: warn.add, Workers: c.Int("workers"),
+	idx, err := timemap.BuildIndex(ctx, files, timemap.IndexOptions{Canon: st.canon, TempDir: st.tempDir, OnError: warn.add, Workers: st.workers,
 		Note: notes.Note, WantsNote: notes.Wants,
 		Progress: func(filesDone, captures int) {
 			prog.update(captures, fmt.Sprintf("captures, %d/%d files", filesDone, len(files)))
@@ -277,8 +361,8 @@ func openSource(c *cli.Context, st *setup, files []string, prog *progress, warn 
 		return nil, errors.New("no captures found in the input")
 	}
 	var src timemap.Source = idx
-	if s := c.String("seeds"); s != "" {
-		seeds, err := readSeedsFile(s, st.canon)
+	if o.seeds != "" {
+		seeds, err := readSeedsFile(o.seeds, st.canon)
 		if err != nil {
 			idx.Close()
 			return nil, err
@@ -303,8 +387,8 @@ func readSeedsFile(path string, canon timemap.CanonMode) (*timemap.Seeds, error)
 }
 
 // openRemote sets up the polite client and the remote source.
-func openRemote(c *cli.Context, st *setup, warn *warnings) (_ *source, err error) {
-	client, cleanup, err := newRunClient(c)
+func (o *sourceOptions) openRemote(st *setup, warn *warnings) (_ *source, err error) {
+	client, cleanup, err := o.client.newRunClient(o.archiveHosts(), st.tempDir)
 	if err != nil {
 		return nil, err
 	}
@@ -313,57 +397,12 @@ func openRemote(c *cli.Context, st *setup, warn *warnings) (_ *source, err error
 			cleanup()
 		}
 	}()
-	mopts := remote.MementoOptions{NotRaw: c.Bool("not-raw")}
+	mopts := o.client.mementoOptions()
 	counts := &remoteCounts{}
 	s := &source{client: client, close: cleanup, read: remote.MementoReader(client, mopts), counts: counts}
-	tmOpts := remote.TimeMapOptions{Canon: st.canon, ArchivePrefix: c.String("memento-prefix"), OnWarning: func(err error) {
-		counts.pages.Add(1)
-		warn.add(err)
-	}}
-	var src timemap.Source
-	switch {
-	case len(c.StringSlice("timemap")) > 0:
-		uris, err := expandList(c.StringSlice("timemap"))
-		if err != nil {
-			return nil, err
-		}
-		s.inputs = uris
-		src = remote.NewTimeMapSource(client, uris, tmOpts)
-	case c.String("timegate") != "":
-		if c.String("seeds") == "" {
-			return nil, errors.New("--timegate needs --seeds: the URI-Rs to look up")
-		}
-		urirs, err := expandList([]string{"@" + c.String("seeds")})
-		if err != nil {
-			return nil, err
-		}
-		s.inputs = []string{c.String("timegate")}
-		src = remote.NewTimeGateSource(client, c.String("timegate"), urirs, time.Time{}, tmOpts)
-	case c.String("cdx-server") != "":
-		srv, err := cdxServer(c, client, st.canon)
-		if err != nil {
-			return nil, err
-		}
-		if c.String("seeds") == "" {
-			return nil, errors.New("--cdx-server needs --seeds: the URLs whose captures to list")
-		}
-		seeds, err := expandList([]string{"@" + c.String("seeds")})
-		if err != nil {
-			return nil, err
-		}
-		q, err := cdxQuery(c)
-		if err != nil {
-			return nil, err
-		}
-		s.inputs = []string{c.String("cdx-server")}
-		src = srv.SeedSource(seeds, q)
-	default:
-		a, err := archiveItSource(c, client, st)
-		if err != nil {
-			return nil, err
-		}
-		s.inputs = []string{"archive-it:" + c.String("archiveit")}
-		src = a
+	src, err := o.remoteSource(s, client, st, warn)
+	if err != nil {
+		return nil, err
 	}
 	// Every capture's memento is fetched (once: the cache serves the second
 	// read) to learn its archived status and type; failures are listed as
@@ -380,6 +419,55 @@ func openRemote(c *cli.Context, st *setup, warn *warnings) (_ *source, err error
 		warn.add(err)
 	})
 	return s, nil
+}
+
+// remoteSource is the remote source the flags name, whose inputs it
+// records in s.
+func (o *sourceOptions) remoteSource(s *source, client *remote.Client, st *setup, warn *warnings) (timemap.Source, error) {
+	tmOpts := remote.TimeMapOptions{Canon: st.canon, ArchivePrefix: o.cdx.mementoPrefix, OnWarning: func(err error) {
+		s.counts.pages.Add(1)
+		warn.add(err)
+	}}
+	switch {
+	case len(o.timemaps.Value()) > 0:
+		uris, err := expandList(o.timemaps.Value())
+		if err != nil {
+			return nil, err
+		}
+		s.inputs = uris
+		return remote.NewTimeMapSource(client, uris, tmOpts), nil
+	case o.timegate != "":
+		if o.seeds == "" {
+			return nil, usagef("--timegate needs --seeds: the URI-Rs to look up")
+		}
+		urirs, err := expandList([]string{"@" + o.seeds})
+		if err != nil {
+			return nil, err
+		}
+		s.inputs = []string{o.timegate}
+		return remote.NewTimeGateSource(client, o.timegate, urirs, time.Time{}, tmOpts), nil
+	case o.cdx.server != "":
+		srv, err := o.cdx.open(client, st.canon)
+		if err != nil {
+			return nil, err
+		}
+		if o.seeds == "" {
+			return nil, usagef("--cdx-server needs --seeds: the URLs whose captures to list")
+		}
+		seeds, err := expandList([]string{"@" + o.seeds})
+		if err != nil {
+			return nil, err
+		}
+		q, err := o.cdx.query()
+		if err != nil {
+			return nil, err
+		}
+		s.inputs = []string{o.cdx.server}
+		return srv.SeedSource(seeds, q), nil
+	}
+	s.inputs = []string{"archive-it:" + o.archiveit}
+	return &remote.ArchiveIt{Collection: o.archiveit, Doer: client,
+		BaseURL: o.archiveitWayback, CollectionBaseURL: o.archiveitSite}, nil
 }
 
 // expandList reads "@FILE" entries as one item per line.

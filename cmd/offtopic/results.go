@@ -1,0 +1,52 @@
+package main
+
+import (
+	"errors"
+	"io/fs"
+	"iter"
+	"os"
+	"path/filepath"
+
+	"github.com/offtopic/offtopic/report"
+	"github.com/offtopic/offtopic/similarity"
+)
+
+// resultsFile is a results file opened for reading (evaluate, report,
+// prune): the one way the commands find and open results.
+type resultsFile struct {
+	// path is the file's path; dir the folder it is in.
+	path, dir string
+	f         *os.File
+	// run is the file's run line, once the results are read.
+	run report.Run
+}
+
+// openResults opens the results file arg names: a file, or a folder holding
+// results.jsonl ("": defaultResultsDir). A file that cannot be opened is a
+// usage error (an option file that cannot be read).
+func openResults(arg string) (*resultsFile, error) {
+	given := arg != ""
+	if !given {
+		arg = defaultResultsDir
+	}
+	path := arg
+	if fi, err := os.Stat(arg); err == nil && fi.IsDir() {
+		path = filepath.Join(arg, report.FileName("jsonl"))
+	}
+	f, err := os.Open(path)
+	if err != nil && !given && errors.Is(err, fs.ErrNotExist) {
+		return nil, usagef("no results in %s (the default): name the results file or folder detect wrote", defaultResultsDir)
+	}
+	if err != nil {
+		return nil, usagef("results: %w", err)
+	}
+	return &resultsFile{path: path, dir: filepath.Dir(path), f: f}, nil
+}
+
+// all reads the results (the run line into r.run).
+func (r *resultsFile) all() iter.Seq2[*similarity.TimeMapResult, error] {
+	return report.ReadResults(r.f, r.path, &r.run)
+}
+
+// Close closes the file.
+func (r *resultsFile) Close() error { return r.f.Close() }
