@@ -85,7 +85,7 @@ func (o *crawlOptions) flags() []cli.Flag {
 				fmt.Fprintln(c.App.ErrWriter, "offtopic: crawl: --out is now --out-dir")
 				return nil
 			}},
-		&cli.StringFlag{Name: "strategy", Value: "ctg", Destination: &o.strategy, Usage: "`ctg`, ct-f, c-f, t-f or unfocused (comma-separated to compare)"},
+		&cli.StringFlag{Name: "strategy", Value: "ctg", Destination: &o.strategy, Usage: "`ctg`, ct-f, c-f, t-f or unfocused; several to compare"},
 		&cli.BoolFlag{Name: "resume", Destination: &o.resume, Usage: "continue the interrupted crawl in --out-dir"},
 		&cli.BoolFlag{Name: "thresholds", Destination: &o.thresholds, Usage: "Klein mode: follow only documents above a learnt threshold"},
 		&cli.Int64Flag{Name: "seed", Value: 1, Destination: &o.seed, Usage: "random seed of --thresholds' splits"},

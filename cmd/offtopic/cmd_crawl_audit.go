@@ -58,10 +58,10 @@ Examples:
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "spec", Destination: &o.spec, Usage: "collection specification `FILE` (JSON; required)"},
 			&cli.StringFlag{Name: "out-dir", Aliases: []string{"o"}, Destination: &o.outDir, DefaultText: "COLLECTION-audit",
-				Usage: "write the results file and every report into `DIR`"},
+				Usage: "write results and every report into `DIR`"},
 			&cli.Float64Flag{Name: "threshold", Destination: &o.threshold, DefaultText: "learnt",
 				Usage: "flag documents whose topic is below `T`", Action: func(*cli.Context, float64) error { o.thresholdSet = true; return nil }},
-			&cli.Int64Flag{Name: "seed", Value: 1, Destination: &o.seed, Usage: "random seed of the background sample and the threshold's splits"},
+			&cli.Int64Flag{Name: "seed", Value: 1, Destination: &o.seed, Usage: "random seed of the background sample and splits"},
 			&cli.StringFlag{Name: "evaluate", Destination: &o.evaluate, Usage: "relevance list `TSV`: print precision and recall of the verdicts"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Destination: &o.quiet, Usage: "no summary on stderr"},
 		}, o.archive.flags()...),

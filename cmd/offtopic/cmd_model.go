@@ -44,9 +44,9 @@ Examples:
    ls coll/*.warc.gz | offtopic map | LC_ALL=C sort | offtopic reduce --stats | offtopic model --merge -o model.json.gz`,
 		Flags: slices.Concat([]cli.Flag{
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "model.json.gz", Destination: &o.output,
-				Usage: "write the model to `FILE` (- for stdout, uncompressed)"},
+				Usage: "write the model to `FILE` (-: stdout, uncompressed)"},
 			&cli.BoolFlag{Name: "merge", Destination: &o.merge,
-				Usage: "merge partial statistics (files given, else stdin) instead of reading captures"},
+				Usage: "merge partial statistics (files or stdin), not captures"},
 		}, o.scoring.flags(), o.src.flags(), o.run.flags("exit 1 when any record or payload had to be skipped")),
 		Action: action(o.run1),
 	}

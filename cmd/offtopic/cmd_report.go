@@ -32,7 +32,7 @@ Examples:
    offtopic report --format all --out-dir reports out`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "html", Destination: &o.format,
-				Usage: "`FORMAT`s to write, comma-separated: " + strings.Join(report.ReportFormats, ", ") + ", or all"},
+				Usage: "`FORMAT`s, comma-separated: " + strings.Join(report.ReportFormats, ", ") + " or all"},
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Destination: &o.output,
 				Usage: "write the one format to `FILE` (- for stdout)"},
 			&cli.StringFlag{Name: "out-dir", Aliases: []string{"d"}, Value: ".", Destination: &o.outDir,

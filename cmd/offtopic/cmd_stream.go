@@ -166,7 +166,7 @@ the same files as a single-process run: sort them first (LC_ALL=C sort) when
 they come from several reducers.`,
 		Flags: append(o.out.flags(),
 			&cli.StringFlag{Name: "measures", Aliases: []string{"tm"}, Destination: &o.measures, DefaultText: "the reducers' rule, else " + similarity.DefaultMeasures,
-				Usage: "the rule the reducers used (`NAME[=THRESHOLD],...`)"},
+				Usage: "the reducers' `RULE`"},
 			tempDirFlag(&o.tempDir, "")),
 		Action: action(o.run1),
 	}

@@ -96,15 +96,21 @@ Examples:
 		*notFound = &usageError{err: errors.New(msg), help: app.Name}
 	}
 	app.OnUsageError = onUsageError(app.Flags, app.Name)
-	setUsageErrors(app.Name, app.Commands)
+	prepare(app.Name, app.Commands)
 	return app
 }
 
-// setUsageErrors makes every command's flag errors usage errors of one line.
-func setUsageErrors(parent string, cmds []*cli.Command) {
+// prepare makes every command's flag errors usage errors of one line and
+// keeps "(default: false)" out of the help of switches.
+func prepare(parent string, cmds []*cli.Command) {
 	for _, cmd := range cmds {
 		help := parent + " " + cmd.Name
 		cmd.OnUsageError = onUsageError(cmd.Flags, help)
-		setUsageErrors(help, cmd.Subcommands)
+		for _, f := range cmd.Flags {
+			if bf, ok := f.(*cli.BoolFlag); ok {
+				bf.DisableDefaultText = true
+			}
+		}
+		prepare(help, cmd.Subcommands)
 	}
 }

@@ -40,19 +40,19 @@ const defaultArchiveURL = "http://localhost:8080/collection"
 // canonicalizeFlag is --canonicalize bound to dest.
 func canonicalizeFlag(dest *string, category string) cli.Flag {
 	return &cli.StringFlag{Name: "canonicalize", Value: "surt", Destination: dest, Category: category,
-		Usage: "group captures by `surt` canonical URI-R or by the exact URI (none)"}
+		Usage: "group captures by `MODE`: surt (canonical URI-R) or none"}
 }
 
 // tempDirFlag is --temp-dir bound to dest.
 func tempDirFlag(dest *string, category string) cli.Flag {
 	return &cli.StringFlag{Name: "temp-dir", Destination: dest, Category: category, DefaultText: "the system's",
-		Usage: "where temporary index and spill files go (`DIR`)"}
+		Usage: "`DIR` for temporary index and spill files"}
 }
 
 // archiveURLFlag is --archive-url bound to dest.
 func archiveURLFlag(dest *string, category string) cli.Flag {
 	return &cli.StringFlag{Name: "archive-url", Value: defaultArchiveURL, Destination: dest, Category: category,
-		Usage: "URI-Ms of local captures are `URL`/<14-digit time>/<URI-R> (the collection's Wayback)"}
+		Usage: "the collection's Wayback `URL`: URI-Ms are URL/TIME/URI-R"}
 }
 
 // scoringOptions are the settings of detection (detect, model, reduce).
@@ -73,25 +73,25 @@ func (o *scoringOptions) flags() []cli.Flag {
 	def := similarity.DefaultSettings()
 	return []cli.Flag{
 		&cli.StringFlag{Name: "measures", Aliases: []string{"tm"}, Value: def.Measures, Destination: &o.measures, Category: catScoring,
-			Usage: "measures whose thresholds decide (OR), `NAME[=THRESHOLD],...`"},
+			Usage: "measures that decide (OR), `RULE`: NAME[=THRESHOLD],..."},
 		&cli.StringFlag{Name: "score", Value: def.Score, Destination: &o.score, Category: catScoring,
-			Usage: "further measures to compute and report without deciding, `NAME,...`"},
+			Usage: "measures reported without deciding, `NAMES`"},
 		&cli.StringFlag{Name: "idf", Value: def.IDF, Destination: &o.idf, Category: catScoring,
-			Usage: "where IDF is fitted, `MODE`: timemap (as in the paper) or collection"},
+			Usage: "where IDF is fitted, `MODE`: timemap or collection"},
 		canonicalizeFlag(&o.canonicalize, catScoring),
 		archiveURLFlag(&o.archiveURL, catScoring),
 		&cli.IntFlag{Name: "min-t0-words", Value: def.MinT0Words, Destination: &o.minT0Words, Category: catScoring,
-			Usage: "least number of words of text a capture needs to serve as t0"},
+			Usage: "`N` words of text a capture needs to serve as t0"},
 		&cli.BoolFlag{Name: "no-topic-check", Destination: &o.noTopicCheck, Category: catScoring,
 			Usage: "t0 is the first capture with text, even where it looks off-topic"},
 		&cli.BoolFlag{Name: "plain", Destination: &o.plain, Category: catScoring,
 			Usage: "apply the paper's rule alone, without the curator's reading"},
 		&cli.Float64Flag{Name: "continuity", Value: def.Continuity, Destination: &o.continuity, Category: catScoring,
-			Usage: "keep on-topic a capture this close (cosine `X`) to the last on-topic one; 0: off"},
+			Usage: "keep on-topic what is `X` (cosine) close to the last on-topic; 0: off"},
 		&cli.StringFlag{Name: "shard", Destination: &o.shard, Category: catScoring,
 			Usage: "score only the TimeMaps of shard `i/n` (0-based, by SURT-key hash)"},
 		&cli.IntFlag{Name: "workers", Destination: &o.workers, Category: catScoring, DefaultText: "0: all cores",
-			Usage: fmt.Sprintf("goroutines indexing, extracting and scoring, at most 4 per core and %d", workersCap)},
+			Usage: fmt.Sprintf("`N` goroutines, at most 4 per core and %d", workersCap)},
 		tempDirFlag(&o.tempDir, catScoring),
 	}
 }
@@ -175,12 +175,12 @@ type outputOptions struct {
 
 func (o *outputOptions) flags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "out-dir", Aliases: []string{"d"}, Destination: &o.outDir, Category: catOutputs, DefaultText: defaultResultsDir + ", unless other outputs are named",
-			Usage: "write results.jsonl, offtopic.json and offtopic.csv into `DIR`"},
+		&cli.StringFlag{Name: "out-dir", Aliases: []string{"d"}, Destination: &o.outDir, Category: catOutputs, DefaultText: defaultResultsDir + " if nothing else",
+			Usage: "write results.jsonl, offtopic.json, offtopic.csv into `DIR`"},
 		&cli.StringFlag{Name: "report-dir", Destination: &o.reportDir, Category: catOutputs,
 			Usage: "write every output and report (XLSX, HTML) into `DIR`"},
 		&cli.StringFlag{Name: "format", Destination: &o.format, Category: catOutputs,
-			Usage: "with --output, the one format: " + strings.Join(report.ReportFormats, ", ")},
+			Usage: "`FORMAT` of --output: " + strings.Join(report.ReportFormats, ", ")},
 		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Destination: &o.output, Category: catOutputs,
 			Usage: "write the --format output to `FILE` (- for stdout)"},
 		&cli.StringFlag{Name: "results", Destination: &o.results, Category: catOutputs,

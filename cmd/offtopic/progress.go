@@ -13,34 +13,46 @@ import (
 	"github.com/offtopic/offtopic/timemap"
 )
 
-// progress shows how long work is getting on, on stderr: a redrawn bar on a
-// terminal, a line every few seconds otherwise.
+// progress shows how long work is getting on, on stderr: on a terminal a
+// line redrawn in place and fitted to its width, with an ETA where the total
+// is known; otherwise (piped) a line every few seconds, and only when
+// something changed.
 type progress struct {
-	mu       sync.Mutex
-	w        io.Writer
-	tty      bool
-	quiet    bool
-	stage    string
-	total    int
-	start    time.Time
-	last     time.Time
-	every    time.Duration
-	lastDraw string
+	mu    sync.Mutex
+	w     io.Writer
+	tty   bool
+	width int // columns of the terminal (80 when unknown or piped)
+	quiet bool
+	stage string
+	total int
+	start time.Time
+	last  time.Time
+	every time.Duration
+	now   func() time.Time
+	// lastDraw is the line on screen (tty), lastShown what the last line
+	// said (piped), to print nothing new when nothing changed.
+	lastDraw, lastShown string
 }
 
+// defaultWidth is the width of progress lines when the terminal's is unknown.
+const defaultWidth = 80
+
 func newProgress(w io.Writer, quiet bool) *progress {
-	tty := false
-	if f, ok := w.(*os.File); ok {
-		tty = term.IsTerminal(int(f.Fd()))
+	p := &progress{w: w, quiet: quiet, width: defaultWidth, every: 5 * time.Second, now: time.Now}
+	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		p.tty, p.every = true, 100*time.Millisecond
+		if cols, _, err := term.GetSize(int(f.Fd())); err == nil && cols > 20 {
+			p.width = cols
+		}
 	}
-	return &progress{w: w, tty: tty, quiet: quiet, every: 5 * time.Second}
+	return p
 }
 
 // begin starts a stage of known (or, with 0, unknown) size.
 func (p *progress) begin(stage string, total int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.stage, p.total, p.start, p.last = stage, total, time.Now(), time.Time{}
+	p.stage, p.total, p.start, p.last = stage, total, p.now(), time.Time{}
 }
 
 // update reports done units (and a short note) of the current stage.
@@ -50,42 +62,62 @@ func (p *progress) update(done int, note string) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	now := time.Now()
-	interval := p.every
-	if p.tty {
-		interval = 100 * time.Millisecond
-	}
-	if !p.last.IsZero() && now.Sub(p.last) < interval && done != p.total {
+	now := p.now()
+	if !p.last.IsZero() && now.Sub(p.last) < p.every && done != p.total {
 		return
 	}
 	p.last = now
-	rate := float64(done) / max(now.Sub(p.start).Seconds(), 1e-3)
-	var b strings.Builder
-	if p.tty {
-		b.WriteString("\r")
-	}
-	fmt.Fprintf(&b, "%-8s ", p.stage)
-	if p.total > 0 {
-		const width = 30
-		fill := min(width, done*width/p.total)
-		if p.tty {
-			fmt.Fprintf(&b, "[%s%s] ", strings.Repeat("=", fill), strings.Repeat(" ", width-fill))
+	line := p.line(done, note, now.Sub(p.start))
+	if !p.tty {
+		if said := fmt.Sprint(p.stage, done, note); said != p.lastShown {
+			p.lastShown = said
+			io.WriteString(p.w, line+"\n")
 		}
-		fmt.Fprintf(&b, "%d/%d captures (%.0f%%)", done, p.total, 100*float64(done)/float64(p.total))
-	} else {
-		fmt.Fprintf(&b, "%d", done)
-		if p.tty {
-			b.WriteString(" ")
-		}
+		return
 	}
-	fmt.Fprintf(&b, " %s %.0f/s", note, rate)
-	if p.tty {
-		b.WriteString("\x1b[K")
-	} else {
-		b.WriteString("\n")
-	}
-	p.lastDraw = b.String()
+	p.lastDraw = "\r" + line + "\x1b[K"
 	io.WriteString(p.w, p.lastDraw)
+}
+
+// line is the progress line of done units after elapsed, at most
+// p.width-1 columns (the last column would wrap on some terminals): the
+// bar goes first when room is short, then the rest from the end. A piped
+// line has no bar.
+func (p *progress) line(done int, note string, elapsed time.Duration) string {
+	head := fmt.Sprintf("%-8s ", p.stage)
+	count := fmt.Sprintf("%d", done)
+	if p.total > 0 {
+		count = fmt.Sprintf("%d/%d captures (%.0f%%)", done, p.total, 100*float64(done)/float64(p.total))
+	}
+	rate := float64(done) / max(elapsed.Seconds(), 1e-3)
+	tail := fmt.Sprintf(" %.0f/s", rate)
+	if p.total > 0 && done > 0 && done < p.total && elapsed >= time.Second {
+		tail += " ETA " + formatETA(time.Duration(float64(p.total-done)/rate*float64(time.Second)))
+	}
+	room := p.width - 1
+	s := head + count + " " + note + tail
+	if p.total > 0 && p.tty {
+		if barWidth := min(30, room-len(s)-3); barWidth >= 10 {
+			fill := min(barWidth, done*barWidth/p.total)
+			s = head + "[" + strings.Repeat("=", fill) + strings.Repeat(" ", barWidth-fill) + "] " + count + " " + note + tail
+		}
+	}
+	if len(s) > room {
+		s = strings.TrimRight(s[:room], " ")
+	}
+	return s
+}
+
+// formatETA is a remaining time to the second: 45s, 3m05s, 1h02m.
+func formatETA(d time.Duration) string {
+	d = d.Round(time.Second)
+	switch {
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", int(d.Seconds()))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
+	}
+	return fmt.Sprintf("%dh%02dm", int(d.Hours()), int(d.Minutes())%60)
 }
 
 // finish forces a last update of the current stage, then ends its line.

@@ -37,21 +37,21 @@ type sourceOptions struct {
 func (o *sourceOptions) flags() []cli.Flag {
 	flags := []cli.Flag{
 		&cli.StringSliceFlag{Name: "index", Destination: &o.index, Category: catSources,
-			Usage: "read captures from CDX/CDXJ index `FILE`s (plain or .gz), not WARCs"},
+			Usage: "read captures from CDX/CDXJ `FILE`s, not WARCs"},
 		&cli.StringFlag{Name: "warc-dir", Destination: &o.warcDir, Category: catSources,
 			Usage: "with --index: the `DIR` the index's file names are in"},
 		&cli.StringFlag{Name: "seeds", Destination: &o.seeds, Category: catSources,
-			Usage: "score only these URI-Rs: a `FILE` of URLs or SURT prefixes (URL* = prefix)"},
+			Usage: "score only these URI-Rs: `FILE` of URLs or prefixes (URL*)"},
 		&cli.StringSliceFlag{Name: "timemap", Destination: &o.timemaps, Category: catSources,
-			Usage: "fetch TimeMaps by `URI-T` (repeatable, or @FILE) and their mementos"},
+			Usage: "fetch TimeMaps by `URI-T` (or @FILE) and their mementos"},
 		&cli.StringFlag{Name: "archiveit", Destination: &o.archiveit, Category: catSources,
-			Usage: "score Archive-It collection `ID` from Archive-It's public Wayback"},
+			Usage: "score Archive-It collection `ID` from its public Wayback"},
 		&cli.StringFlag{Name: "timegate", Destination: &o.timegate, Category: catSources,
-			Usage: "find the --seeds' TimeMaps through the TimeGate or aggregator at `URL`"},
+			Usage: "find the --seeds' TimeMaps via the TimeGate at `URL`"},
 		&cli.StringFlag{Name: "archiveit-wayback", Value: remote.DefaultArchiveItWayback, Destination: &o.archiveitWayback, Category: catSources,
 			Usage: "Archive-It's Wayback `URL`"},
 		&cli.StringFlag{Name: "archiveit-site", Value: remote.DefaultArchiveItSite, Destination: &o.archiveitSite, Category: catSources,
-			Usage: "where Archive-It's public collection pages are (`URL`)"},
+			Usage: "Archive-It's collection pages `URL`"},
 	}
 	flags = append(flags, o.cdx.serverFlags()...)
 	flags = append(flags, o.cdx.queryFlags()...)
@@ -101,9 +101,9 @@ func (o *cdxOptions) serverFlags() []cli.Flag {
 		&cli.StringFlag{Name: "cdx-server", Destination: &o.server, Category: catCDX,
 			Usage: "list captures from the CDX server at `URL`"},
 		&cli.StringFlag{Name: "cdx-kind", Value: "wayback", Destination: &o.kind, Category: catCDX,
-			Usage: "the CDX server's software: `wayback` (Internet Archive), pywb or outback"},
+			Usage: "CDX server software, `KIND`: wayback, pywb or outback"},
 		&cli.StringFlag{Name: "memento-prefix", Destination: &o.mementoPrefix, Category: catCDX,
-			Usage: "the archive's Wayback endpoint (`URL`) for mementos of CDX captures"},
+			Usage: "the archive's Wayback `URL` for mementos of CDX captures"},
 	}
 }
 
@@ -117,7 +117,7 @@ func (o *cdxOptions) queryFlags() []cli.Flag {
 		&cli.IntFlag{Name: "cdx-limit", Destination: &o.limit, Category: catCDX, DefaultText: "0: all",
 			Usage: "at most `N` captures per seed"},
 		&cli.StringSliceFlag{Name: "cdx-filter", Destination: &o.filters, Category: catCDX,
-			Usage: "only captures whose field matches `[!]FIELD:REGEX` (repeatable)"},
+			Usage: "only captures matching [!]FIELD:REGEX (repeatable)"},
 	}
 }
 
@@ -166,7 +166,7 @@ type clientOptions struct {
 func (o *clientOptions) flags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "cache-dir", Destination: &o.cacheDir, Category: catClient, DefaultText: "the user cache directory",
-			Usage: "disk cache of fetched TimeMaps and mementos (`DIR`; a rerun resumes from it)"},
+			Usage: "cache `DIR` of fetched TimeMaps and mementos"},
 		&cli.BoolFlag{Name: "no-cache", Destination: &o.noCache, Category: catClient,
 			Usage: "fetch everything anew and keep nothing"},
 		&cli.IntFlag{Name: "per-host", Value: 4, Destination: &o.perHost, Category: catClient,
@@ -174,9 +174,9 @@ func (o *clientOptions) flags() []cli.Flag {
 		&cli.Float64Flag{Name: "rate", Value: 5, Destination: &o.rate, Category: catClient,
 			Usage: "at most `R` requests per second to one archive host (0: no limit)"},
 		&cli.DurationFlag{Name: "timeout", Value: 30 * time.Second, Destination: &o.timeout, Category: catClient,
-			Usage: "time limit of one request"},
+			Usage: "time limit of one request (`DURATION`)"},
 		&cli.IntFlag{Name: "retries", Value: 4, Destination: &o.retries, Category: catClient,
-			Usage: "retries of a request after timeouts, 5xx and 429 (0: none)"},
+			Usage: "`N` retries of a request after timeouts, 5xx and 429 (0: none)"},
 		&cli.BoolFlag{Name: "not-raw", Destination: &o.notRaw, Category: catClient,
 			Usage: "fetch URI-Ms as given, for archives without the id_ modifier"},
 		&cli.BoolFlag{Name: "allow-private", Destination: &o.allowPrivate, Category: catClient,
