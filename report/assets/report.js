@@ -578,7 +578,11 @@
     a.download = 'decisions.csv';
     a.click();
     setTimeout(function () { URL.revokeObjectURL(a.href); }, 10000);
-    msg.textContent = 'Saved ' + n + ' decisions as decisions.csv (in your downloads): offtopic evaluate --gold decisions.csv, offtopic prune --decisions decisions.csv.';
+    // The commands name the folder this report was opened from (its
+    // results.jsonl's, as detect --report-dir and crawl audit write them).
+    var dir = location.protocol === 'file:' ? decodeURIComponent(location.pathname.replace(/\/[^\/]*$/, '')) : 'RESULTS-DIR';
+    if (/[^\w\/.,:@%+-]/.test(dir)) { dir = "'" + dir.replace(/'/g, "'\\''") + "'"; }
+    msg.textContent = 'Saved ' + n + ' decisions as decisions.csv (in your downloads); from there run: offtopic evaluate --gold decisions.csv ' + dir + ' and offtopic prune --results ' + dir + ' --decisions decisions.csv';
   });
   document.getElementById('load').addEventListener('change', function (e) {
     var f = e.target.files && e.target.files[0];
