@@ -54,7 +54,9 @@ var devEvents = []struct{ archive, event string }{
 // (OFFTOPIC_CRAWL_STRATEGIES=a,b to choose, OFFTOPIC_CRAWL_DIAG=1 for where
 // the first 100 documents went, OFFTOPIC_CRAWL_LIST=event to list the first
 // documents of an event, OFFTOPIC_CRAWL_LINKS=1 for how many relevant pages
-// each kind of page links to).
+// each kind of page links to, OFFTOPIC_CRAWL_ORACLE=1 for what the default
+// collects when it knows which pages are relevant and which are about the
+// event: how far better estimates of unread pages could take it).
 func TestDevEvents(t *testing.T) {
 	if testing.Short() {
 		t.Skip("dev events skipped in -short mode")
@@ -101,6 +103,18 @@ func TestDevEvents(t *testing.T) {
 		spec.TargetSize = 200
 		line := fmt.Sprintf("| %s %s (%d) |", ev.archive, ev.event, budgets[0])
 		got := map[Strategy][]int{}
+		if os.Getenv("OFFTOPIC_CRAWL_ORACLE") != "" {
+			out := t.TempDir()
+			r, err := Crawl(ctx, Options{Spec: spec, Archive: a, Out: out, oracle: func(u string) (bool, bool) {
+				g := gold[canon(u)]
+				return g.relevant && g.archived, g.topical
+			}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := RelevantAt(r.Log, rel, budgets)
+			t.Logf("%s: the default knowing which pages are relevant and which are about the event: %d / %d / %d", ev.event, n[0], n[1], n[2])
+		}
 		for _, s := range strategies {
 			out := t.TempDir()
 			r, err := Crawl(ctx, Options{Spec: spec, Archive: a, Strategy: s, Out: out})
