@@ -50,7 +50,7 @@ var devEvents = []struct{ archive, event string }{
 // strategies of Gossen et al. and checks that the default collects at least
 // as many relevant pages as c-f and t-f at each budget (event size, 100,
 // 200) and at least 1.5 times the unfocused crawl at the event's size. With
-// OFFTOPIC_CRAWL_TABLE=1 it also crawls ct-f and prints the README's table
+// OFFTOPIC_CRAWL_TABLE=1 it also crawls ct-f and prints docs/crawl.md's table
 // (OFFTOPIC_CRAWL_STRATEGIES=a,b to choose, OFFTOPIC_CRAWL_DIAG=1 for where
 // the first 100 documents went, OFFTOPIC_CRAWL_LIST=event to list the first
 // documents of an event, OFFTOPIC_CRAWL_LINKS=1 for how many relevant pages

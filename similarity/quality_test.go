@@ -36,7 +36,7 @@ func labelledF1(t *testing.T, dir string) *Evaluation {
 
 // TestQualityOnLabelledCollections: the default settings on the real
 // Archive-It collection labelled by the study's authors and on the
-// generated dev collection, at what the README reports (real-1068 0.81,
+// generated dev collection, at what docs/quality.md reports (real-1068 0.81,
 // dev 1.00) less a margin for what a change may cost before it is noticed.
 func TestQualityOnLabelledCollections(t *testing.T) {
 	for _, tc := range []struct {
@@ -115,7 +115,7 @@ func checkKinds(t *testing.T, ev *Evaluation, sc map[GoldKey]Scenario) {
 // (redirects, frames, apps, shells, drift, injected spam, parked pages of
 // the site's own words), in $OFFTOPIC_PHENOMENA where that is set: F1 at
 // least 0.98 on every capture but those of drifting front pages (measured
-// and logged, not held: see the README), and the kind named right for 90%
+// and logged, not held: see docs/quality.md), and the kind named right for 90%
 // of each kind.
 func TestQualityPhenomena(t *testing.T) {
 	dir := os.Getenv("OFFTOPIC_PHENOMENA")
