@@ -30,7 +30,7 @@ func crawlAuditCommand() *cli.Command {
 		Name:      "audit",
 		Usage:     "score every document of an extracted collection against the event and flag the off-topic ones",
 		ArgsUsage: "COLLECTION",
-		Description: `Scores every HTML document of a collection (a crawl's --out folder, or a folder
+		Description: `Scores every HTML document of a collection (a crawl's --out-dir folder, or a folder
 or file of WARCs) against the event of --spec, as the crawl scores what it
 reads (topical relevance to the reference documents and keywords), and flags
 those below a topical threshold or published outside the event's window (the
