@@ -15,8 +15,11 @@ import (
 // what it reads, and kept when it is about the event and published in the
 // event's window. The topical threshold is learnt as in Klein's method, from
 // random splits of examples that stand for the event (the reference
-// documents' outlinks), here against a background sample of the archive
-// (LearnThresholdContrast). detect cannot do this on a crawl's output: each
+// documents' outlinks), here against a background sample of the archive,
+// at the point where as many examples are flagged as background pages kept
+// (LearnThresholdBalanced). The background's document frequencies also
+// weigh the terms, so that a page scores the same in a focused collection
+// as in a broad one. detect cannot do this on a crawl's output: each
 // URL has one snapshot there, so each TimeMap is its own t0 and all are on
 // topic.
 
@@ -89,11 +92,15 @@ type AuditReport struct {
 	// Event is the spec's time frame (its window decides InWindow).
 	Event     Event
 	Documents []Audited
+	// exampleTopics and backgroundTopics are the Topic of the examples and
+	// of the background the threshold was learnt from.
+	exampleTopics, backgroundTopics []float64
 }
 
 // AuditCollection scores every HTML document of a collection (one capture
 // per distinct payload) against the event. IDF comes from the reference
-// documents and the collection.
+// documents and the background (a sample of the archive, else the
+// collection).
 func AuditCollection(ctx context.Context, coll *LocalArchive, opts AuditOptions) (*AuditReport, error) {
 	if opts.Spec == nil || coll == nil {
 		return nil, errors.New("audit: spec and collection are required")
@@ -129,12 +136,35 @@ func AuditCollection(ctx context.Context, coll *LocalArchive, opts AuditOptions)
 		if err != nil {
 			return nil, fmt.Errorf("audit: %s at %s: %w", cp.URIR, cp.Timestamp14(), err)
 		}
-		c.df.Add(Features(s.terms))
 		docs = append(docs, s)
+	}
+	// The background is the archive's language: its document frequencies
+	// weigh the terms (a focused collection, mostly about the event, would
+	// make the event's own words common and its pages score low), and its
+	// scores are what the threshold is learnt against.
+	var background []*scored
+	if from == "archive" {
+		for _, u := range bg.Sample(BackgroundSize, opts.Seed) {
+			s, _, err := c.readURL(ctx, bg, u)
+			if err != nil {
+				return nil, fmt.Errorf("audit: background: %w", err)
+			}
+			if s != nil {
+				background = append(background, s)
+			}
+		}
+	} else {
+		background = docs
+	}
+	for _, s := range background {
+		c.df.Add(Features(s.terms))
 	}
 	// The table is complete: the examples, the background and the documents
 	// are scored with the same IDF.
 	c.ownDF = false
+	for _, s := range background {
+		c.rate(s)
+	}
 	rep := &AuditReport{Event: c.ev}
 	if opts.Threshold != nil {
 		rep.Threshold = *opts.Threshold
@@ -143,18 +173,9 @@ func AuditCollection(ctx context.Context, coll *LocalArchive, opts AuditOptions)
 		if err != nil {
 			return nil, fmt.Errorf("audit: %w", err)
 		}
-		var background []*scored
-		for _, u := range bg.Sample(BackgroundSize, opts.Seed) {
-			s, _, err := c.fetchFrom(ctx, bg, u)
-			if err != nil {
-				return nil, fmt.Errorf("audit: background: %w", err)
-			}
-			if s != nil {
-				background = append(background, s)
-			}
-		}
 		rep.Examples, rep.Background, rep.BackgroundFrom = len(examples), len(background), from
-		rep.Threshold, rep.HeldOut, rep.FalsePass = LearnThresholdContrast(c.topics(examples), c.topics(background), opts.Seed)
+		rep.exampleTopics, rep.backgroundTopics = c.topics(examples), c.topics(background)
+		rep.Threshold, rep.HeldOut, rep.FalsePass = LearnThresholdBalanced(rep.exampleTopics, rep.backgroundTopics, opts.Seed)
 	}
 	for _, s := range docs {
 		c.rate(s)
@@ -167,6 +188,24 @@ func AuditCollection(ctx context.Context, coll *LocalArchive, opts AuditOptions)
 		})
 	}
 	return rep, nil
+}
+
+// readURL resolves, selects and reads one URL of archive a, unrated; nil
+// when it is not archived or cannot be read.
+func (c *crawler) readURL(ctx context.Context, a Archive, u string) (*scored, string, error) {
+	caps, err := a.Resolve(ctx, u)
+	if err != nil {
+		return nil, "", fmt.Errorf("resolve %s: %w", u, err)
+	}
+	snap, ok := SelectSnapshot(caps, c.ev)
+	if !ok {
+		return nil, "no successful capture", nil
+	}
+	s, err := c.read(ctx, a, snap, caps)
+	if err != nil {
+		return nil, "unreadable: " + err.Error(), nil
+	}
+	return s, "", nil
 }
 
 // topics are the normalised TopicR of rated documents.

@@ -52,6 +52,35 @@ func LearnThreshold(scores []float64, seed int64) (threshold, heldOut float64) {
 // held-out examples at or above its threshold, falsePass that of its held-out
 // background. Deterministic for a seed.
 func LearnThresholdContrast(examples, background []float64, seed int64) (threshold, heldOut, falsePass float64) {
+	return learnSplits(examples, background, seed, youdenCut)
+}
+
+// LearnThresholdBalanced learns the threshold of an audit at the balance
+// point of examples (documents that stand for the event: the reference
+// documents' outlinks) and background (a sample of the archive, nearly all
+// about other things): the score at which the share of examples it would
+// flag equals the share of background it would keep (the equal error rate).
+// As LearnThresholdContrast it takes Splits random 60/40 splits of both sets
+// and averages the splits' cuts; heldOut and falsePass are the mean shares
+// of held-out examples and background at or above each split's cut.
+//
+// The balance point lies below the cut that best separates the two sets
+// (Youden's J, LearnThresholdContrast), and that is the point of it: the
+// outlinks mix related stories with navigation and random ones, so the
+// related stories the contrast would cut away, those whose scores reach
+// down into the background's upper tail, are the event's least typical
+// pages, and a collection's relevant pages reach further down still (the
+// reference documents link their closest relations). Flagging a relevant
+// page costs the curator a page lost from the collection; keeping an
+// off-topic one costs a glance in the review, so the audit errs towards
+// keeping. Deterministic for a seed.
+func LearnThresholdBalanced(examples, background []float64, seed int64) (threshold, heldOut, falsePass float64) {
+	return learnSplits(examples, background, seed, balanceCut)
+}
+
+// learnSplits averages cut over Splits random 60/40 splits of examples and
+// background, with the held-out shares passing each split's cut.
+func learnSplits(examples, background []float64, seed int64, cut func(pos, neg []float64) float64) (threshold, heldOut, falsePass float64) {
 	if len(examples) == 0 {
 		return 0, 0, 0
 	}
@@ -68,12 +97,52 @@ func LearnThresholdContrast(examples, background []float64, seed int64) (thresho
 	for range Splits {
 		exTrain, exTest := split(ex)
 		bgTrain, bgTest := split(bg)
-		t := youdenCut(exTrain, bgTrain)
+		t := cut(exTrain, bgTrain)
 		threshold += t
 		heldOut += shareAtLeast(exTest, t, 1)
 		falsePass += shareAtLeast(bgTest, t, 0)
 	}
 	return threshold / Splits, heldOut / Splits, falsePass / Splits
+}
+
+// balanceCut is the cut at which the share of pos below it comes closest to
+// the share of neg at or above it, placed halfway between the lowest score
+// it admits and the next lower score of either set; of equally close cuts
+// the lowest (it keeps the most examples). 0 when pos is empty, and without
+// neg the cut that keeps every example.
+func balanceCut(pos, neg []float64) float64 {
+	if len(pos) == 0 {
+		return 0
+	}
+	all := make([]float64, 0, len(pos)+len(neg))
+	all = append(append(all, pos...), neg...)
+	sort.Sort(sort.Reverse(sort.Float64Slice(all)))
+	sp := append([]float64(nil), pos...)
+	sn := append([]float64(nil), neg...)
+	sort.Float64s(sp)
+	sort.Float64s(sn)
+	// atLeast is the share of sorted xs at or above x.
+	atLeast := func(xs []float64, x float64) float64 {
+		if len(xs) == 0 {
+			return 0
+		}
+		return float64(len(xs)-sort.SearchFloat64s(xs, x)) / float64(len(xs))
+	}
+	best, cut := math.Inf(1), 0.0
+	for i := 0; i < len(all); {
+		x := all[i]
+		for i < len(all) && all[i] == x {
+			i++
+		}
+		gap := math.Abs((1 - atLeast(sp, x)) - atLeast(sn, x))
+		if gap <= best {
+			best, cut = gap, 0
+			if i < len(all) {
+				cut = (x + all[i]) / 2
+			}
+		}
+	}
+	return cut
 }
 
 // shareAtLeast is the share of xs at or above t (empty when none).

@@ -35,9 +35,13 @@ or file of WARCs) against the event of --spec, as the crawl scores what it
 reads (topical relevance to the reference documents and keywords), and flags
 those below a topical threshold or published outside the event's window (the
 span widened by the lead and cool-down times). The threshold is learnt as in
-Klein et al. by random splits of the reference documents' outlinks, here as
-the cut that best separates them from a random sample of the archive (or
---threshold). It writes the results file and every report as detect
+Klein et al. by random splits of the reference documents' outlinks, here
+against a random sample of the archive (the background): at the point where
+the share of outlinks it flags equals the share of background it keeps, so
+that it errs towards keeping what a curator would want (or --threshold). The
+background's document frequencies weigh the terms, so that a page scores the
+same in a focused collection as in a broad one. It writes the results file
+and every report as detect
 --report-dir does (open offtopic.html to review), so that evaluate, review and
 prune work on the collection. One TimeMap per document; its score "topic" is
 its topical relevance (1 = as topical as the reference documents).
