@@ -4,9 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"math/rand/v2"
+	"net/url"
+	"slices"
 	"strings"
 	"time"
 
+	"github.com/offtopic/offtopic/remote"
 	"github.com/offtopic/offtopic/timemap"
 )
 
@@ -33,10 +38,85 @@ type Sampler interface {
 	Sample(n int, seed int64) []string
 }
 
-// sampledArchive is an archive that can also draw a sample.
-type sampledArchive interface {
-	Archive
-	Sampler
+// BackgroundSampler draws the URLs of an audit's background sample.
+type BackgroundSampler interface {
+	SampleURLs(ctx context.Context, n int, seed int64) ([]string, error)
+}
+
+// SampleHosts is how many sites a CDXSampler samples at most.
+const SampleHosts = 20
+
+// CDXSampler draws an audit's background from a CDX server, which has no
+// random sample: captures of the sites the collection was extracted from
+// (at most SampleHosts of them, chosen at random), an equal share from
+// each, drawn through the server's paging API (see
+// remote.CDXServer.SampleCaptures). Those sites' other pages are what a
+// focused crawl meets and must tell from the event's.
+type CDXSampler struct {
+	Server *remote.CDXServer
+	// Hosts are the sites sampled (domain queries).
+	Hosts []string
+}
+
+// SampleURLs implements BackgroundSampler. A site the server cannot list
+// is skipped (its error returned only when no site gave anything).
+func (s *CDXSampler) SampleURLs(ctx context.Context, n int, seed int64) ([]string, error) {
+	rng := rand.New(rand.NewPCG(uint64(seed), 0x686f737473))
+	hosts := slices.Clone(s.Hosts)
+	rng.Shuffle(len(hosts), func(i, j int) { hosts[i], hosts[j] = hosts[j], hosts[i] })
+	hosts = hosts[:min(len(hosts), SampleHosts)]
+	var out []string
+	var firstErr error
+	for i, h := range hosts {
+		left := len(hosts) - i
+		share := (n - len(out) + left - 1) / left
+		caps, err := s.Server.SampleCaptures(ctx, remote.Query{URL: h, MatchType: "domain", Filters: []string{"statuscode:200", "mimetype:text/html"}}, share, seed+int64(i))
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			if firstErr == nil {
+				firstErr = fmt.Errorf("background sample of %s: %w", h, err)
+			}
+			continue
+		}
+		for _, c := range caps {
+			out = append(out, c.URIR)
+		}
+	}
+	if len(out) == 0 && firstErr != nil {
+		return nil, firstErr
+	}
+	return out, nil
+}
+
+// localSampler is a BackgroundSampler over an archive that draws its own
+// sample.
+type localSampler struct{ Sampler }
+
+func (l localSampler) SampleURLs(_ context.Context, n int, seed int64) ([]string, error) {
+	return l.Sample(n, seed), nil
+}
+
+// auditHosts are the hosts of a collection's documents, the spec's seeds
+// and reference documents, sorted.
+func auditHosts(coll *LocalArchive, spec *Spec) []string {
+	set := map[string]bool{}
+	add := func(u string) {
+		if pu, err := url.Parse(u); err == nil && pu.Hostname() != "" {
+			set[strings.ToLower(pu.Hostname())] = true
+		}
+	}
+	for _, c := range coll.Captures() {
+		add(c.URIR)
+	}
+	for _, u := range spec.Seeds {
+		add(u)
+	}
+	for _, u := range spec.ReferenceDocuments {
+		add(u)
+	}
+	return slices.Sorted(maps.Keys(set))
 }
 
 // AuditOptions configure AuditCollection.
@@ -44,10 +124,14 @@ type AuditOptions struct {
 	Spec *Spec
 	// Archive resolves the reference documents and their outlinks (the
 	// examples the threshold is learnt from), dates undated documents by
-	// their first capture and, when it is a Sampler (a local archive), gives
-	// the background sample; nil uses the collection itself. Without a
-	// Sampler the collection is its own background.
+	// their first capture and reads the background sample; nil uses the
+	// collection itself.
 	Archive Archive
+	// Background draws the background sample. Nil: a local archive's own
+	// sample (a Sampler), a RemoteArchive's through its CDX server
+	// (CDXSampler over the collection's sites), else none, and the
+	// collection is its own background.
+	Background BackgroundSampler
 	// Threshold, when set, replaces the learnt topical threshold.
 	Threshold *float64
 	// Seed drives the background sample and the threshold's splits.
@@ -82,8 +166,9 @@ type AuditReport struct {
 	// Threshold is the Topic below which a document is flagged. HeldOut is
 	// the share of held-out examples at or above it and FalsePass that of the
 	// held-out background; Examples and Background are how many documents
-	// it was learnt from (0 when given), BackgroundFrom "archive" or
-	// "collection".
+	// it was learnt from (0 when given), BackgroundFrom "archive" (a
+	// sample the archive drew), "CDX server" (one drawn through its paging
+	// API) or "collection".
 	Threshold          float64
 	HeldOut, FalsePass float64
 	Examples           int
@@ -112,12 +197,14 @@ func AuditCollection(ctx context.Context, coll *LocalArchive, opts AuditOptions)
 	if opts.Archive != nil {
 		src = opts.Archive
 	}
-	// The background comes from the archive when it can draw a sample (a
-	// local one), else from the collection, read locally.
-	var bg sampledArchive = coll
-	from := "collection"
-	if s, ok := opts.Archive.(sampledArchive); ok {
-		bg, from = s, "archive"
+	sampler, from := opts.Background, "archive"
+	if sampler == nil {
+		switch a := opts.Archive.(type) {
+		case Sampler:
+			sampler = localSampler{a}
+		case *RemoteArchive:
+			sampler, from = &CDXSampler{Server: a.server, Hosts: auditHosts(coll, opts.Spec)}, "CDX server"
+		}
 	}
 	c, refs, err := newCrawler(ctx, Options{Spec: opts.Spec, Archive: src, Strategy: Gated, Seed: opts.Seed})
 	if err != nil {
@@ -143,9 +230,13 @@ func AuditCollection(ctx context.Context, coll *LocalArchive, opts AuditOptions)
 	// make the event's own words common and its pages score low), and its
 	// scores are what the threshold is learnt against.
 	var background []*scored
-	if from == "archive" {
-		for _, u := range bg.Sample(BackgroundSize, opts.Seed) {
-			s, _, err := c.readURL(ctx, bg, u)
+	if sampler != nil {
+		urls, err := sampler.SampleURLs(ctx, BackgroundSize, opts.Seed)
+		if err != nil {
+			return nil, fmt.Errorf("audit: %w", err)
+		}
+		for _, u := range urls {
+			s, _, err := c.readURL(ctx, src, u)
 			if err != nil {
 				return nil, fmt.Errorf("audit: background: %w", err)
 			}
@@ -153,8 +244,9 @@ func AuditCollection(ctx context.Context, coll *LocalArchive, opts AuditOptions)
 				background = append(background, s)
 			}
 		}
-	} else {
-		background = docs
+	}
+	if len(background) == 0 {
+		background, from = docs, "collection"
 	}
 	for _, s := range background {
 		c.df.Add(Features(s.terms))

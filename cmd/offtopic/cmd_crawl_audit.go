@@ -41,22 +41,26 @@ the share of outlinks it flags equals the share of background it keeps, so
 that it errs towards keeping what a curator would want (or --threshold). The
 background's document frequencies weigh the terms, so that a page scores the
 same in a focused collection as in a broad one. It writes the results file
-and every report as detect
---report-dir does (open offtopic.html to review), so that evaluate, review and
-prune work on the collection. One TimeMap per document; its score "topic" is
+and every report as detect --report-dir does (open offtopic.html to review),
+so that evaluate, review and prune work on the collection. One TimeMap per document; its score "topic" is
 its topical relevance (1 = as topical as the reference documents).
 
 The archive the collection was extracted from (--archive DIR, or a remote one
 as crawl takes it: --cdx-server URL or --timegate URL) resolves the reference
-documents and dates undated pages by their first capture; a local archive also
-gives the background sample. Without an archive the collection must hold the
-reference documents. Without a local archive the collection is its own
-background, which suits only a collection mostly about other things (an
-unfocused or broad crawl); set --threshold for a focused one.
+documents, dates undated pages by their first capture and gives the background:
+a local archive draws a random sample of its pages; a CDX server, which has
+none, is sampled through its paging API (showNumPages, page=; the Internet
+Archive's and pywb's ZipNum indexes), random pages of the captures of the
+sites the collection comes from (else the first captures one query lists).
+Without an archive, or through a TimeGate, the collection must hold the
+reference documents and is its own background, which suits only a collection
+mostly about other things (an unfocused or broad crawl); set --threshold for a
+focused one.
 
 Examples:
    offtopic crawl audit --spec spec.json --archive archive coll
    offtopic crawl audit --spec spec.json --archive archive --evaluate relevant.tsv coll
+   offtopic crawl audit --spec spec.json --cdx-server https://web.archive.org/cdx/search/cdx --memento-prefix https://web.archive.org/web coll
    offtopic crawl audit --spec spec.json --timegate http://localhost:1208/timegate/ --threshold 0.1 coll
    offtopic prune --results coll-audit --out-dir coll-pruned`,
 		Flags: append([]cli.Flag{

@@ -60,13 +60,13 @@ func TestCrawlRemoteEqualsLocal(t *testing.T) {
 		t.Errorf("timemap on the remote crawl's WARC (want %d captures): exit %d: %s", len(ro), code, stderr)
 	}
 	// The remote crawl's collection audited through the same CDX server: the
-	// reference documents come from it, the background from the collection.
+	// reference documents come from it, the background from its paging API.
 	// The local crawl's against its archive: the background from the archive.
 	for _, c := range []struct {
 		name, coll, from string
 		source           []string
 	}{
-		{"cdx-server", remote, "collection", []string{"--cdx-server", a.URL + "/cdx", "--cdx-kind", "wayback", "--memento-prefix", a.URL + "/web", "--cache-dir", filepath.Join(dir, "cache"), "--rate", "0"}},
+		{"cdx-server", remote, "CDX server", []string{"--cdx-server", a.URL + "/cdx", "--cdx-kind", "wayback", "--memento-prefix", a.URL + "/web", "--cache-dir", filepath.Join(dir, "cache"), "--rate", "0"}},
 		{"archive", local, "archive", []string{"--archive", filepath.Dir(files[0])}},
 	} {
 		out := filepath.Join(dir, "audit-"+c.name)
@@ -89,9 +89,26 @@ func TestCrawlRemoteEqualsLocal(t *testing.T) {
 			n++
 		}
 		f.Close()
-		if n != len(ro) || run.Options["background_from"] != c.from {
+		if n != len(ro) || run.Options["background_from"] != c.from || run.Options["background"] == "0" {
 			t.Errorf("audit through --%s: %d documents (want %d), run %+v: want the background from the %s", c.name, n, len(ro), run, c.from)
 		}
+	}
+	// The CDX server's background came through its paging API: how many
+	// pages the sites' captures fill, then pages of them.
+	var numPages, pages int
+	a.mu.Lock()
+	for p := range a.hits {
+		if strings.HasPrefix(p, "/cdx?") && strings.Contains(p, "matchType=domain") {
+			if strings.Contains(p, "showNumPages=true") {
+				numPages++
+			} else if strings.Contains(p, "page=") {
+				pages++
+			}
+		}
+	}
+	a.mu.Unlock()
+	if numPages == 0 || pages == 0 {
+		t.Errorf("audit through --cdx-server: %d showNumPages and %d page requests, want the background drawn through paging", numPages, pages)
 	}
 }
 

@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	neturl "net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -131,11 +133,23 @@ func (a *testArchive) serve(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(resp.Status)
 		w.Write(body)
 	case r.URL.Path == "/cdx":
-		url := r.URL.Query().Get("url")
+		// The Internet Archive's CDX API: exact and domain matches, paged
+		// (showNumPages, page=i) by cdxPage captures.
+		q := r.URL.Query()
+		url := q.Get("url")
 		a.hit(p)
-		w.Header().Set("Content-Type", "application/json")
-		rows := [][]string{{"urlkey", "timestamp", "original", "mimetype", "statuscode", "digest", "length"}}
-		if tm := a.byKey[timemap.Canonicalize(url, timemap.CanonSURT)]; tm != nil {
+		var tms []*timemap.TimeMap
+		if q.Get("matchType") == "domain" {
+			for _, tm := range a.tms {
+				if h := hostOf(tm.URIR); h == url || strings.HasSuffix(h, "."+url) {
+					tms = append(tms, tm)
+				}
+			}
+		} else if tm := a.byKey[timemap.Canonicalize(url, timemap.CanonSURT)]; tm != nil {
+			tms = append(tms, tm)
+		}
+		rows := [][]string{}
+		for _, tm := range tms {
 			for _, c := range tm.Captures {
 				mime, status := c.MIME, fmt.Sprint(c.Status)
 				if c.Revisit {
@@ -144,10 +158,31 @@ func (a *testArchive) serve(w http.ResponseWriter, r *http.Request) {
 				rows = append(rows, []string{c.Key, c.Timestamp14(), c.URIR, mime, status, strings.TrimPrefix(c.Digest, "sha1:"), fmt.Sprint(c.Length)})
 			}
 		}
-		json.NewEncoder(w).Encode(rows)
+		if q.Get("showNumPages") == "true" {
+			fmt.Fprintln(w, (len(rows)+cdxPage-1)/cdxPage)
+			return
+		}
+		if pg := q.Get("page"); pg != "" {
+			n, _ := strconv.Atoi(pg)
+			rows = rows[min(len(rows), n*cdxPage):min(len(rows), (n+1)*cdxPage)]
+		}
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(append([][]string{{"urlkey", "timestamp", "original", "mimetype", "statuscode", "digest", "length"}}, rows...))
 	default:
 		http.NotFound(w, r)
 	}
+}
+
+// cdxPage is how many captures a page of the test archive's CDX API holds.
+const cdxPage = 5
+
+// hostOf is the host of u, "" when it has none.
+func hostOf(u string) string {
+	pu, err := neturl.Parse(u)
+	if err != nil {
+		return ""
+	}
+	return pu.Hostname()
 }
 
 // readCaptures reads every capture result of a results file.
