@@ -177,9 +177,6 @@ type AuditReport struct {
 	// Event is the spec's time frame (its window decides InWindow).
 	Event     Event
 	Documents []Audited
-	// exampleTopics and backgroundTopics are the Topic of the examples and
-	// of the background the threshold was learnt from.
-	exampleTopics, backgroundTopics []float64
 }
 
 // AuditCollection scores every HTML document of a collection (one capture
@@ -266,8 +263,7 @@ func AuditCollection(ctx context.Context, coll *LocalArchive, opts AuditOptions)
 			return nil, fmt.Errorf("audit: %w", err)
 		}
 		rep.Examples, rep.Background, rep.BackgroundFrom = len(examples), len(background), from
-		rep.exampleTopics, rep.backgroundTopics = c.topics(examples), c.topics(background)
-		rep.Threshold, rep.HeldOut, rep.FalsePass = LearnThresholdBalanced(rep.exampleTopics, rep.backgroundTopics, opts.Seed)
+		rep.Threshold, rep.HeldOut, rep.FalsePass = LearnThresholdBalanced(c.topics(examples), c.topics(background), opts.Seed)
 	}
 	for _, s := range docs {
 		c.rate(s)
