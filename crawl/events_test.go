@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -115,6 +116,7 @@ func TestDevEvents(t *testing.T) {
 			n := RelevantAt(r.Log, rel, budgets)
 			t.Logf("%s: the default knowing which pages are relevant and which are about the event: %d / %d / %d", ev.event, n[0], n[1], n[2])
 		}
+		var audits []*AuditReport
 		for _, s := range strategies {
 			out := t.TempDir()
 			r, err := Crawl(ctx, Options{Spec: spec, Archive: a, Strategy: s, Out: out})
@@ -122,7 +124,18 @@ func TestDevEvents(t *testing.T) {
 				t.Fatal(err)
 			}
 			if s == Unfocused {
-				auditDev(t, ctx, ev.event, spec, a, out, rel)
+				audits = append(audits, auditDev(t, ctx, ev.event+" unfocused at 200", spec, a, out, rel, 0.6))
+			}
+			if s == Gated {
+				// The default crawl at the event's size, audited as a
+				// curator would audit a focused collection.
+				small := *spec
+				small.TargetSize = budgets[0]
+				sout := t.TempDir()
+				if _, err := Crawl(ctx, Options{Spec: &small, Archive: a, Strategy: s, Out: sout}); err != nil {
+					t.Fatal(err)
+				}
+				audits = append(audits, auditDev(t, ctx, fmt.Sprintf("%s default at %d", ev.event, budgets[0]), spec, a, sout, rel, 0.85))
 			}
 			n := RelevantAt(r.Log, rel, budgets)
 			got[s] = n
@@ -138,6 +151,7 @@ func TestDevEvents(t *testing.T) {
 			}
 		}
 		t.Log(line)
+		sameTopics(t, ev.event, audits)
 		def := got[Gated]
 		if def == nil {
 			continue
@@ -155,10 +169,20 @@ func TestDevEvents(t *testing.T) {
 	}
 }
 
-// auditDev audits the unfocused crawl in out, as an archivist pruning an
-// extracted set would, and checks precision and recall of what it keeps
-// against the relevant pages.
-func auditDev(t *testing.T, ctx context.Context, event string, spec *Spec, a *LocalArchive, out string, rel map[string]bool) {
+// auditDev audits the crawl in out with its learnt threshold, as an
+// archivist pruning an extracted set would, and checks precision and recall
+// of what it keeps against the relevant pages: recall at least 0.95 (the
+// audit's threshold is chosen for it), precision at least minPrecision.
+//
+// Precision follows the collection, not the threshold: on the default
+// crawls at event size it is 0.86-0.92, but on the unfocused crawls at 200
+// pages, where pages on neighbouring topics published in the window
+// (politics beside the election, other sport beside the football) score as
+// the least typical relevant pages do, no threshold that keeps recall at
+// 0.95 reaches 0.85 on election2005, consoles2004 or football2005 (the best
+// are 0.82, 0.81 and 0.74), and the learnt one gives 0.68-0.84. So the
+// unfocused crawls assert 0.6.
+func auditDev(t *testing.T, ctx context.Context, what string, spec *Spec, a *LocalArchive, out string, rel map[string]bool, minPrecision float64) *AuditReport {
 	t.Helper()
 	coll, err := OpenLocal(ctx, out, "", nil)
 	if err != nil {
@@ -169,10 +193,42 @@ func auditDev(t *testing.T, ctx context.Context, event string, spec *Spec, a *Lo
 		t.Fatal(err)
 	}
 	s := rep.Evaluate(rel)
-	t.Logf("audit of the unfocused crawl, %s: %d documents, %d relevant, %d kept, precision %.2f, recall %.2f (threshold %.3f, held out %.2f, background passing %.2f)",
-		event, s.Documents, s.Relevant, s.Kept, s.Precision(), s.Recall(), rep.Threshold, rep.HeldOut, rep.FalsePass)
-	if s.Precision() < 0.6 || s.Recall() < 0.75 {
-		t.Errorf("audit %s: precision %.2f, recall %.2f: want at least 0.6 and 0.75", event, s.Precision(), s.Recall())
+	t.Logf("audit of %s: %d documents, %d relevant, %d kept, precision %.2f, recall %.2f (threshold %.3f, held out %.2f, background passing %.2f)",
+		what, s.Documents, s.Relevant, s.Kept, s.Precision(), s.Recall(), rep.Threshold, rep.HeldOut, rep.FalsePass)
+	if s.Precision() < minPrecision || s.Recall() < 0.95 {
+		t.Errorf("audit of %s: precision %.2f, recall %.2f: want at least %.2f and 0.95", what, s.Precision(), s.Recall(), minPrecision)
+	}
+	return rep
+}
+
+// sameTopics checks that a page audited in two collections of an event
+// scores the same in both, and that they got the same threshold: IDF comes
+// from the archive's background, not the collection.
+func sameTopics(t *testing.T, event string, reps []*AuditReport) {
+	t.Helper()
+	if len(reps) < 2 {
+		return
+	}
+	topic := map[string]float64{}
+	for _, d := range reps[0].Documents {
+		topic[canon(d.Capture.URIR)] = d.Topic
+	}
+	both := 0
+	for _, r := range reps[1:] {
+		if r.Threshold != reps[0].Threshold {
+			t.Errorf("%s: thresholds %.4f and %.4f for the same event and archive", event, reps[0].Threshold, r.Threshold)
+		}
+		for _, d := range r.Documents {
+			if x, ok := topic[canon(d.Capture.URIR)]; ok {
+				both++
+				if math.Abs(x-d.Topic) > 1e-9 {
+					t.Errorf("%s: %s scores %.4f in one collection, %.4f in the other", event, d.Capture.URIR, x, d.Topic)
+				}
+			}
+		}
+	}
+	if both == 0 {
+		t.Logf("%s: no page in both audited collections", event)
 	}
 }
 
