@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"net/http"
 	"os"
 	"strings"
 	"sync"
@@ -172,44 +173,42 @@ func (s *warcSource) recErr(off int64, err error) *RecordError {
 
 // startMember positions the decompressor on the next gzip member.
 func (s *warcSource) startMember() error {
-	for {
-		off := s.filePos()
-		magic, err := s.br.Peek(3)
-		if len(magic) == 0 && err != nil {
-			if err == io.EOF {
-				return io.EOF
-			}
-			return fmt.Errorf("timemap: %s: offset %d: %w", s.path, off, err)
+	off := s.filePos()
+	magic, err := s.br.Peek(3)
+	if len(magic) == 0 && err != nil {
+		if err == io.EOF {
+			return io.EOF
 		}
-		if len(magic) < 3 || magic[0] != 0x1f || magic[1] != 0x8b || magic[2] != 8 {
-			n, serr := skipToGzipMagic(s.br)
-			if trailingSpaceOnly(magic) && serr == io.EOF {
-				return io.EOF
-			}
-			if serr == io.EOF && n == 0 {
-				return io.EOF
-			}
-			return s.recErr(off, fmt.Errorf("%d bytes of garbage %s", n, garbageWhere(off)))
-		}
-		if err := startGzipMember(&s.zr, s.br); err != nil {
-			return s.recErr(off, err)
-		}
-		s.dcnt = countingReader{r: memberChain{s}}
-		s.dbr.Reset(&s.dcnt)
-		s.inMember, s.memberOff, s.memberRecs = true, off, 0
-		if s.skipInner > 0 {
-			// The record may lie in a member continued into: reading
-			// found it there, so every member up to it is continued into.
-			s.span, s.need = true, func() int64 { return 0 }
-			_, err := s.dbr.Discard(int(s.skipInner))
-			s.span = false
-			if err != nil {
-				return fmt.Errorf("timemap: %s: offset %d: member offset %d: %w", s.path, off, s.skipInner, err)
-			}
-			s.skipInner = 0
-		}
-		return nil
+		return fmt.Errorf("timemap: %s: offset %d: %w", s.path, off, err)
 	}
+	if len(magic) < 3 || magic[0] != 0x1f || magic[1] != 0x8b || magic[2] != 8 {
+		n, serr := skipToGzipMagic(s.br)
+		if trailingSpaceOnly(magic) && serr == io.EOF {
+			return io.EOF
+		}
+		if serr == io.EOF && n == 0 {
+			return io.EOF
+		}
+		return s.recErr(off, fmt.Errorf("%d bytes of garbage %s", n, garbageWhere(off)))
+	}
+	if err := startGzipMember(&s.zr, s.br); err != nil {
+		return s.recErr(off, err)
+	}
+	s.dcnt = countingReader{r: memberChain{s}}
+	s.dbr.Reset(&s.dcnt)
+	s.inMember, s.memberOff, s.memberRecs = true, off, 0
+	if s.skipInner > 0 {
+		// The record may lie in a member continued into: reading
+		// found it there, so every member up to it is continued into.
+		s.span, s.need = true, func() int64 { return 0 }
+		_, err := s.dbr.Discard(int(s.skipInner))
+		s.span = false
+		if err != nil {
+			return fmt.Errorf("timemap: %s: offset %d: member offset %d: %w", s.path, off, s.skipInner, err)
+		}
+		s.skipInner = 0
+	}
+	return nil
 }
 
 // garbageWhere says where garbage found at file offset off lies.
@@ -432,32 +431,79 @@ func (b *blockReader) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-// readOne parses the record at the current position. It checks the header
-// itself (complete, at most maxWARCHeader bytes, a Content-Length that is a
-// number >= 0) and hands gowarc exactly that header and at most the declared
-// block, capped at the spool limit, so that no damage in the file can make
-// gowarc read on without end; the rest of a block over the cap is skipped.
+// recordStart is where the record readOne reads starts: its file offset
+// (the member's, in a gzip file), its offset in the decompressed member, and
+// the member's state before it, from which readOne locates the record and
+// reports its errors.
+type recordStart struct {
+	off        int64 // file offset where the record (plain) or scan (gzip) started
+	inner      int64 // offset in the decompressed member (gzip)
+	errOff     int64 // the offset errors name: off, or the member's
+	memberOff  int64
+	recsBefore int // records read from the member before this one
+}
+
+// warcBlock is a record block as readBlock read it: whole into s.blk
+// (direct) or through gowarc (wr), at most spool of its declared bytes.
+type warcBlock struct {
+	declared, spool int64
+	direct          bool
+	data            io.Reader         // direct: the block's bytes
+	wr              gowarc.WarcRecord // not direct: the record gowarc read
+}
+
+// readOne parses the record at the current position, as archive/tar's
+// Reader.next does: readHeader checks the header itself (complete, at most
+// maxWARCHeader bytes, a Content-Length that is a number >= 0), readBlock
+// hands gowarc exactly that header and at most the declared block, capped at
+// the spool limit, so that no damage in the file can make gowarc read on
+// without end (the rest of a block over the cap is skipped), and
+// warcFields, locate and openBody make the Record of what they read.
 func (s *warcSource) readOne(recOff, inner int64) (*Record, error) {
-	errOff := recOff
+	at := recordStart{off: recOff, inner: inner, errOff: recOff, memberOff: s.memberOff, recsBefore: s.memberRecs}
 	if s.gz {
-		errOff = s.memberOff
+		at.errOff = s.memberOff
 	}
-	startOff, recsBefore := s.memberOff, s.memberRecs
 	defer func() { s.span = false }()
-	fail := func(err error, streamErr bool) (*Record, error) {
-		s.span = false
-		s.closeCur()
-		s.resync(recOff, inner, streamErr)
-		return nil, s.recErr(errOff, err)
+	raw, header, declared, err := s.readHeader(at)
+	if err != nil {
+		return nil, err
 	}
-	peek, perr := s.dbr.Peek(min(s.dbr.Size(), maxWARCHeader))
+	b, err := s.readBlock(at, header, declared)
+	if err != nil {
+		return nil, err
+	}
+	rec := warcFields(raw, header, b)
+	if err := s.locate(rec, at); err != nil {
+		return nil, err
+	}
+	s.openBody(rec, b)
+	return rec, nil
+}
+
+// failRecord gives up on the record at at: it resynchronises the reader
+// after it (streamErr says the gzip data itself failed) and returns err
+// located at the record.
+func (s *warcSource) failRecord(at recordStart, err error, streamErr bool) (*Record, error) {
+	s.span = false
+	s.closeCur()
+	s.resync(at.off, at.inner, streamErr)
+	return nil, s.recErr(at.errOff, err)
+}
+
+// readHeader reads the record header at the current position and returns
+// it parsed, as written (up to its blank line; CR CR LF line ends made CR
+// LF) and its Content-Length. A gzip member that ends inside the header is
+// continued into the next one.
+func (s *warcSource) readHeader(at recordStart) (raw http.Header, header []byte, declared int64, err error) {
+	limit := min(s.dbr.Size(), maxWARCHeader)
+	peek, perr := s.dbr.Peek(limit)
 	raw, hlen, hok := rawWARCHeader(peek)
 	if !hok && perr == io.EOF && s.gz {
 		// The member ends inside the header: it may go on in the next.
 		// Members are continued into one byte at a time, only while the
 		// header is incomplete, so that reading and ReadResponse continue
 		// into the same members.
-		limit := min(s.dbr.Size(), maxWARCHeader)
 		s.need = func() int64 { return 2 }
 		for !hok && len(peek) < limit {
 			s.span = true
@@ -476,88 +522,103 @@ func (s *warcSource) readOne(recOff, inner int64) (*Record, error) {
 		if s.gz {
 			_, _ = s.dbr.Discard(j)
 		} else {
-			s.resync(recOff, inner, false)
+			s.resync(at.off, at.inner, false)
 		}
-		return nil, s.recErr(errOff, fmt.Errorf("%w: record header cut short by the next record %d bytes further", errTruncated, j))
+		return nil, nil, 0, s.recErr(at.errOff, fmt.Errorf("%w: record header cut short by the next record %d bytes further", errTruncated, j))
 	}
 	if !hok {
 		if perr != nil {
-			return fail(fmt.Errorf("%w: the data ends inside the record header, after %d bytes", errTruncated, len(peek)), perr != io.EOF)
+			_, err = s.failRecord(at, fmt.Errorf("%w: the data ends inside the record header, after %d bytes", errTruncated, len(peek)), perr != io.EOF)
+		} else {
+			_, err = s.failRecord(at, fmt.Errorf("record header longer than %d bytes", maxWARCHeader), false)
 		}
-		return fail(fmt.Errorf("record header longer than %d bytes", maxWARCHeader), false)
+		return nil, nil, 0, err
 	}
 	declared, derr := atoi64(raw.Get("Content-Length"))
 	if derr != nil || declared < 0 {
-		return fail(fmt.Errorf("bad Content-Length %q", raw.Get("Content-Length")), false)
+		_, err = s.failRecord(at, fmt.Errorf("bad Content-Length %q", raw.Get("Content-Length")), false)
+		return nil, nil, 0, err
 	}
-	header := bytes.Clone(peek[:hlen])
+	header = bytes.Clone(peek[:hlen])
+	_, _ = s.dbr.Discard(hlen)
 	if bytes.Contains(header, []byte("\r\r\n")) {
 		// gowarc rejects header lines ending in CR CR LF.
 		header = bytes.ReplaceAll(header, []byte("\r\r\n"), []byte("\r\n"))
 	}
-	_, _ = s.dbr.Discard(hlen)
-	spool := declared
-	if c := s.opts.spoolCap(); c > 0 && spool > c {
-		spool = c
+	return raw, header, declared, nil
+}
+
+// readBlock reads the block of declared bytes that follows header: at most
+// the spool cap of it, directly or through gowarc (which is handed header,
+// that block and the end-of-record marker), skipping the rest; then the
+// end-of-record marker (leniently: any CR and LF).
+func (s *warcSource) readBlock(at recordStart, header []byte, declared int64) (warcBlock, error) {
+	b := warcBlock{declared: declared, spool: declared}
+	if c := s.opts.spoolCap(); c > 0 && b.spool > c {
+		b.spool = c
 	}
-	blkr := &blockReader{r: s.dbr, n: spool}
+	b.direct = s.direct(b.spool)
+	blkr := &blockReader{r: s.dbr, n: b.spool}
 	s.span, s.need = s.gz, func() int64 { return blkr.n }
-	var (
-		wr     gowarc.WarcRecord
-		block  io.Reader // the block's bytes, once the switch below passed
-		direct = s.direct(spool)
-		err    error
-	)
-	if direct {
-		if int64(cap(s.blk)) < spool {
-			s.blk = make([]byte, spool)
+	var err error
+	if b.direct {
+		if int64(cap(s.blk)) < b.spool {
+			s.blk = make([]byte, b.spool)
 		}
-		n, _ := io.ReadFull(blkr, s.blk[:spool])
-		block = bytes.NewReader(s.blk[:n])
+		n, _ := io.ReadFull(blkr, s.blk[:b.spool])
+		b.data = bytes.NewReader(s.blk[:n])
 	} else {
 		if s.gwr == nil {
 			s.gwr = bufio.NewReaderSize(nil, 32<<10)
 		}
 		s.gwr.Reset(io.MultiReader(bytes.NewReader(header), blkr, strings.NewReader("\r\n\r\n")))
-		wr, _, _, err = s.u.Unmarshal(s.gwr)
-		if wr != nil {
-			s.cur = wr
+		b.wr, _, _, err = s.u.Unmarshal(s.gwr)
+		if b.wr != nil {
+			s.cur = b.wr
 		}
 	}
 	switch {
 	case blkr.err != nil:
-		return fail(fmt.Errorf("%w: %v", errTruncated, blkr.err), true)
+		_, err = s.failRecord(at, fmt.Errorf("%w: %v", errTruncated, blkr.err), true)
+		return b, err
 	case blkr.n > 0:
-		return fail(fmt.Errorf("%w: Content-Length %d, block has %d bytes", errTruncated, declared, spool-blkr.n), false)
+		_, err = s.failRecord(at, fmt.Errorf("%w: Content-Length %d, block has %d bytes", errTruncated, declared, b.spool-blkr.n), false)
+		return b, err
 	case err != nil:
-		return fail(err, false)
+		_, err = s.failRecord(at, err, false)
+		return b, err
 	}
-	if rest := declared - spool; rest > 0 {
+	if rest := declared - b.spool; rest > 0 {
 		// Skip the part of the block past the spool cap.
 		s.need = func() int64 { return rest }
 		if n, err := io.CopyN(io.Discard, s.dbr, rest); err != nil {
-			return fail(fmt.Errorf("%w: Content-Length %d, block has %d bytes", errTruncated, declared, spool+n), err != io.EOF)
+			_, err = s.failRecord(at, fmt.Errorf("%w: Content-Length %d, block has %d bytes", errTruncated, declared, b.spool+n), err != io.EOF)
+			return b, err
 		}
 	}
 	s.span = false
-	// The end-of-record marker (leniently: any CR and LF).
 	for {
-		b, perr := s.dbr.Peek(1)
-		if perr != nil || (b[0] != '\r' && b[0] != '\n') {
+		p, err := s.dbr.Peek(1)
+		if err != nil || (p[0] != '\r' && p[0] != '\n') {
 			break
 		}
 		_, _ = s.dbr.Discard(1)
 	}
+	return b, nil
+}
 
-	rec := &Record{Format: FormatWARC, Fields: raw}
+// warcFields makes the Record of the header fields: those of raw, the
+// header as written, then those gowarc read (of a record read through it).
+func warcFields(raw http.Header, header []byte, b warcBlock) *Record {
+	rec := &Record{Format: FormatWARC, Fields: raw, ContentLength: b.declared}
 	get := raw.Get
-	if direct {
+	if b.direct {
 		rec.Version = warcVersion(header)
 	} else {
-		if v := wr.Version(); v != nil {
+		if v := b.wr.Version(); v != nil {
 			rec.Version = strings.TrimPrefix(v.String(), "WARC/")
 		}
-		hdr := wr.WarcHeader()
+		hdr := b.wr.WarcHeader()
 		get = func(k string) string {
 			if v := raw.Get(k); v != "" {
 				return v
@@ -569,7 +630,7 @@ func (s *warcSource) readOne(recOff, inner int64) (*Record, error) {
 	rec.TargetURI = CleanURI(get(gowarc.WarcTargetURI))
 	rec.RecordID = get(gowarc.WarcRecordID)
 	// As recorded: gowarc adds a computed one to every record lacking it,
-	// which only response and resource records get below.
+	// which only response and resource records get in openBody.
 	rec.PayloadDigest = raw.Get(gowarc.WarcPayloadDigest)
 	rec.RefersTo = get(gowarc.WarcRefersTo)
 	rec.RefersToTargetURI = CleanURI(get(gowarc.WarcRefersToTargetURI))
@@ -583,37 +644,51 @@ func (s *warcSource) readOne(recOff, inner int64) (*Record, error) {
 			rec.Date = t
 		}
 	}
-	rec.ContentLength = declared
+	return rec
+}
 
-	// Location.
-	if s.gz {
-		s.memberRecs++
-		rec.Loc = Location{File: s.path, Offset: startOff}
-		more := s.memberHasMore()
-		if recsBefore == 0 && inner == 0 && !more {
-			rec.Loc.Length = s.filePos() - startOff
-		} else {
-			rec.Loc.MemberOffset = inner
+// locate sets rec.Loc, the record just read from at: in a gzip file the
+// member's offset, with the offset in the member unless the record is the
+// member's only one (then the member's length); in a plain file its offset
+// and length, after checking that the declared length did not swallow the
+// next record.
+func (s *warcSource) locate(rec *Record, at recordStart) error {
+	if !s.gz {
+		rec.Loc = Location{File: s.path, Offset: at.off, Length: s.filePos() - at.off}
+		if q := s.overrun(at.off, s.filePos()); q >= 0 {
+			_, err := s.failRecord(at, fmt.Errorf("Content-Length %d runs into the next record at offset %d", rec.ContentLength, q), false)
+			return err
 		}
-		if !more {
-			s.inMember = false
-		}
-	} else {
-		rec.Loc = Location{File: s.path, Offset: recOff, Length: s.filePos() - recOff}
-		if q := s.overrun(recOff, s.filePos()); q >= 0 {
-			return fail(fmt.Errorf("Content-Length %d runs into the next record at offset %d", declared, q), false)
-		}
+		return nil
 	}
+	s.memberRecs++
+	rec.Loc = Location{File: s.path, Offset: at.memberOff}
+	more := s.memberHasMore()
+	if at.recsBefore == 0 && at.inner == 0 && !more {
+		rec.Loc.Length = s.filePos() - at.memberOff
+	} else {
+		rec.Loc.MemberOffset = at.inner
+	}
+	if !more {
+		s.inMember = false
+	}
+	return nil
+}
 
-	// Block: HTTP head and body.
+// openBody sets rec.Body (and rec.HTTP, the HTTP head of a response or
+// revisit record) from the block b, and computes the payload digest a
+// response or resource record read whole does not state.
+func (s *warcSource) openBody(rec *Record, b warcBlock) {
 	rec.Body = bytes.NewReader(nil)
+	block := b.data
 	var blk gowarc.Block
-	if !direct {
-		if blk = wr.Block(); blk == nil {
-			return rec, nil
+	if !b.direct {
+		if blk = b.wr.Block(); blk == nil {
+			return
 		}
+		var err error
 		if block, err = blk.RawBytes(); err != nil {
-			return rec, nil
+			return
 		}
 	}
 	s.bcnt = countingReader{r: block}
@@ -628,20 +703,19 @@ func (s *warcSource) readOne(recOff, inner int64) (*Record, error) {
 		}
 	}
 	maxBody := s.opts.maxBody()
-	bodyLen := declared - (s.bcnt.n - int64(s.body.Buffered()))
+	bodyLen := b.declared - (s.bcnt.n - int64(s.body.Buffered()))
 	rec.BodyCut = maxBody > 0 && bodyLen > maxBody
 	rec.Body = limitedReader(s.body, maxBody)
-	if rec.PayloadDigest == "" && spool == declared && digestable(rec.Type) {
+	if rec.PayloadDigest == "" && b.spool == b.declared && digestable(rec.Type) {
 		if blk == nil && rec.HTTP != nil {
 			// Read directly: the block is in s.blk, the payload after
 			// what the HTTP head took of it.
-			payload := s.blk[min(s.bcnt.n-int64(s.body.Buffered()), declared):declared]
+			payload := s.blk[min(s.bcnt.n-int64(s.body.Buffered()), b.declared):b.declared]
 			rec.PayloadDigest, _ = sha1Base32(bytes.NewReader(payload))
 		} else if pb, ok := blk.(gowarc.PayloadBlock); ok {
 			rec.PayloadDigest = pb.PayloadDigest()
 		}
 	}
-	return rec, nil
 }
 
 // directBlockMax is the largest record block read directly, into a buffer
