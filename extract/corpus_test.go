@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/offtopic/offtopic/internal/testcorpus"
 )
 
 // corpusResponse is one HTTP response record of a dev-corpus WARC.
@@ -24,26 +26,18 @@ type corpusResponse struct {
 	body   []byte
 }
 
-// sharedDir locates /work/shared: $OFFTOPIC_SHARED, else ../../shared.
-func sharedDir() string {
-	if d := os.Getenv("OFFTOPIC_SHARED"); d != "" {
-		return d
-	}
-	return filepath.Join("..", "..", "shared")
-}
-
 // loadCorpus reads every response record of the dev corpus WARCs, skipping
-// the test when the corpus is absent.
+// the test when the corpus is absent or under -short.
 func loadCorpus(tb testing.TB) []corpusResponse { return loadCollection(tb, "dev") }
 
 // loadCollection reads every response record of the WARCs of the shared
 // collection name (a directory of corpus/), skipping the test when the
-// collection is absent.
+// collection is absent or under -short.
 func loadCollection(tb testing.TB, name string) []corpusResponse {
 	tb.Helper()
-	files, _ := filepath.Glob(filepath.Join(sharedDir(), "corpus", name, "*.warc.gz"))
+	files, _ := filepath.Glob(filepath.Join(testcorpus.Corpus(tb, name), "*.warc.gz"))
 	if len(files) == 0 {
-		tb.Skipf("%s corpus not found (set OFFTOPIC_SHARED)", name)
+		tb.Skipf("corpus/%s has no WARCs (set OFFTOPIC_SHARED)", name)
 	}
 	var out []corpusResponse
 	for _, f := range files {

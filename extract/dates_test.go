@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/offtopic/offtopic/internal/testcorpus"
 	"golang.org/x/net/html"
 )
 
@@ -245,7 +246,7 @@ func TestExtractPublishedNonHTML(t *testing.T) {
 // (skipped when absent): most article pages must yield a publication date
 // agreeing with the archive's relevant.tsv, and links.
 func TestEventArchive(t *testing.T) {
-	dir := filepath.Join(sharedDir(), "corpus", "event-dev")
+	dir := testcorpus.Corpus(t, "event-dev")
 	files, _ := filepath.Glob(filepath.Join(dir, "archive", "*.warc.gz"))
 	if len(files) == 0 {
 		t.Skip("event-dev archive not found (set OFFTOPIC_SHARED)")

@@ -127,7 +127,7 @@ func TestCopySample(t *testing.T) {
 }
 
 func TestCopyDevCorpus(t *testing.T) {
-	dir := testcorpus.Path(t, "corpus/dev")
+	dir := testcorpus.Corpus(t, "dev")
 	files, _ := filepath.Glob(filepath.Join(dir, "*.warc.gz"))
 	if len(files) == 0 {
 		t.Skipf("no WARC in %s", dir)

@@ -23,7 +23,7 @@ func TestNotesGiveTheSameResults(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := tc.dir
 			if dir == "" {
-				dir = testcorpus.Path(t, "corpus/dev")
+				dir = testcorpus.Corpus(t, "dev")
 			}
 			files, _ := filepath.Glob(filepath.Join(dir, tc.glob))
 			if len(files) == 0 {

@@ -42,9 +42,9 @@ func TestQualityOnLabelledCollections(t *testing.T) {
 	for _, tc := range []struct {
 		corpus string
 		min    float64
-	}{{"corpus/real-1068", 0.78}, {"corpus/dev", 0.98}} {
-		t.Run(tc.corpus, func(t *testing.T) {
-			dir := testcorpus.Path(t, tc.corpus)
+	}{{"real-1068", 0.78}, {"dev", 0.98}} {
+		t.Run("corpus/"+tc.corpus, func(t *testing.T) {
+			dir := testcorpus.Corpus(t, tc.corpus)
 			ev := labelledF1(t, dir)
 			c := ev.Confusion
 			t.Logf("%s: TP=%d FP=%d TN=%d FN=%d F1=%.4f", tc.corpus, c.TP, c.FP, c.TN, c.FN, c.F1())

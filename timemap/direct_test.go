@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/offtopic/offtopic/internal/testcorpus"
 )
 
 // recordTrace reads every record of path, directly where the reader may or
@@ -63,6 +65,7 @@ func recordTrace(t *testing.T, path string, viaGowarc bool) []string {
 // every WARC fixture (pywb, wget, wpull, Archive-It, broken ones included),
 // on a WARC of the dev corpus and on damaged copies of one.
 func TestDirectReadAgreesWithGowarc(t *testing.T) {
+	testcorpus.SkipShort(t, "every WARC fixture, a WARC of corpus/dev and damaged copies of it, twice")
 	files, err := filepath.Glob(fixture(t, "warc/*"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no WARC fixtures: %v", err)

@@ -11,6 +11,8 @@ import (
 	"sort"
 	"testing"
 	"time"
+
+	"github.com/offtopic/offtopic/internal/testcorpus"
 )
 
 func buildIndex(t testing.TB, files []string, opts IndexOptions) (*Index, []error) {
@@ -214,6 +216,7 @@ func TestIndexCanonNone(t *testing.T) {
 }
 
 func devCorpus(tb testing.TB) []string {
+	testcorpus.SkipShort(tb, "corpus/dev")
 	files, _ := filepath.Glob(filepath.Join(sharedDir(tb), "corpus", "dev", "*.warc.gz"))
 	if len(files) == 0 {
 		tb.Skip("dev corpus not found")
@@ -222,9 +225,6 @@ func devCorpus(tb testing.TB) []string {
 }
 
 func TestIndexDevCorpus(t *testing.T) {
-	if testing.Short() {
-		t.Skip("short")
-	}
 	files := devCorpus(t)
 	start := time.Now()
 	idx, errs := buildIndex(t, files, IndexOptions{})
@@ -274,6 +274,7 @@ func BenchmarkBuildIndexDev(b *testing.B) {
 // captures and revisits get none, and the captures are those of an index
 // without notes.
 func TestIndexNotes(t *testing.T) {
+	testcorpus.SkipShort(t, "the pywb-iana and aut-example fixtures, three times")
 	dir := filepath.Join(sharedDir(t), "fixtures", "warc")
 	files := []string{filepath.Join(dir, "pywb-iana.warc.gz"), filepath.Join(dir, "pywb-dupes.warc.gz"), filepath.Join(dir, "aut-example.warc.gz")}
 	plain, _ := buildIndex(t, files, IndexOptions{})

@@ -16,10 +16,13 @@ import (
 // concurrently with fewer open files than there are WARCs.
 func TestPayloadsEqualReadResponse(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join("..", "testdata", "sample", "*.warc.gz"))
-	if testcorpus.Dir() != "" {
+	switch {
+	case testing.Short():
+		t.Log("-short: the sample only, not corpus/dev")
+	case testcorpus.Dir() != "":
 		dev, _ := filepath.Glob(filepath.Join(testcorpus.Path(t, "corpus/dev"), "*.warc.gz"))
 		files = append(files, dev...)
-	} else {
+	default:
 		t.Log("dev corpus absent: the sample only")
 	}
 	ctx := context.Background()

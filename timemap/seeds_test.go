@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/offtopic/offtopic/internal/testcorpus"
 )
 
 func TestReadSeeds(t *testing.T) {
@@ -87,6 +89,7 @@ func (c *countingReaderAt) ReadAt(p []byte, off int64) (int, error) {
 // into a temp dir and returns its path and the corpus dir.
 func devCDXJ(t *testing.T) (string, string, []*TimeMap) {
 	t.Helper()
+	testcorpus.SkipShort(t, "corpus/dev, indexed")
 	dir := filepath.Join(sharedDir(t), "corpus", "dev")
 	warcs, err := filepath.Glob(filepath.Join(dir, "*.warc.gz"))
 	if err != nil || len(warcs) == 0 {

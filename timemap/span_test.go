@@ -8,6 +8,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/offtopic/offtopic/internal/testcorpus"
 )
 
 // gzipFixed compresses data as gzip members of size decompressed bytes
@@ -22,6 +24,13 @@ func gzipFixed(data []byte, size int) []byte {
 		data = data[n:]
 	}
 	return out.Bytes()
+}
+
+// largeFixture reports whether reading the records of fixture across members
+// takes seconds (each record is read again from its member by ReadResponse):
+// such cases skip under -short.
+func largeFixture(fixture string) bool {
+	return fixture == "warc/pywb-iana.warc.gz" || fixture == "arc/aut-example.arc.gz"
 }
 
 // TestRecordAcrossMembers reads WARC files whose writer cut gzip members at
@@ -39,10 +48,13 @@ func TestRecordAcrossMembers(t *testing.T) {
 		{"warc/pywb-example.warc.gz", 4096},
 		{"warc/pywb-example-extra.warc", 777},
 		{"warc/aut-example.txt.warc.gz", 1500},
-		{"warc/pywb-iana.warc.gz", 64 << 10}, // members larger than the buffers
+		{"warc/pywb-iana.warc.gz", 64 << 10}, // members larger than the buffers (large: not under -short)
 		{"warc/pywb-iana.warc.gz", 5000},
 	} {
 		t.Run(tc.fixture+"/"+itoa(int64(tc.size)), func(t *testing.T) {
+			if largeFixture(tc.fixture) {
+				testcorpus.SkipShort(t, tc.fixture+" cut into members")
+			}
 			src := plainFixture(t, tc.fixture)
 			whole, werrs := readAll(t, writeTemp(t, "whole.warc.gz", gzipFixed(src, len(src))))
 			if len(werrs) > 0 || len(whole) == 0 {
@@ -116,10 +128,13 @@ func TestARCRecordAcrossMembers(t *testing.T) {
 	}{
 		{"arc/pywb-example.arc", 100},
 		{"arc/pywb-example.arc", 700},
-		{"arc/aut-example.arc.gz", 5000},
+		{"arc/aut-example.arc.gz", 5000}, // large: not under -short
 		{"arc/aut-example.arc.gz", 64 << 10},
 	} {
 		t.Run(tc.fixture+"/"+itoa(int64(tc.size)), func(t *testing.T) {
+			if largeFixture(tc.fixture) {
+				testcorpus.SkipShort(t, tc.fixture+" cut into members")
+			}
 			src := plainFixture(t, tc.fixture)
 			whole, werrs := readAll(t, writeTemp(t, "whole.arc.gz", gzipFixed(src, len(src))))
 			if len(whole) == 0 {

@@ -44,3 +44,21 @@ func Path(tb testing.TB, rel string) string {
 	}
 	return p
 }
+
+// SkipShort skips tb under go test -short with a message naming what the
+// test reads (a whole corpus, a large fixture, many damaged copies of one):
+// the fast loop leaves such tests to CI, which runs them all.
+func SkipShort(tb testing.TB, what string) {
+	tb.Helper()
+	if testing.Short() {
+		tb.Skipf("-short: skipped, reads %s", what)
+	}
+}
+
+// Corpus returns the shared corpus name (e.g. "dev", "event-dev"), as Path
+// does, and skips tb under -short: a whole corpus is for the full run.
+func Corpus(tb testing.TB, name string) string {
+	tb.Helper()
+	SkipShort(tb, "corpus/"+name)
+	return Path(tb, "corpus/"+name)
+}
