@@ -157,98 +157,128 @@ func BuildIndex(ctx context.Context, files []string, opts IndexOptions) (*Index,
 		opts.MaxInMemory = DefaultMaxInMemory
 	}
 	idx := &Index{opts: opts, orig: newDigestMap(opts.MaxInMemory, opts.TempDir), stats: Stats{Files: len(files), Records: map[string]int{}}}
-	var (
-		mu        sync.Mutex // guards idx.mem, idx.runs, idx.orig, idx.stats, memNotes
-		memNotes  int        // bytes of the notes in idx.mem
-		errMu     sync.Mutex
-		spillMu   sync.Mutex
-		spillEr   error
-		wg        sync.WaitGroup
-		okFiles   int
-		filesDone int
-	)
-	report := func(err error) {
-		if opts.OnError != nil {
-			errMu.Lock()
-			opts.OnError(err)
-			errMu.Unlock()
+	b := &indexBuild{idx: idx}
+	notes, notesDone := b.startNotes()
+	b.scanFiles(ctx, files, notes)
+	notesDone()
+	if err := b.finish(ctx, len(files)); err != nil {
+		idx.Close()
+		return nil, err
+	}
+	return idx, nil
+}
+
+// indexBuild is what BuildIndex's file readers and note workers share while
+// they fill an Index.
+type indexBuild struct {
+	idx       *Index
+	mu        sync.Mutex // guards idx.mem, idx.runs, idx.orig, idx.stats and the fields below
+	memNotes  int        // bytes of the notes in idx.mem
+	okFiles   int        // files that could be opened
+	filesDone int
+	errMu     sync.Mutex // serialises opts.OnError
+	spillMu   sync.Mutex // serialises spills, guards spillErr
+	spillErr  error
+}
+
+// report hands err to opts.OnError.
+func (b *indexBuild) report(err error) {
+	if on := b.idx.opts.OnError; on != nil {
+		b.errMu.Lock()
+		on(err)
+		b.errMu.Unlock()
+	}
+}
+
+// flush adds a batch of entries and the stats st counted for them (then
+// zeroed) to the index, and spills the entries in memory as sorted runs
+// once they are MaxInMemory or their notes maxMemNotes bytes.
+func (b *indexBuild) flush(batch []entry, st *Stats) {
+	idx, opts := b.idx, b.idx.opts
+	b.mu.Lock()
+	idx.mem = append(idx.mem, batch...)
+	for i := range batch {
+		b.memNotes += len(batch[i].C.Note)
+	}
+	for i := range batch {
+		// The original of a digest is its first response in input
+		// order, whichever worker read it first.
+		if c := &batch[i].C; !c.Revisit && c.Digest != "" {
+			idx.orig.add(normDigest(c.Digest), original{loc: c.Loc, status: c.Status, mime: c.MIME}, int64(batch[i].Seq))
 		}
 	}
-	flush := func(batch []entry, st *Stats) {
-		mu.Lock()
-		idx.mem = append(idx.mem, batch...)
-		for i := range batch {
-			memNotes += len(batch[i].C.Note)
+	idx.stats.add(st)
+	if opts.Progress != nil {
+		opts.Progress(b.filesDone, idx.stats.Captures)
+	}
+	var full []entry
+	if len(idx.mem) >= opts.MaxInMemory || b.memNotes >= maxMemNotes {
+		full, idx.mem = idx.mem, make([]entry, 0, min(opts.MaxInMemory, 1<<16))
+		b.memNotes = 0
+	}
+	b.mu.Unlock()
+	for len(full) > 0 {
+		n := min(len(full), opts.MaxInMemory)
+		b.spillMu.Lock()
+		if b.spillErr == nil {
+			b.spillErr = idx.spill(full[:n])
 		}
-		for i := range batch {
-			// The original of a digest is its first response in input
-			// order, whichever worker read it first.
-			if c := &batch[i].C; !c.Revisit && c.Digest != "" {
-				idx.orig.add(normDigest(c.Digest), original{loc: c.Loc, status: c.Status, mime: c.MIME}, int64(batch[i].Seq))
-			}
-		}
-		idx.stats.add(st)
-		if opts.Progress != nil {
-			opts.Progress(filesDone, idx.stats.Captures)
-		}
-		var full []entry
-		if len(idx.mem) >= opts.MaxInMemory || memNotes >= maxMemNotes {
-			full, idx.mem = idx.mem, make([]entry, 0, min(opts.MaxInMemory, 1<<16))
-			memNotes = 0
-		}
-		mu.Unlock()
-		for len(full) > 0 {
-			n := min(len(full), opts.MaxInMemory)
-			spillMu.Lock()
-			if spillEr == nil {
-				if err := idx.spill(full[:n]); err != nil {
-					spillEr = err
+		b.spillMu.Unlock()
+		full = full[n:]
+	}
+}
+
+// startNotes starts opts.Workers note workers, when opts.Note is set: they
+// note the entries sent on notes and flush them in batches of noteBatch.
+// done closes notes and waits for the workers.
+func (b *indexBuild) startNotes() (notes chan<- noteJob, done func()) {
+	opts := b.idx.opts
+	if opts.Note == nil {
+		return nil, func() {}
+	}
+	ch := make(chan noteJob, opts.Workers)
+	var wg sync.WaitGroup
+	for range opts.Workers {
+		wg.Go(func() {
+			st := Stats{Records: map[string]int{}}
+			batch := make([]entry, 0, noteBatch)
+			for j := range ch {
+				j.e.C.Note = string(opts.Note(&j.e.C, j.h, j.body))
+				if batch = append(batch, j.e); len(batch) >= min(noteBatch, opts.MaxInMemory) {
+					b.flush(batch, &st)
+					batch = batch[:0]
 				}
 			}
-			spillMu.Unlock()
-			full = full[n:]
-		}
+			b.flush(batch, &st)
+		})
 	}
-	// Entries that get a note are flushed one by one by the note workers.
-	var notes chan noteJob
-	var noteWG sync.WaitGroup
-	if opts.Note != nil {
-		notes = make(chan noteJob, opts.Workers)
-		for w := 0; w < opts.Workers; w++ {
-			noteWG.Add(1)
-			go func() {
-				defer noteWG.Done()
-				st := Stats{Records: map[string]int{}}
-				batch := make([]entry, 0, noteBatch)
-				for j := range notes {
-					j.e.C.Note = string(opts.Note(&j.e.C, j.h, j.body))
-					if batch = append(batch, j.e); len(batch) >= min(noteBatch, opts.MaxInMemory) {
-						flush(batch, &st)
-						batch = batch[:0]
-					}
-				}
-				flush(batch, &st)
-			}()
-		}
+	return ch, func() {
+		close(ch)
+		wg.Wait()
 	}
+}
+
+// scanFiles reads files on opts.Workers goroutines until all are read or
+// ctx is done.
+func (b *indexBuild) scanFiles(ctx context.Context, files []string, notes chan<- noteJob) {
+	opts := b.idx.opts
 	jobs := make(chan int)
-	for w := 0; w < opts.Workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+	var wg sync.WaitGroup
+	for range opts.Workers {
+		wg.Go(func() {
 			for fi := range jobs {
-				ok := idx.scanFile(ctx, fi, files[fi], report, flush, notes)
-				mu.Lock()
+				ok := b.scanFile(ctx, fi, files[fi], notes)
+				b.mu.Lock()
 				if ok {
-					okFiles++
+					b.okFiles++
 				}
-				filesDone++
+				b.filesDone++
 				if opts.Progress != nil {
-					opts.Progress(filesDone, idx.stats.Captures)
+					opts.Progress(b.filesDone, b.idx.stats.Captures)
 				}
-				mu.Unlock()
+				b.mu.Unlock()
 			}
-		}()
+		})
 	}
 	for i := range files {
 		if ctx.Err() != nil {
@@ -258,28 +288,25 @@ func BuildIndex(ctx context.Context, files []string, opts IndexOptions) (*Index,
 	}
 	close(jobs)
 	wg.Wait()
-	if notes != nil {
-		close(notes)
-		noteWG.Wait()
-	}
+}
+
+// finish readies the index for reading once every file is read: it fails
+// when ctx is done, a spill failed or none of the files could be read.
+func (b *indexBuild) finish(ctx context.Context, files int) error {
 	if err := ctx.Err(); err != nil {
-		idx.Close()
-		return nil, err
+		return err
 	}
-	if spillEr != nil {
-		idx.Close()
-		return nil, spillEr
+	if b.spillErr != nil {
+		return b.spillErr
 	}
-	if okFiles == 0 && len(files) > 0 {
-		idx.Close()
-		return nil, fmt.Errorf("timemap: none of the %d input files could be read", len(files))
+	if b.okFiles == 0 && files > 0 {
+		return fmt.Errorf("timemap: none of the %d input files could be read", files)
 	}
-	if err := idx.orig.freeze(); err != nil {
-		idx.Close()
-		return nil, err
+	if err := b.idx.orig.freeze(); err != nil {
+		return err
 	}
-	slices.SortFunc(idx.mem, func(a, b entry) int { return cmpEntry(&a, &b) })
-	return idx, nil
+	slices.SortFunc(b.idx.mem, func(a, b entry) int { return cmpEntry(&a, &b) })
+	return nil
 }
 
 func (s *Stats) add(o *Stats) {
@@ -297,13 +324,14 @@ func (s *Stats) add(o *Stats) {
 
 // scanFile reads one file, handing batches of entries to flush. It reports
 // whether the file could be opened.
-func (idx *Index) scanFile(ctx context.Context, fi int, path string, report func(error), flush func([]entry, *Stats), notes chan<- noteJob) bool {
+func (b *indexBuild) scanFile(ctx context.Context, fi int, path string, notes chan<- noteJob) bool {
+	idx := b.idx
 	st := Stats{Records: map[string]int{}}
 	rr, err := OpenRecords(path, idx.opts.Read)
 	if err != nil {
-		report(err)
+		b.report(err)
 		st.FilesFailed = 1
-		flush(nil, &st)
+		b.flush(nil, &st)
 		return false
 	}
 	defer rr.Close()
@@ -322,10 +350,10 @@ func (idx *Index) scanFile(ctx context.Context, fi int, path string, report func
 			var re *RecordError
 			if errors.As(err, &re) {
 				st.Skipped++
-				report(err)
+				b.report(err)
 				continue
 			}
-			report(err)
+			b.report(err)
 			st.FilesFailed = 1
 			break
 		}
@@ -352,11 +380,11 @@ func (idx *Index) scanFile(ctx context.Context, fi int, path string, report func
 		}
 		batch = append(batch, e)
 		if len(batch) >= min(batchSize, idx.opts.MaxInMemory) {
-			flush(batch, &st)
+			b.flush(batch, &st)
 			batch = make([]entry, 0, batchSize)
 		}
 	}
-	flush(batch, &st)
+	b.flush(batch, &st)
 	return true
 }
 
