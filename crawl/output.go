@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -101,6 +102,37 @@ func WARCName(spec *Spec) string {
 // writeOutput writes the collection (WARC, CDXJ, TimeMaps) and the crawl log,
 // missing list and relevance curve, each atomically.
 func writeOutput(ctx context.Context, opts Options, st state) error {
+	copied, err := writeCollectionWARC(ctx, opts, st.Log)
+	if err != nil {
+		return err
+	}
+	sort.SliceStable(copied, func(i, j int) bool {
+		if copied[i].Key != copied[j].Key {
+			return copied[i].Key < copied[j].Key
+		}
+		return copied[i].Time.Before(copied[j].Time)
+	})
+	for _, out := range []struct {
+		name  string
+		write func(io.Writer) error
+	}{
+		{IndexFile, func(w io.Writer) error { return timemap.WriteCDXJ(w, slices.Values(copied)) }},
+		{TimeMapsFile, func(w io.Writer) error { return writeTimeMaps(w, copied, opts.ArchivePrefix) }},
+		{LogFile, func(w io.Writer) error { return writeLog(w, st.Log) }},
+		{MissingFile, func(w io.Writer) error { return writeMissing(w, st.Missing) }},
+		{RelevanceFile, func(w io.Writer) error { return writeRelevance(w, st.Log) }},
+	} {
+		if err := writeAtomic(filepath.Join(opts.Out, out.name), out.write); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeCollectionWARC writes the WARC of the documents of log, in order:
+// each local record copied as it is, each remote capture stored as a new
+// record of its memento. It returns their captures, located in that WARC.
+func writeCollectionWARC(ctx context.Context, opts Options, log []Entry) ([]timemap.Capture, error) {
 	warcPath := filepath.Join(opts.Out, WARCName(opts.Spec))
 	var copied []timemap.Capture
 	err := writeAtomic(warcPath, func(w io.Writer) error {
@@ -111,134 +143,121 @@ func writeOutput(ctx context.Context, opts Options, st state) error {
 				f.Close()
 			}
 		}()
-		for _, e := range st.Log {
+		for _, e := range log {
 			cp := e.Capture
 			loc := cp.Loc
 			if cp.Revisit {
 				loc = cp.Payload
 			}
-			if loc.File == "" && cp.URIM != "" {
+			var n int64
+			switch {
+			case loc.File == "" && cp.URIM != "":
 				// A remote capture: stored as a new record of the memento
 				// (read again, from the client's cache).
 				h, body, err := opts.Archive.Read(ctx, cp)
 				if err != nil {
 					return fmt.Errorf("store %s: %w", cp.URIM, err)
 				}
-				n, err := writeMementoRecord(w, cp, h, body)
-				if err != nil {
+				if n, err = writeMementoRecord(w, cp, h, body); err != nil {
 					return fmt.Errorf("store %s: %w", cp.URIM, err)
 				}
-				nc := cp
-				nc.Key = timemap.Canonicalize(cp.URIR, timemap.CanonSURT)
-				nc.Revisit = false
-				nc.Loc = timemap.Location{File: warcPath, Offset: off, Length: n}
-				nc.Payload, nc.Length = nc.Loc, n
-				copied = append(copied, nc)
-				off += n
-				continue
-			}
-			if loc.File == "" || loc.Length <= 0 || loc.MemberOffset != 0 {
+			case loc.File == "" || loc.Length <= 0 || loc.MemberOffset != 0:
 				continue // a record that cannot be cut out of its file
-			}
-			f := files[loc.File]
-			if f == nil {
+			default:
 				var err error
-				if f, err = os.Open(loc.File); err != nil {
-					return err
+				if n, err = copyRecord(w, files, loc); err != nil {
+					return fmt.Errorf("copy %s from %s@%d: %w", e.URL, loc.File, loc.Offset, err)
 				}
-				files[loc.File] = f
-			}
-			n, err := io.Copy(w, io.NewSectionReader(f, loc.Offset, loc.Length))
-			if err != nil {
-				return fmt.Errorf("copy %s from %s@%d: %w", e.URL, loc.File, loc.Offset, err)
-			}
-			if n != loc.Length {
-				return fmt.Errorf("copy %s from %s@%d: short record (%d of %d bytes)", e.URL, loc.File, loc.Offset, n, loc.Length)
 			}
 			nc := cp
 			nc.Key = timemap.Canonicalize(cp.URIR, timemap.CanonSURT)
 			nc.Revisit = false
 			nc.Loc = timemap.Location{File: warcPath, Offset: off, Length: n}
-			nc.Payload = nc.Loc
-			nc.Length = n
+			nc.Payload, nc.Length = nc.Loc, n
 			copied = append(copied, nc)
 			off += n
 		}
 		return nil
 	})
+	return copied, err
+}
+
+// copyRecord copies the record at loc to w, opening its file once (files
+// holds those open) and returns its length.
+func copyRecord(w io.Writer, files map[string]*os.File, loc timemap.Location) (int64, error) {
+	f := files[loc.File]
+	if f == nil {
+		var err error
+		if f, err = os.Open(loc.File); err != nil {
+			return 0, err
+		}
+		files[loc.File] = f
+	}
+	n, err := io.Copy(w, io.NewSectionReader(f, loc.Offset, loc.Length))
 	if err != nil {
-		return err
+		return n, err
 	}
-	sort.SliceStable(copied, func(i, j int) bool {
-		if copied[i].Key != copied[j].Key {
-			return copied[i].Key < copied[j].Key
+	if n != loc.Length {
+		return n, fmt.Errorf("short record (%d of %d bytes)", n, loc.Length)
+	}
+	return n, nil
+}
+
+// writeTimeMaps writes the TimeMaps of captures (sorted by key) in link
+// format, a blank line between two.
+func writeTimeMaps(w io.Writer, captures []timemap.Capture, archivePrefix string) error {
+	lo := timemap.LinkOptions{ArchivePrefix: archivePrefix}
+	for i := 0; i < len(captures); {
+		j := i
+		for j < len(captures) && captures[j].Key == captures[i].Key {
+			j++
 		}
-		return copied[i].Time.Before(copied[j].Time)
-	})
-	if err := writeAtomic(filepath.Join(opts.Out, IndexFile), func(w io.Writer) error {
-		return timemap.WriteCDXJ(w, func(yield func(timemap.Capture) bool) {
-			for _, c := range copied {
-				if !yield(c) {
-					return
-				}
-			}
-		})
-	}); err != nil {
-		return err
-	}
-	if err := writeAtomic(filepath.Join(opts.Out, TimeMapsFile), func(w io.Writer) error {
-		lo := timemap.LinkOptions{ArchivePrefix: opts.ArchivePrefix}
-		for i := 0; i < len(copied); {
-			j := i
-			for j < len(copied) && copied[j].Key == copied[i].Key {
-				j++
-			}
-			tm := &timemap.TimeMap{Key: copied[i].Key, URIR: copied[i].URIR, Captures: copied[i:j]}
-			if i > 0 {
-				if _, err := io.WriteString(w, "\n"); err != nil {
-					return err
-				}
-			}
-			if err := timemap.WriteLinkFormat(w, tm, lo); err != nil {
-				return err
-			}
-			i = j
-		}
-		return nil
-	}); err != nil {
-		return err
-	}
-	if err := writeAtomic(filepath.Join(opts.Out, LogFile), func(w io.Writer) error {
-		enc := json.NewEncoder(w)
-		for i := range st.Log {
-			if err := enc.Encode(&st.Log[i]); err != nil {
+		tm := &timemap.TimeMap{Key: captures[i].Key, URIR: captures[i].URIR, Captures: captures[i:j]}
+		if i > 0 {
+			if _, err := io.WriteString(w, "\n"); err != nil {
 				return err
 			}
 		}
-		return nil
-	}); err != nil {
-		return err
-	}
-	if err := writeAtomic(filepath.Join(opts.Out, MissingFile), func(w io.Writer) error {
-		fmt.Fprintln(w, "url\tdepth\tparent\treason")
-		for _, m := range st.Missing {
-			fmt.Fprintf(w, "%s\t%d\t%s\t%s\n", m.URL, m.Depth, m.Parent, m.Reason)
+		if err := timemap.WriteLinkFormat(w, tm, lo); err != nil {
+			return err
 		}
-		return nil
-	}); err != nil {
-		return err
+		i = j
 	}
-	return writeAtomic(filepath.Join(opts.Out, RelevanceFile), func(w io.Writer) error {
-		fmt.Fprintln(w, "documents,ttr,accumulated_ttr,mean_ttr,accumulated_topic_r,accumulated_temp_r")
-		var sum, st1, st2 float64
-		for i, e := range st.Log {
-			sum += e.TTR
-			st1 += e.TopicR
-			st2 += e.TempR
-			fmt.Fprintf(w, "%d,%.6f,%.6f,%.6f,%.6f,%.6f\n", i+1, e.TTR, sum, sum/float64(i+1), st1, st2)
+	return nil
+}
+
+// writeLog writes the crawl log, a JSON line a document.
+func writeLog(w io.Writer, log []Entry) error {
+	enc := json.NewEncoder(w)
+	for i := range log {
+		if err := enc.Encode(&log[i]); err != nil {
+			return err
 		}
-		return nil
-	})
+	}
+	return nil
+}
+
+// writeMissing writes the URLs the crawl could not collect, as TSV.
+func writeMissing(w io.Writer, missing []Missing) error {
+	fmt.Fprintln(w, "url\tdepth\tparent\treason")
+	for _, m := range missing {
+		fmt.Fprintf(w, "%s\t%d\t%s\t%s\n", m.URL, m.Depth, m.Parent, m.Reason)
+	}
+	return nil
+}
+
+// writeRelevance writes the relevance curve of log as CSV: per document
+// collected, its TTR and the accumulated TTR, mean TTR, TopicR and TempR.
+func writeRelevance(w io.Writer, log []Entry) error {
+	fmt.Fprintln(w, "documents,ttr,accumulated_ttr,mean_ttr,accumulated_topic_r,accumulated_temp_r")
+	var sum, topic, temp float64
+	for i, e := range log {
+		sum += e.TTR
+		topic += e.TopicR
+		temp += e.TempR
+		fmt.Fprintf(w, "%d,%.6f,%.6f,%.6f,%.6f,%.6f\n", i+1, e.TTR, sum, sum/float64(i+1), topic, temp)
+	}
+	return nil
 }
 
 // ReadLog reads a crawl log (crawl.jsonl) in the order the documents were collected.
