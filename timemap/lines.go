@@ -44,20 +44,21 @@ func NewLineSource(r io.Reader, name string, onError func(error)) *LineSource {
 // TimeMaps implements Source. It can be iterated once.
 func (s *LineSource) TimeMaps(ctx context.Context) iter.Seq2[*TimeMap, error] {
 	return func(yield func(*TimeMap, error) bool) {
+		groupTimeMaps(ctx, s.entries(ctx), builder{}.build, yield)
+	}
+}
+
+// entries yields the captures of the lines in input order, each with its
+// line number as Seq. Lines that cannot be read go to onError; a key smaller
+// than the one before is reported (its TimeMap is split) and yielded.
+func (s *LineSource) entries(ctx context.Context) iter.Seq2[entry, error] {
+	return func(yield func(entry, error) bool) {
 		sc := bufio.NewScanner(s.r)
 		sc.Buffer(make([]byte, 64<<10), 16<<20)
-		var cur []Capture
-		flush := func() bool {
-			if len(cur) == 0 {
-				return true
-			}
-			tm := Build(cur)
-			cur = cur[:0]
-			return yield(tm, nil)
-		}
+		prev, started := "", false
 		for n := 1; sc.Scan(); n++ {
-			if ctx.Err() != nil {
-				yield(nil, ctx.Err())
+			if err := ctx.Err(); err != nil {
+				yield(entry{}, err)
 				return
 			}
 			line := sc.Text()
@@ -76,21 +77,17 @@ func (s *LineSource) TimeMaps(ctx context.Context) iter.Seq2[*TimeMap, error] {
 				continue
 			}
 			c.Key = key
-			if len(cur) > 0 && cur[0].Key != key {
-				if key < cur[0].Key {
-					s.report(fmt.Errorf("%s line %d: key %q after %q: input is not sorted, its TimeMaps are split", s.name, n, key, cur[0].Key))
-				}
-				if !flush() {
-					return
-				}
+			if started && key < prev {
+				s.report(fmt.Errorf("%s line %d: key %q after %q: input is not sorted, its TimeMaps are split", s.name, n, key, prev))
 			}
-			cur = append(cur, c)
+			prev, started = key, true
+			if !yield(entry{C: c, Seq: uint64(n)}, nil) {
+				return
+			}
 		}
 		if err := sc.Err(); err != nil {
-			yield(nil, fmt.Errorf("read %s: %w", s.name, err))
-			return
+			yield(entry{}, fmt.Errorf("read %s: %w", s.name, err))
 		}
-		flush()
 	}
 }
 
