@@ -99,7 +99,7 @@ func parseARCChunk(buf []byte) []arcItem {
 		hdr, err := parseARCHeader(line)
 		if err != nil {
 			items = append(items, arcItem{start: pos, err: fmt.Errorf("%v in %q", err, clip(line))})
-			pos = nextCandidateLine(buf, lineEnd)
+			pos = nextLine(buf, lineEnd, isCandidateLine)
 			continue
 		}
 		bodyStart := lineEnd
@@ -111,7 +111,7 @@ func parseARCChunk(buf []byte) []arcItem {
 		}
 		// The declared length does not land on a record boundary.
 		limit := min(bodyEnd, len(buf))
-		if q := nextHeaderLine(buf[:limit], bodyStart); q < limit {
+		if q := nextLine(buf[:limit], bodyStart, isHeaderLine); q < limit {
 			items = append(items, arcItem{start: pos, err: fmt.Errorf("declared length %d runs into the next record at chunk offset %d", hdr.length, q)})
 			pos = q
 			continue
@@ -124,7 +124,7 @@ func parseARCChunk(buf []byte) []arcItem {
 		// Garbage follows the body: keep the record, resync after it and
 		// say what was skipped.
 		items = append(items, arcItem{start: pos, end: bodyEnd, hdr: hdr})
-		pos = nextCandidateLine(buf, bodyEnd)
+		pos = nextLine(buf, bodyEnd, isCandidateLine)
 		if from := skipSpace(buf, bodyEnd); from < pos {
 			items = append(items, arcItem{start: from, err: fmt.Errorf("%d bytes skipped after the record at chunk offset %d, up to the next header line", pos-from, items[len(items)-1].start)})
 		}
@@ -166,48 +166,38 @@ func followsRecord(buf []byte, pos int) bool {
 		return false
 	}
 	line, _ := lineAt(buf, p)
+	return isHeaderLine(line)
+}
+
+// nextLine returns the offset of the first line at or after pos (at a line
+// start) that match accepts, or len(buf).
+func nextLine(buf []byte, pos int, match func(line string) bool) int {
+	for pos < len(buf) {
+		if pos == 0 || buf[pos-1] == '\n' {
+			if line, _ := lineAt(buf, pos); match(line) {
+				return pos
+			}
+		}
+		i := bytes.IndexByte(buf[pos:], '\n')
+		if i < 0 {
+			return len(buf)
+		}
+		pos += i + 1
+	}
+	return len(buf)
+}
+
+// isHeaderLine reports whether line parses as an ARC header line.
+func isHeaderLine(line string) bool {
 	_, err := parseARCHeader(line)
 	return err == nil
 }
 
-// nextHeaderLine returns the offset of the first line at or after pos (at a
-// line start) that parses as an ARC header line, or len(buf).
-func nextHeaderLine(buf []byte, pos int) int {
-	for pos < len(buf) {
-		if pos == 0 || buf[pos-1] == '\n' {
-			line, _ := lineAt(buf, pos)
-			if _, err := parseARCHeader(line); err == nil {
-				return pos
-			}
-		}
-		i := bytes.IndexByte(buf[pos:], '\n')
-		if i < 0 {
-			return len(buf)
-		}
-		pos += i + 1
-	}
-	return len(buf)
-}
-
-// nextCandidateLine returns the offset of the first line at or after pos
-// that looks like an ARC header line, valid or not (a URL followed by 4 or
-// more fields), or len(buf).
-func nextCandidateLine(buf []byte, pos int) int {
-	for pos < len(buf) {
-		if pos == 0 || buf[pos-1] == '\n' {
-			line, _ := lineAt(buf, pos)
-			f := strings.Fields(line)
-			if len(f) >= 5 && (strings.Contains(f[0], "://") || strings.HasPrefix(f[0], "dns:")) {
-				return pos
-			}
-		}
-		i := bytes.IndexByte(buf[pos:], '\n')
-		if i < 0 {
-			return len(buf)
-		}
-		pos += i + 1
-	}
-	return len(buf)
+// isCandidateLine reports whether line looks like an ARC header line, valid
+// or not: a URL followed by 4 or more fields.
+func isCandidateLine(line string) bool {
+	f := strings.Fields(line)
+	return len(f) >= 5 && (strings.Contains(f[0], "://") || strings.HasPrefix(f[0], "dns:"))
 }
 
 // arcSource reads an ARC file chunk by chunk.
