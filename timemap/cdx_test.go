@@ -3,7 +3,6 @@ package timemap
 import (
 	"bytes"
 	"compress/gzip"
-	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -215,18 +214,6 @@ func openIndex(t testing.TB, paths []string, opts CDXOptions) (*CDXIndex, *[]err
 	return idx, errs
 }
 
-func collectCDX(t testing.TB, idx *CDXIndex) []*TimeMap {
-	t.Helper()
-	var tms []*TimeMap
-	for tm, err := range idx.TimeMaps(context.Background()) {
-		if err != nil {
-			t.Fatal(err)
-		}
-		tms = append(tms, tm)
-	}
-	return tms
-}
-
 // captureLine is what the comparison with BuildIndex looks at.
 func captureLine(c Capture) string {
 	return fmt.Sprintf("%s %s %d %s rev=%v loc=%s:%d+%d payload=%s:%d", c.Key, c.Timestamp14(), c.Status, c.MIME, c.Revisit,
@@ -288,7 +275,7 @@ func TestCDXIndexMatchesWARC(t *testing.T) {
 			bidx, _ := buildIndex(t, warcs, IndexOptions{})
 			want := collect(t, bidx)
 			idx, errp := openIndex(t, []string{fixture(t, tt.index)}, CDXOptions{WARCDir: dir})
-			got := collectCDX(t, idx)
+			got := collect(t, idx)
 			if len(*errp) > 0 {
 				t.Errorf("errors: %v", *errp)
 			}
@@ -386,7 +373,7 @@ func TestCDXIndexDevCorpus(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			idx, errp := openIndex(t, tt.paths, tt.opts)
-			got := collectCDX(t, idx)
+			got := collect(t, idx)
 			if len(got) != len(want) || len(want) != 614 {
 				t.Errorf("%d TimeMaps, BuildIndex %d (want 614)", len(got), len(want))
 			}
@@ -413,7 +400,7 @@ func TestCDXIndexDevCorpus(t *testing.T) {
 
 func TestCDXIndexBadFixture(t *testing.T) {
 	idx, errp := openIndex(t, []string{fixture(t, "cdx/pywb-bad.cdx")}, CDXOptions{WARCDir: fixture(t, "warc")})
-	tms := collectCDX(t, idx)
+	tms := collect(t, idx)
 	if len(tms) != 2 || len(tms[0].Captures) != 2 || len(tms[1].Captures) != 2 {
 		t.Fatalf("TimeMaps %+v", tms)
 	}

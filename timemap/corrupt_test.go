@@ -58,7 +58,6 @@ func TestCorruptRecordsAreSkipped(t *testing.T) {
 	zw.Close()
 	b := gz.Bytes()
 	b = append(b[:len(b)-40], b[len(b)-20:]...)
-	zw = gzip.NewWriter(bytes.NewBuffer(nil))
 	gzPath := filepath.Join(dir, "bad.warc.gz")
 	var tail bytes.Buffer
 	zw = gzip.NewWriter(&tail)

@@ -93,15 +93,6 @@ func gzipMembers(t *testing.T, b []byte) []int64 {
 	return offs
 }
 
-func writeTemp(t *testing.T, name string, b []byte) string {
-	t.Helper()
-	p := filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(p, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
 // TestCutGzipWARCEnds cuts a .warc.gz of the dev corpus inside record
 // headers (issue 12 item 0: gowarc's lenient header parser looped forever
 // on the cut member): every record before the cut is read, the cut one is

@@ -116,15 +116,6 @@ func checkRecords(t *testing.T, path string, size int) {
 	}
 }
 
-// fuzzFile writes data to a file named name in dir, replacing it.
-func fuzzFile(t *testing.T, dir, name string, data []byte) string {
-	p := filepath.Join(dir, name)
-	if err := os.WriteFile(p, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
 // FuzzWARCPlain reads uncompressed WARC files.
 func FuzzWARCPlain(f *testing.F) {
 	for _, b := range fuzzSeedFiles(true, 64<<10, warcSeedFixtures...) {
@@ -135,7 +126,7 @@ func FuzzWARCPlain(f *testing.F) {
 	f.Add([]byte(handWARC[:60]))
 	dir := f.TempDir()
 	f.Fuzz(func(t *testing.T, data []byte) {
-		checkRecords(t, fuzzFile(t, dir, "fuzz.warc", data), len(data))
+		checkRecords(t, writeFile(t, dir, "fuzz.warc", data), len(data))
 	})
 }
 
@@ -177,7 +168,7 @@ func FuzzWARCGzip(f *testing.F) {
 		if len(gz) > 0 && flip > 0 {
 			gz[flip%uint32(len(gz))] ^= 0x5a
 		}
-		checkRecords(t, fuzzFile(t, dir, "fuzz.warc.gz", gz), len(gz))
+		checkRecords(t, writeFile(t, dir, "fuzz.warc.gz", gz), len(gz))
 	})
 }
 
@@ -201,7 +192,7 @@ func FuzzARC(f *testing.F) {
 			zw.Close()
 			data, name = b.Bytes(), "fuzz.arc.gz"
 		}
-		checkRecords(t, fuzzFile(t, dir, name, data), len(data))
+		checkRecords(t, writeFile(t, dir, name, data), len(data))
 	})
 }
 
@@ -303,7 +294,7 @@ func FuzzGzipLead(f *testing.F) {
 	dir := f.TempDir()
 	f.Fuzz(func(t *testing.T, data, lead []byte) {
 		gz := append(bytes.Clone(lead), gzipRecords(data)...)
-		checkRecords(t, fuzzFile(t, dir, "fuzz.bin", gz), len(gz))
+		checkRecords(t, writeFile(t, dir, "fuzz.bin", gz), len(gz))
 	})
 }
 
@@ -320,7 +311,7 @@ func FuzzWARCGzipFixed(f *testing.F) {
 	dir := f.TempDir()
 	f.Fuzz(func(t *testing.T, data []byte, size uint16) {
 		gz := gzipFixed(data, max(int(size), 1))
-		checkRecords(t, fuzzFile(t, dir, "fuzz.warc.gz", gz), len(gz))
+		checkRecords(t, writeFile(t, dir, "fuzz.warc.gz", gz), len(gz))
 	})
 }
 
@@ -336,6 +327,6 @@ func FuzzARCGzipFixed(f *testing.F) {
 	dir := f.TempDir()
 	f.Fuzz(func(t *testing.T, data []byte, size uint16) {
 		gz := gzipFixed(data, max(int(size), 1))
-		checkRecords(t, fuzzFile(t, dir, "fuzz.arc.gz", gz), len(gz))
+		checkRecords(t, writeFile(t, dir, "fuzz.arc.gz", gz), len(gz))
 	})
 }

@@ -1,6 +1,7 @@
 package timemap
 
 import (
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -19,13 +20,14 @@ func fixture(tb testing.TB, rel string) string {
 	return filepath.Join(sharedDir(tb), "fixtures", rel)
 }
 
-// readAll reads every record of path, returning records (bodies drained into
-// Payload) and record errors.
+// readRec is a record read with its body drained into Payload.
 type readRec struct {
 	*Record
 	Payload []byte
 }
 
+// readAll reads every record of path, returning records (bodies drained into
+// Payload) and record errors; a read error that ends the file fails tb.
 func readAll(tb testing.TB, path string) ([]readRec, []*RecordError) {
 	tb.Helper()
 	recs, rerrs := readAllNoFatal(path)
@@ -35,4 +37,21 @@ func readAll(tb testing.TB, path string) ([]readRec, []*RecordError) {
 		}
 	}
 	return recs, rerrs
+}
+
+// writeFile writes data to a file named name in dir, replacing it, and
+// returns its path. Fuzz targets reuse one dir from input to input.
+func writeFile(tb testing.TB, dir, name string, data []byte) string {
+	tb.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	return p
+}
+
+// writeTemp writes data to a file named name in a new temporary dir.
+func writeTemp(tb testing.TB, name string, data []byte) string {
+	tb.Helper()
+	return writeFile(tb, tb.TempDir(), name, data)
 }

@@ -27,10 +27,11 @@ func buildIndex(t testing.TB, files []string, opts IndexOptions) (*Index, []erro
 	return idx, errs
 }
 
-func collect(t testing.TB, idx Source) []*TimeMap {
+// collect reads every TimeMap of src, failing t at the first error.
+func collect(t testing.TB, src Source) []*TimeMap {
 	t.Helper()
 	var tms []*TimeMap
-	for tm, err := range idx.TimeMaps(context.Background()) {
+	for tm, err := range src.TimeMaps(context.Background()) {
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -233,7 +233,7 @@ func TestCDXIndexSelect(t *testing.T) {
 			t.Run(tt.name+"/"+filepath.Ext(p), func(t *testing.T) {
 				idx, errp := openIndex(t, []string{p}, CDXOptions{WARCDir: dir})
 				idx.Select(tt.seeds)
-				got := timeMapLines(collectCDX(t, idx), captureLine)
+				got := timeMapLines(collect(t, idx), captureLine)
 				diffLines(t, got, want)
 				if len(*errp) > 0 {
 					t.Errorf("errors: %v", (*errp)[:min(5, len(*errp))])
