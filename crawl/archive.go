@@ -2,7 +2,6 @@ package crawl
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"net/http"
@@ -193,6 +192,3 @@ func fileExists(p string) bool {
 	st, err := os.Stat(p)
 	return err == nil && !st.IsDir()
 }
-
-// errNoPayload marks a capture whose record cannot be copied.
-var errNoPayload = errors.New("no payload record")

@@ -137,7 +137,7 @@ func TestClientBackoff5xx(t *testing.T) {
 	var n atomic.Int32
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if n.Add(1) <= 3 {
-			http.Error(w, "busy", 503)
+			http.Error(w, "busy", http.StatusServiceUnavailable)
 			return
 		}
 		io.WriteString(w, "ok")
@@ -352,7 +352,7 @@ func TestClientRedirects(t *testing.T) {
 }
 
 func TestClientCancel(t *testing.T) {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { http.Error(w, "", 503) }))
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { http.Error(w, "", http.StatusServiceUnavailable) }))
 	defer srv.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	c := NewClient(ClientOptions{RatePerHost: -1, ArchiveHosts: []string{srv.URL}, Sleep: func(ctx context.Context, d time.Duration) error {
