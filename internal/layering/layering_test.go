@@ -1,10 +1,10 @@
 // Package layering holds the layers the packages' docs state: it has only
-// this test, which reads every package's imports with `go list`.
+// this test, which reads every package's dependencies with `go list -deps`.
 package layering
 
 import (
 	"os/exec"
-	"path"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -12,9 +12,11 @@ import (
 const module = "github.com/offtopic/offtopic"
 
 // allowed lists, for each package, the packages of this module it may
-// import besides internal/...: timemap and extract own nothing above them;
-// remote sits on timemap; similarity on timemap and extract; crawl, report
-// and prune on similarity (crawl never imports report); cmd on everything.
+// import directly besides internal/...: timemap and extract import no other
+// layer; remote sits on timemap; similarity on timemap and extract; crawl,
+// report and prune on similarity (crawl on remote too; crawl never imports
+// report); cmd on everything. What a package may depend on at all is the
+// closure of this: prune may reach extract through similarity.
 var allowed = map[string][]string{
 	"timemap":      nil,
 	"extract":      nil,
@@ -26,26 +28,51 @@ var allowed = map[string][]string{
 	"cmd/offtopic": {"*"},
 }
 
-// TestLayering fails when a package imports one above it (or one not
-// listed at all), as Go's own go/build deps_test holds the standard
+// never lists dependencies a package must not have even if allowed above
+// were widened by mistake.
+var never = map[string][]string{
+	"timemap": {"extract", "similarity", "remote"},
+	"extract": {"timemap", "similarity", "remote"},
+	"crawl":   {"report", "prune", "cmd/offtopic"},
+}
+
+// may returns the closure of allowed[pkg]: every layer pkg may depend on.
+func may(pkg string) map[string]bool {
+	out := map[string]bool{}
+	var walk func(string)
+	walk = func(p string) {
+		for _, q := range allowed[p] {
+			if !out[q] {
+				out[q] = true
+				walk(q)
+			}
+		}
+	}
+	walk(pkg)
+	return out
+}
+
+// TestLayering fails when a package depends on one above it (or is not
+// listed at all), directly or through another package, or when its tests
+// import one above it, as Go's own go/build deps_test holds the standard
 // library's layers.
 func TestLayering(t *testing.T) {
-	out, err := exec.Command("go", "list", "-f", `{{.ImportPath}} {{join .Imports " "}}`, module+"/...").Output()
+	out, err := exec.Command("go", "list", "-deps=false", "-f",
+		`{{.ImportPath}}|{{join .Deps " "}}|{{join .TestImports " "}} {{join .XTestImports " "}}`, module+"/...").Output()
 	if err != nil {
 		t.Skipf("go list: %v", err)
 	}
 	seen := 0
 	for line := range strings.Lines(string(out)) {
-		f := strings.Fields(line)
-		if len(f) == 0 {
+		f := strings.Split(strings.TrimSpace(line), "|")
+		if len(f) != 3 {
 			continue
 		}
-		pkg := strings.TrimPrefix(strings.TrimPrefix(f[0], module), "/")
+		pkg := ours(f[0])
+		deps, testImports := layers(f[1]), layers(f[2])
 		if strings.HasPrefix(pkg, "internal/") {
-			for _, imp := range f[1:] {
-				if p, ok := strings.CutPrefix(imp, module+"/"); ok && !strings.HasPrefix(p, "internal/") {
-					t.Errorf("%s imports %s: internal packages import no layer", pkg, p)
-				}
+			for _, d := range slices.Concat(deps, testImports) {
+				t.Errorf("%s depends on %s: internal packages depend on no layer", pkg, d)
 			}
 			continue
 		}
@@ -55,13 +82,23 @@ func TestLayering(t *testing.T) {
 			continue
 		}
 		seen++
-		for _, imp := range f[1:] {
-			p, ours := strings.CutPrefix(imp, module+"/")
-			if !ours || strings.HasPrefix(p, "internal/") || len(ok) == 1 && ok[0] == "*" {
-				continue
+		for _, d := range never[pkg] {
+			if slices.Contains(deps, d) || slices.Contains(testImports, d) {
+				t.Errorf("%s depends on %s, which it never may", pkg, d)
 			}
-			if !contains(ok, p) {
-				t.Errorf("%s imports %s, a layer it may not (may: %s)", pkg, p, strings.Join(ok, ", "))
+		}
+		if slices.Equal(ok, []string{"*"}) {
+			continue
+		}
+		m := may(pkg)
+		for _, d := range deps {
+			if !m[d] {
+				t.Errorf("%s depends on %s, a layer it may not (directly: %s)", pkg, d, strings.Join(ok, ", "))
+			}
+		}
+		for _, d := range testImports {
+			if d != pkg && !m[d] {
+				t.Errorf("%s's tests import %s, a layer it may not (directly: %s)", pkg, d, strings.Join(ok, ", "))
 			}
 		}
 	}
@@ -70,11 +107,51 @@ func TestLayering(t *testing.T) {
 	}
 }
 
-func contains(list []string, p string) bool {
-	for _, x := range list {
-		if x == p || path.Dir(p) == x {
-			return true
+// TestMayIsTheClosure checks the closure the test holds packages to on the
+// table itself.
+func TestMayIsTheClosure(t *testing.T) {
+	for _, tc := range []struct {
+		pkg  string
+		want []string
+	}{
+		{"timemap", nil},
+		{"remote", []string{"timemap"}},
+		{"prune", []string{"extract", "similarity", "timemap"}},
+		{"crawl", []string{"extract", "remote", "similarity", "timemap"}},
+	} {
+		got := may(tc.pkg)
+		var names []string
+		for p := range got {
+			names = append(names, p)
+		}
+		slices.Sort(names)
+		if !slices.Equal(names, tc.want) {
+			t.Errorf("may(%s) = %v, want %v", tc.pkg, names, tc.want)
 		}
 	}
-	return false
+}
+
+// ours returns the path of an import path of this module relative to the
+// module, or "" for any other.
+func ours(importPath string) string {
+	if importPath == module {
+		return "."
+	}
+	p, ok := strings.CutPrefix(importPath, module+"/")
+	if !ok {
+		return ""
+	}
+	return p
+}
+
+// layers returns the packages of this module among the space-separated
+// import paths list, internal/... left out.
+func layers(list string) []string {
+	var out []string
+	for _, imp := range strings.Fields(list) {
+		if p := ours(imp); p != "" && !strings.HasPrefix(p, "internal/") {
+			out = append(out, p)
+		}
+	}
+	return out
 }
