@@ -113,11 +113,7 @@ func (e *PageError) Unwrap() error { return e.Err }
 // without mementos (an empty answer) wraps ErrNoMementos.
 func FetchTimeMap(ctx context.Context, doer Doer, uriT string, opts TimeMapOptions) (*timemap.TimeMap, error) {
 	opts.defaults()
-	type page struct {
-		uri   string
-		depth int
-	}
-	queue := []page{{uriT, 0}}
+	queue := []timeMapPage{{uriT, 0}}
 	visited := map[string]bool{uriT: true}
 	var (
 		original, fetchedT string
@@ -130,38 +126,16 @@ func FetchTimeMap(ctx context.Context, doer Doer, uriT string, opts TimeMapOptio
 		if fetched++; fetched > opts.MaxPages {
 			return nil, fmt.Errorf("remote: TimeMap %s: more than %d pages", uriT, opts.MaxPages)
 		}
-		base, ltm, err := fetchTimeMapPage(ctx, doer, p.uri, opts)
-		var undated []string
-		if err == nil {
-			// A memento with neither a datetime nor a timestamp in its
-			// URI-M is skipped with a warning; a page of only such
-			// mementos is a page that failed.
-			kept := ltm.Mementos[:0]
-			for _, m := range ltm.Mementos {
-				if _, _, ok := timemap.ParseURIM(m.URI); m.Datetime.IsZero() && !ok {
-					undated = append(undated, m.URI)
-					continue
-				}
-				kept = append(kept, m)
-			}
-			ltm.Mementos = kept
-			if len(kept) == 0 && len(undated) > 0 {
-				err = fmt.Errorf("%s: no memento with a datetime (%d without)", p.uri, len(undated))
-			}
-		}
+		base, ltm, undated, err := fetchDatedPage(ctx, doer, p.uri, opts)
 		if err != nil {
 			if p.uri == uriT || ctx.Err() != nil {
 				return nil, fmt.Errorf("remote: TimeMap %s: %w", uriT, err)
 			}
-			if opts.OnWarning != nil {
-				opts.OnWarning(&PageError{URIT: uriT, Page: p.uri, Err: err})
-			}
+			opts.warn(&PageError{URIT: uriT, Page: p.uri, Err: err})
 			continue
 		}
 		for _, u := range undated {
-			if opts.OnWarning != nil {
-				opts.OnWarning(fmt.Errorf("remote: TimeMap %s: memento <%s> skipped: its datetime is no date, and its URI holds no timestamp", uriT, u))
-			}
+			opts.warn(fmt.Errorf("remote: TimeMap %s: memento <%s> skipped: its datetime is no date, and its URI holds no timestamp", uriT, u))
 		}
 		visited[base.String()] = true
 		if fetchedT == "" {
@@ -174,29 +148,88 @@ func FetchTimeMap(ctx context.Context, doer Doer, uriT string, opts TimeMapOptio
 			m.URI = resolveRef(base, m.URI)
 			mementos = append(mementos, m)
 		}
-		for _, l := range ltm.Links {
-			next := l.HasRel("next") || l.HasRel("prev") || l.HasRel("previous")
-			if !(next || l.HasRel("timemap")) || l.HasRel("self") || l.HasRel("memento") {
-				continue
-			}
-			if t := l.Params["type"]; t != "" && !strings.Contains(strings.ToLower(t), "link-format") {
-				continue
-			}
-			u := resolveRef(base, l.URI)
-			if visited[u] {
-				continue
-			}
-			visited[u] = true
-			d := p.depth
-			if !next {
-				d++
-			}
-			if d > opts.MaxDepth {
-				return nil, fmt.Errorf("remote: TimeMap %s: %s nests deeper than %d", uriT, u, opts.MaxDepth)
-			}
-			queue = append(queue, page{u, d})
+		next, err := linkedPages(base, ltm.Links, p.depth, visited, opts.MaxDepth)
+		if err != nil {
+			return nil, fmt.Errorf("remote: TimeMap %s: %w", uriT, err)
 		}
+		queue = append(queue, next...)
 	}
+	return mementoTimeMap(uriT, fetchedT, original, mementos, opts)
+}
+
+// timeMapPage is a page of a paged or index TimeMap waiting to be fetched,
+// and how deep it lies (index TimeMaps nest; next and prev pages do not).
+type timeMapPage struct {
+	uri   string
+	depth int
+}
+
+// warn hands err to o.OnWarning.
+func (o *TimeMapOptions) warn(err error) {
+	if o.OnWarning != nil {
+		o.OnWarning(err)
+	}
+}
+
+// fetchDatedPage fetches one TimeMap page as fetchTimeMapPage does and drops
+// its mementos with neither a datetime nor a timestamp in their URI-M,
+// returned as undated; a page of only such mementos is a page that failed.
+func fetchDatedPage(ctx context.Context, doer Doer, uri string, opts TimeMapOptions) (base *url.URL, ltm *timemap.LinkTimeMap, undated []string, err error) {
+	base, ltm, err = fetchTimeMapPage(ctx, doer, uri, opts)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	kept := ltm.Mementos[:0]
+	for _, m := range ltm.Mementos {
+		if _, _, ok := timemap.ParseURIM(m.URI); m.Datetime.IsZero() && !ok {
+			undated = append(undated, m.URI)
+			continue
+		}
+		kept = append(kept, m)
+	}
+	ltm.Mementos = kept
+	if len(kept) == 0 && len(undated) > 0 {
+		return nil, nil, nil, fmt.Errorf("%s: no memento with a datetime (%d without)", uri, len(undated))
+	}
+	return base, ltm, undated, nil
+}
+
+// linkedPages returns the pages a TimeMap page at depth links to that are
+// still to be fetched (marked in visited): its rel="timemap" links one level
+// deeper (at most maxDepth), its next and prev links at its own depth; not
+// "self", not mementos, and not a link whose type names another format
+// (the same TimeMap again).
+func linkedPages(base *url.URL, links []timemap.Link, depth int, visited map[string]bool, maxDepth int) ([]timeMapPage, error) {
+	var out []timeMapPage
+	for _, l := range links {
+		next := l.HasRel("next") || l.HasRel("prev") || l.HasRel("previous")
+		if !(next || l.HasRel("timemap")) || l.HasRel("self") || l.HasRel("memento") {
+			continue
+		}
+		if t := l.Params["type"]; t != "" && !strings.Contains(strings.ToLower(t), "link-format") {
+			continue
+		}
+		u := resolveRef(base, l.URI)
+		if visited[u] {
+			continue
+		}
+		visited[u] = true
+		d := depth
+		if !next {
+			d++
+		}
+		if d > maxDepth {
+			return nil, fmt.Errorf("%s nests deeper than %d", u, maxDepth)
+		}
+		out = append(out, timeMapPage{u, d})
+	}
+	return out, nil
+}
+
+// mementoTimeMap makes the TimeMap of the mementos FetchTimeMap gathered
+// from uriT (fetched at fetchedT): one capture per datetime and URI-M, in
+// time order, under original (else the URI-R of the first URI-M).
+func mementoTimeMap(uriT, fetchedT, original string, mementos []timemap.LinkMemento, opts TimeMapOptions) (*timemap.TimeMap, error) {
 	if len(mementos) == 0 {
 		return nil, fmt.Errorf("remote: TimeMap %s: %w", uriT, ErrNoMementos)
 	}
@@ -215,9 +248,7 @@ func FetchTimeMap(ctx context.Context, doer Doer, uriT string, opts TimeMapOptio
 			if !ok {
 				// Neither a datetime nor a timestamp in the URI-M: this
 				// memento is lost, not the TimeMap.
-				if opts.OnWarning != nil {
-					opts.OnWarning(fmt.Errorf("remote: TimeMap %s: memento <%s> skipped: no datetime, and none in its URI", uriT, m.URI))
-				}
+				opts.warn(fmt.Errorf("remote: TimeMap %s: memento <%s> skipped: no datetime, and none in its URI", uriT, m.URI))
 				continue
 			}
 			t, _ = timemap.ParseTimestamp(ts)
