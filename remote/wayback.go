@@ -67,53 +67,12 @@ func (wayback) list(ctx context.Context, s *CDXServer, q Query, k *sink) error {
 // JSON answer on a single line is read as a whole). A first row naming
 // "timestamp" names the fields; a one-element row (after an empty one) is
 // the resume key, as written (URL-encoded).
-func parseWayback(r io.Reader, u string, k *sink) (resume string, err error) {
+func parseWayback(r io.Reader, u string, k *sink) (string, error) {
 	b, err := io.ReadAll(r)
 	if err != nil {
 		return "", fmt.Errorf("remote: reading %s: %w", u, err)
 	}
-	var idx map[string]int
-	afterEmpty := false
-	doRow := func(n int, row []any) bool {
-		vals, allStr, err := rowStrings(row)
-		if err != nil {
-			return k.err(&CDXLineError{URL: u, Line: n, Err: err})
-		}
-		switch {
-		case len(vals) == 0:
-			afterEmpty = true
-			return true
-		case len(vals) == 1 && (afterEmpty || idx != nil):
-			resume = vals[0]
-			return true
-		case idx == nil && allStr && slices.Contains(vals, "timestamp"):
-			idx = map[string]int{}
-			for i, v := range vals {
-				idx[v] = i
-			}
-			return true
-		}
-		if idx == nil {
-			idx = map[string]int{}
-			for i, v := range waybackFields() {
-				idx[v] = i
-			}
-		}
-		if len(vals) < len(idx) {
-			return k.err(&CDXLineError{URL: u, Line: n, Err: fmt.Errorf("%d fields, want %d", len(vals), len(idx))})
-		}
-		get := func(names ...string) string {
-			for _, name := range names {
-				if i, ok := idx[name]; ok && i < len(vals) {
-					return vals[i]
-				}
-			}
-			return "-"
-		}
-		return k.row(u, n, entry{key: get("urlkey"), ts: get("timestamp"), original: get("original", "url"),
-			mime: get("mimetype", "mime"), status: get("statuscode", "status"), digest: get("digest"),
-			length: get("length"), offset: get("offset"), filename: get("filename")})
-	}
+	p := &waybackAnswer{u: u, k: k}
 	t := bytes.TrimSpace(b)
 	if len(t) == 0 {
 		return "", nil
@@ -126,49 +85,106 @@ func parseWayback(r io.Reader, u string, k *sink) (resume string, err error) {
 			return "", fmt.Errorf("remote: CDX %s: %w", u, err)
 		}
 		for i, row := range rows {
-			if !doRow(i+1, row) {
+			if !p.row(i+1, row) {
 				break
 			}
 		}
-		return resume, nil
+		return p.resume, nil
 	}
-	err = eachLine(bytes.NewReader(b), u, func(n int, line string) bool {
-		line = strings.TrimSpace(line)
-		if line != "" && line[0] != '[' && line[0] != ']' {
-			// The plain-text answer (servers that ignore output=json):
-			// fields separated by spaces; after an empty line, a lone
-			// token is the resume key.
-			f := strings.Fields(line)
-			if len(f) == 1 && afterEmpty {
-				resume = f[0]
-				return true
-			}
-			row := make([]any, len(f))
-			for i, v := range f {
-				row[i] = v
-			}
-			return doRow(n, row)
-		}
-		if line == "" {
-			afterEmpty = true
+	err = eachLine(bytes.NewReader(b), u, p.line)
+	return p.resume, err
+}
+
+// waybackAnswer is what parseWayback knows of an answer so far: the
+// field names, whether an empty row came, the resume key.
+type waybackAnswer struct {
+	u          string
+	k          *sink
+	idx        map[string]int // field name -> column
+	afterEmpty bool
+	resume     string
+}
+
+// line reads line n of the answer, a JSON row or a plain-text one; it
+// reports false to stop reading.
+func (p *waybackAnswer) line(n int, line string) bool {
+	line = strings.TrimSpace(line)
+	if line != "" && line[0] != '[' && line[0] != ']' {
+		// The plain-text answer (servers that ignore output=json):
+		// fields separated by spaces; after an empty line, a lone
+		// token is the resume key.
+		f := strings.Fields(line)
+		if len(f) == 1 && p.afterEmpty {
+			p.resume = f[0]
 			return true
 		}
-		if strings.HasPrefix(line, "[[") {
-			line = line[1:]
-		} else if line == "[" || line == "]" || line == "" {
-			return true
+		row := make([]any, len(f))
+		for i, v := range f {
+			row[i] = v
 		}
-		line = strings.TrimSuffix(line, ",")
-		if strings.HasSuffix(line, "]]") {
-			line = line[:len(line)-1]
+		return p.row(n, row)
+	}
+	if line == "" {
+		p.afterEmpty = true
+		return true
+	}
+	if strings.HasPrefix(line, "[[") {
+		line = line[1:]
+	} else if line == "[" || line == "]" {
+		return true
+	}
+	line = strings.TrimSuffix(line, ",")
+	if strings.HasSuffix(line, "]]") {
+		line = line[:len(line)-1]
+	}
+	var row []any
+	dec := json.NewDecoder(strings.NewReader(line))
+	dec.UseNumber()
+	if err := dec.Decode(&row); err != nil {
+		return p.k.err(&CDXLineError{URL: p.u, Line: n, Err: fmt.Errorf("not a JSON row: %w", err)})
+	}
+	return p.row(n, row)
+}
+
+// row reads row n: the field names, the resume key, or a capture handed to
+// the sink; it reports false to stop reading.
+func (p *waybackAnswer) row(n int, row []any) bool {
+	vals, allStr, err := rowStrings(row)
+	if err != nil {
+		return p.k.err(&CDXLineError{URL: p.u, Line: n, Err: err})
+	}
+	switch {
+	case len(vals) == 0:
+		p.afterEmpty = true
+		return true
+	case len(vals) == 1 && (p.afterEmpty || p.idx != nil):
+		p.resume = vals[0]
+		return true
+	case p.idx == nil && allStr && slices.Contains(vals, "timestamp"):
+		p.idx = map[string]int{}
+		for i, v := range vals {
+			p.idx[v] = i
 		}
-		var row []any
-		dec := json.NewDecoder(strings.NewReader(line))
-		dec.UseNumber()
-		if err := dec.Decode(&row); err != nil {
-			return k.err(&CDXLineError{URL: u, Line: n, Err: fmt.Errorf("not a JSON row: %w", err)})
+		return true
+	}
+	if p.idx == nil {
+		p.idx = map[string]int{}
+		for i, v := range waybackFields() {
+			p.idx[v] = i
 		}
-		return doRow(n, row)
-	})
-	return resume, err
+	}
+	if len(vals) < len(p.idx) {
+		return p.k.err(&CDXLineError{URL: p.u, Line: n, Err: fmt.Errorf("%d fields, want %d", len(vals), len(p.idx))})
+	}
+	get := func(names ...string) string {
+		for _, name := range names {
+			if i, ok := p.idx[name]; ok && i < len(vals) {
+				return vals[i]
+			}
+		}
+		return "-"
+	}
+	return p.k.row(p.u, n, entry{key: get("urlkey"), ts: get("timestamp"), original: get("original", "url"),
+		mime: get("mimetype", "mime"), status: get("statuscode", "status"), digest: get("digest"),
+		length: get("length"), offset: get("offset"), filename: get("filename")})
 }
