@@ -123,12 +123,40 @@ func Score(ctx context.Context, in Input, model *Model, opts Options) (*TimeMapR
 	opts = opts.WithDefaults()
 	tm := in.TimeMap
 	res := &TimeMapResult{Key: tm.Key, URIR: tm.URIR, URIT: in.URIT, Captures: make([]CaptureResult, len(tm.Captures))}
+	prep, voc := prepareCaptures(&in, res, opts)
+	sc := &scoring{ctx: ctx, prep: prep, model: model, voc: voc, urir: tm.URIR, host: hostOf(tm.URIR)}
+	sc.weigh(opts.CollectionIDF)
 
-	// What each capture shows when replayed: where it leads elsewhere, the
-	// document it leads to.
+	t0, why := chooseT0(in, sc, opts)
+	if t0 < 0 {
+		res.T0Reason = why
+		for i := range res.Captures {
+			if prep[i] != nil {
+				res.Captures[i].Verdict, res.Captures[i].Reason = VerdictNotScored, "no capture qualifies as t0: "+why
+			}
+		}
+		return res, nil
+	}
+	res.T0, res.T0Reason = res.Captures[t0].URIM, why
+	res.Captures[t0].IsT0 = true
+	sc.t0 = t0
+	measures, err := prepareMeasures(sc, opts)
+	if err != nil {
+		return nil, err
+	}
+	judge(sc, res, measures, &opts)
+	return res, nil
+}
+
+// prepareCaptures fills res with what each capture of in is (replay
+// included: where it leads elsewhere, the document it leads to, now in
+// in.Docs) and returns the term counts of those that can be scored (nil for
+// the others, given VerdictNotScored and why) in one vocabulary.
+func prepareCaptures(in *Input, res *TimeMapResult, opts Options) ([]*prepared, *vocab) {
+	tm := in.TimeMap
 	docs := make([]*extract.Document, len(tm.Captures))
 	copy(docs, in.Docs)
-	replays := replayAll(&in, docs)
+	replays := replayAll(in, docs)
 	in.Docs = docs
 	prep := make([]*prepared, len(tm.Captures))
 	voc := newVocab()
@@ -159,36 +187,32 @@ func Score(ctx context.Context, in Input, model *Model, opts Options) (*TimeMapR
 		}
 		prep[i] = &prepared{spam: -1, doc: doc, tf: voc.counts(doc.Terms), ctf: voc.counts(doc.TextTerms())}
 	}
-	sc := &scoring{ctx: ctx, prep: prep, model: model, voc: voc, urir: tm.URIR, host: hostOf(tm.URIR)}
-	sc.weigh(opts.CollectionIDF)
+	return prep, voc
+}
 
-	t0, why := chooseT0(in, sc, opts)
-	if t0 < 0 {
-		res.T0Reason = why
-		for i := range res.Captures {
-			if prep[i] != nil {
-				res.Captures[i].Verdict, res.Captures[i].Reason = VerdictNotScored, "no capture qualifies as t0: "+why
-			}
-		}
-		return res, nil
-	}
-	res.T0, res.T0Reason = res.Captures[t0].URIM, why
-	res.Captures[t0].IsT0 = true
-
-	sc.t0 = t0
+// prepareMeasures returns the measures computed for sc, prepared: those
+// opts asks for, topic (for the reports, where there is a model) and those
+// always computed.
+func prepareMeasures(sc *scoring, opts Options) ([]Measure, error) {
 	var measures []Measure
 	for _, m := range Measures() {
-		// topic is computed where there is a model, for the reports.
 		if !opts.Computes(m.Name) && m.Family != TopicFamily && !m.always {
 			continue
 		}
 		if m.prepare != nil {
 			if err := m.prepare(sc); err != nil {
-				return nil, fmt.Errorf("%s of %s: %w", m.Name, tm.URIR, err)
+				return nil, fmt.Errorf("%s of %s: %w", m.Name, sc.urir, err)
 			}
 		}
 		measures = append(measures, m)
 	}
+	return measures, nil
+}
+
+// judge scores every scorable capture after sc.t0 with measures and gives
+// it its verdict, reason and, off-topic, its kind.
+func judge(sc *scoring, res *TimeMapResult, measures []Measure, opts *Options) {
+	t0 := sc.t0
 	// anchor is the latest capture judged on-topic and continuous with the
 	// anchor before it, t0 to begin with (see Options.Continuity).
 	// A t0 that is a message page means every capture is one (chooseT0
@@ -199,7 +223,7 @@ func Score(ctx context.Context, in Input, model *Model, opts Options) (*TimeMapR
 	// when off-topic ("" when on-topic): a capture that continues an
 	// off-topic one got there the same way.
 	last, run := -1, Kind("")
-	for i, p := range prep {
+	for i, p := range sc.prep {
 		if p == nil {
 			continue
 		}
@@ -225,7 +249,7 @@ func Score(ctx context.Context, in Input, model *Model, opts Options) (*TimeMapR
 			last, run = i, ""
 			continue
 		}
-		r := &reading{s: sc, i: i, anchor: anchor, last: last, run: run, scores: scores, opts: &opts, replay: cr.Replay}
+		r := &reading{s: sc, i: i, anchor: anchor, last: last, run: run, scores: scores, opts: opts, replay: cr.Replay}
 		cr.Verdict, cr.Reason = r.verdict()
 		run = ""
 		if cr.Verdict == VerdictOff {
@@ -239,7 +263,6 @@ func Score(ctx context.Context, in Input, model *Model, opts Options) (*TimeMapR
 			anchor = i
 		}
 	}
-	return res, nil
 }
 
 // roundScore keeps 6 decimals: sums over Go maps run in varying order, and
