@@ -243,25 +243,26 @@ func decide(plan *Plan, es []entry) {
 
 // copyFile writes the kept records of in to out, and returns what it left
 // out and the damaged stretches it found.
-func copyFile(plan *Plan, in, out string) (fc FileCount, excluded, damaged []ExcludedRecord, err error) {
-	fc = FileCount{File: in}
+func copyFile(plan *Plan, in, out string) (FileCount, []ExcludedRecord, []ExcludedRecord, error) {
+	t := fileTally{in: in, fc: FileCount{File: in}}
+	fail := func(err error) (FileCount, []ExcludedRecord, []ExcludedRecord, error) { return t.fc, nil, nil, err }
 	es, gz, err := scan(in)
 	if err != nil {
-		return fc, nil, nil, err
+		return fail(err)
 	}
 	decide(plan, es)
 	src, err := os.Open(in)
 	if err != nil {
-		return fc, nil, nil, fmt.Errorf("open %s: %w", in, err)
+		return fail(fmt.Errorf("open %s: %w", in, err))
 	}
 	defer src.Close()
 	fi, err := src.Stat()
 	if err != nil {
-		return fc, nil, nil, fmt.Errorf("stat %s: %w", in, err)
+		return fail(fmt.Errorf("stat %s: %w", in, err))
 	}
 	dst, err := os.Create(out)
 	if err != nil {
-		return fc, nil, nil, fmt.Errorf("create %s: %w", out, err)
+		return fail(fmt.Errorf("create %s: %w", out, err))
 	}
 	defer dst.Close()
 	bw := bufio.NewWriterSize(dst, 1<<20)
@@ -271,7 +272,7 @@ func copyFile(plan *Plan, in, out string) (fc FileCount, excluded, damaged []Exc
 		first = es[0].loc.Offset
 	}
 	if _, err := io.Copy(bw, io.NewSectionReader(src, 0, first)); err != nil {
-		return fc, nil, nil, fmt.Errorf("copy %s: %w", in, err)
+		return fail(fmt.Errorf("copy %s: %w", in, err))
 	}
 	for i := 0; i < len(es); {
 		// A group is the records stored in one stretch of the file: one gzip
@@ -287,65 +288,85 @@ func copyFile(plan *Plan, in, out string) (fc FileCount, excluded, damaged []Exc
 		group := es[i:j]
 		i = j
 		if len(group) > 1 {
-			// Damage inside a member that also holds readable records
-			// cannot be cut out of it: it stays with them.
-			group = slices.DeleteFunc(slices.Clone(group), func(e entry) bool {
-				if e.corrupted {
-					fc.Records++
-					fc.Kept++
-					fc.Unreadable++
-					damaged = append(damaged, ExcludedRecord{Exclusion: e.why, Type: e.typ, File: in, Offset: e.loc.Offset})
-				}
-				return e.corrupted
-			})
-			if len(group) == 0 {
+			if group = t.keepDamageInMember(group); len(group) == 0 {
 				continue
 			}
 		}
-		for k := range group {
-			e := &group[k]
-			fc.Records++
-			if e.corrupted {
-				fc.Unreadable++
-				e.why.Reason += fmt.Sprintf(" (%d bytes)", end-e.loc.Offset)
-				rec := ExcludedRecord{Exclusion: e.why, Type: e.typ, File: in, Offset: e.loc.Offset}
-				damaged = append(damaged, rec)
-				if !plan.KeepDamaged {
-					e.exclude = true
-					fc.Excluded++
-					excluded = append(excluded, rec)
-					continue
-				}
-				fc.Kept++
-				continue
-			}
-			if e.exclude {
-				fc.Excluded++
-				excluded = append(excluded, ExcludedRecord{Exclusion: e.why, Type: e.typ, File: in, Offset: e.loc.Offset})
-				continue
-			}
-			fc.Kept++
-		}
+		t.decideGroup(group, end, plan.KeepDamaged)
 		if len(group) == 1 || !gz {
 			if !group[0].exclude {
 				if _, err := io.Copy(bw, io.NewSectionReader(src, group[0].loc.Offset, end-group[0].loc.Offset)); err != nil {
-					return fc, nil, nil, fmt.Errorf("copy %s at %d: %w", in, group[0].loc.Offset, err)
+					return fail(fmt.Errorf("copy %s at %d: %w", in, group[0].loc.Offset, err))
 				}
 			}
 		} else if err := splitMember(bw, src, group, end); err != nil {
-			return fc, nil, nil, fmt.Errorf("copy %s at %d: %w", in, group[0].loc.Offset, err)
+			return fail(fmt.Errorf("copy %s at %d: %w", in, group[0].loc.Offset, err))
 		}
 	}
 	if err := bw.Flush(); err != nil {
-		return fc, nil, nil, fmt.Errorf("write %s: %w", out, err)
+		return fail(fmt.Errorf("write %s: %w", out, err))
 	}
 	if err := dst.Sync(); err != nil {
-		return fc, nil, nil, fmt.Errorf("write %s: %w", out, err)
+		return fail(fmt.Errorf("write %s: %w", out, err))
 	}
-	if fc.Records != fc.Kept+fc.Excluded {
-		return fc, nil, nil, fmt.Errorf("%s: %d records in, %d kept + %d excluded", in, fc.Records, fc.Kept, fc.Excluded)
+	if fc := t.fc; fc.Records != fc.Kept+fc.Excluded {
+		return fail(fmt.Errorf("%s: %d records in, %d kept + %d excluded", in, fc.Records, fc.Kept, fc.Excluded))
 	}
-	return fc, excluded, damaged, nil
+	return t.fc, t.excluded, t.damaged, nil
+}
+
+// fileTally is what copyFile counts of one file's records: kept, left out,
+// damaged.
+type fileTally struct {
+	in                string
+	fc                FileCount
+	excluded, damaged []ExcludedRecord
+}
+
+// keepDamageInMember returns the records of a member holding several
+// without its damaged ones, counted kept and damaged: damage inside a member
+// that also holds readable records cannot be cut out of it, it stays with
+// them.
+func (t *fileTally) keepDamageInMember(group []entry) []entry {
+	return slices.DeleteFunc(slices.Clone(group), func(e entry) bool {
+		if e.corrupted {
+			t.fc.Records++
+			t.fc.Kept++
+			t.fc.Unreadable++
+			t.damaged = append(t.damaged, ExcludedRecord{Exclusion: e.why, Type: e.typ, File: t.in, Offset: e.loc.Offset})
+		}
+		return e.corrupted
+	})
+}
+
+// decideGroup counts the records of a group whose stretch ends at end as
+// kept or excluded; a damaged one (its stretch's length added to its
+// reason) is excluded unless keepDamaged.
+func (t *fileTally) decideGroup(group []entry, end int64, keepDamaged bool) {
+	for k := range group {
+		e := &group[k]
+		t.fc.Records++
+		if e.corrupted {
+			t.fc.Unreadable++
+			e.why.Reason += fmt.Sprintf(" (%d bytes)", end-e.loc.Offset)
+			rec := ExcludedRecord{Exclusion: e.why, Type: e.typ, File: t.in, Offset: e.loc.Offset}
+			t.damaged = append(t.damaged, rec)
+			if !keepDamaged {
+				e.exclude = true
+				t.fc.Excluded++
+				t.excluded = append(t.excluded, rec)
+				continue
+			}
+			t.fc.Kept++
+			continue
+		}
+		if e.exclude {
+			t.fc.Excluded++
+			t.excluded = append(t.excluded, ExcludedRecord{Exclusion: e.why, Type: e.typ, File: t.in, Offset: e.loc.Offset})
+			continue
+		}
+		t.fc.Kept++
+	}
 }
 
 // splitMember copies the kept records of one gzip member holding several
