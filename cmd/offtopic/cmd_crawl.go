@@ -30,6 +30,7 @@ type crawlOptions struct {
 	// The limits override the spec's only when given.
 	targetSet, maxDepthSet, maxRuntimeSet bool
 	archive                               archiveOptions
+	prof                                  profileOptions
 }
 
 func crawlCommand() *cli.Command {
@@ -100,7 +101,7 @@ func (o *crawlOptions) flags() []cli.Flag {
 		&cli.BoolFlag{Name: "archive-idf", Destination: &o.archiveIDF, Usage: "build IDF from every capture of the local archive first"},
 		&cli.BoolFlag{Name: "local-idf", Destination: &o.localIDF, Hidden: true, Usage: "IDF from the reference and crawled documents (now the default)"},
 		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Destination: &o.quiet, Usage: "no progress on stderr"},
-	}, o.archive.flags())
+	}, o.archive.flags(), o.prof.flags())
 }
 
 // crawlPlan is what crawl's flags ask for, checked before anything is read.
@@ -156,6 +157,11 @@ func (o *crawlOptions) run1(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	stopProfiles, err := o.prof.start(stderr)
+	if err != nil {
+		return err
+	}
+	defer stopProfiles()
 	t0 := time.Now()
 	archive, df, err := o.archive.open(c.Context, p.spec, o.archiveIDF)
 	if err != nil {
