@@ -114,10 +114,13 @@ func StemKeywords(keywords []string, lang string) [][]string {
 }
 
 // Reference is the topic of a collection: the TF-IDF vector of its reference
-// documents' main text, boosted by the keywords.
+// documents' main text, boosted by the keywords. It is made by NewReference,
+// and its Vector must not change afterwards.
 type Reference struct {
 	Vector   similarity.Vector
 	Keywords [][]string
+	// ordered is Vector with its terms sorted once, for TopicR.
+	ordered *similarity.Ordered
 }
 
 // NewReference builds the reference vector from the reference documents'
@@ -139,7 +142,7 @@ func NewReference(docs [][]string, keywords [][]string, df *DocFreq) *Reference 
 	for f := range v {
 		v[f] *= KeywordBoost(f, keywords)
 	}
-	return &Reference{Vector: v, Keywords: keywords}
+	return &Reference{Vector: v, Keywords: keywords, ordered: similarity.NewOrdered(v)}
 }
 
 // TopicR is the cosine between the reference vector and the document's
@@ -147,7 +150,7 @@ func NewReference(docs [][]string, keywords [][]string, df *DocFreq) *Reference 
 // order (similarity.CosineInOrder) so that a resumed crawl scores exactly as
 // an uninterrupted one.
 func (r *Reference) TopicR(terms []string, df *DocFreq) float64 {
-	return similarity.CosineInOrder(r.Vector, Weigh(Features(terms), df))
+	return r.ordered.Cosine(Weigh(Features(terms), df))
 }
 
 // TopTerms returns the n heaviest features of the reference vector.

@@ -168,26 +168,55 @@ func clamp(x, lo, hi float64) float64 {
 // differ in its last bits from one run to the next; CosineInOrder gives the
 // same bits on every run, at the cost of sorting the terms. It is for
 // callers that compare scores exactly (the crawl's frontier, which a resumed
-// crawl must rebuild as it was).
-func CosineInOrder(a, b Vector) float64 {
-	if len(a) > len(b) {
-		a, b = b, a
+// crawl must rebuild as it was). A caller that scores many vectors against
+// one sorts that one once with NewOrdered.
+func CosineInOrder(a, b Vector) float64 { return NewOrdered(a).Cosine(b) }
+
+// Ordered is a Vector with its terms sorted and its squared norm summed in
+// term order, for CosineInOrder against many vectors. The Vector must not
+// change afterwards.
+type Ordered struct {
+	v     Vector
+	terms []string
+	norm2 float64
+}
+
+// NewOrdered sorts v's terms and sums its squared norm.
+func NewOrdered(v Vector) *Ordered {
+	o := &Ordered{v: v, terms: sortedTerms(v)}
+	for _, t := range o.terms {
+		o.norm2 += v[t] * v[t]
 	}
-	var dot, na, nb float64
-	for _, t := range sortedTerms(a) {
-		w := a[t]
-		na += w * w
-		if y, ok := b[t]; ok {
-			dot += w * y
+	return o
+}
+
+// Cosine is CosineInOrder(v, b), bit for bit, where v is o's Vector: the
+// dot product is summed over the terms of the shorter vector in order, each
+// norm over its own terms in order.
+func (o *Ordered) Cosine(b Vector) float64 {
+	var dot, nb float64
+	if len(o.v) > len(b) {
+		for _, t := range sortedTerms(b) {
+			w := b[t]
+			nb += w * w
+			if y, ok := o.v[t]; ok {
+				dot += w * y
+			}
+		}
+	} else {
+		for _, t := range o.terms {
+			if y, ok := b[t]; ok {
+				dot += o.v[t] * y
+			}
+		}
+		for _, t := range sortedTerms(b) {
+			nb += b[t] * b[t]
 		}
 	}
-	for _, t := range sortedTerms(b) {
-		nb += b[t] * b[t]
-	}
-	if na == 0 || nb == 0 {
+	if o.norm2 == 0 || nb == 0 {
 		return 0
 	}
-	return clamp(dot/math.Sqrt(na*nb), 0, 1)
+	return clamp(dot/math.Sqrt(o.norm2*nb), 0, 1)
 }
 
 // sortedTerms returns the terms of v in order.
