@@ -73,7 +73,9 @@ type Options struct {
 	// Progress, when set, hears the crawl's statistics after each document.
 	Progress func(Stats)
 	// SaveEvery is how many documents pass between saves of the crawl state
-	// (default 25); the state is always saved when the crawl stops.
+	// (default 25), and more when saving would take over a twentieth of the
+	// crawl's time (the state grows with the crawl: see saveDue); the state
+	// is always saved when the crawl stops.
 	SaveEvery int
 	// oracle, set by tests only, tells whether a page is relevant and
 	// whether it is about the event: with it the default strategy reads
@@ -173,6 +175,9 @@ type crawler struct {
 	front      frontier
 	seen       map[string]bool
 	sum        float64
+	// lastSave is when the state was last saved and saveCost what that took (see saveDue).
+	lastSave time.Time
+	saveCost time.Duration
 }
 
 // Crawl runs (or with Options.Resume continues) a focused crawl and writes
@@ -542,7 +547,7 @@ func (c *crawler) run(ctx context.Context) (*Result, error) {
 		if c.opts.Progress != nil {
 			c.opts.Progress(c.stats(prior+time.Since(start), done, time.Since(start)))
 		}
-		if done%c.opts.SaveEvery == 0 {
+		if done%c.opts.SaveEvery == 0 && c.saveDue() {
 			c.st.Elapsed = (prior + time.Since(start)).Seconds()
 			if err := c.saveState(); err != nil {
 				return nil, err
