@@ -534,9 +534,11 @@ func (c *crawler) run(ctx context.Context) (*Result, error) {
 				c.sum += ttr
 				if c.opts.Spec.MaxDepth == 0 || it.Depth < c.opts.Spec.MaxDepth {
 					for _, l := range s.links {
-						next := Item{URL: l.URL, Priority: c.priority(ttr, s, l)}
+						var next Item
 						if c.opts.Strategy == Gated {
 							next = c.estimate(min(1, s.topic/c.linkScale), s.temp, l)
+						} else {
+							next = Item{URL: l.URL, Priority: c.priority(ttr, s, l)}
 						}
 						next.Depth, next.Parent = it.Depth+1, it.URL
 						c.enqueue(next)
