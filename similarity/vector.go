@@ -190,27 +190,16 @@ func NewOrdered(v Vector) *Ordered {
 	return o
 }
 
-// Cosine is CosineInOrder(v, b), bit for bit, where v is o's Vector: the
-// dot product is summed over the terms of the shorter vector in order, each
-// norm over its own terms in order.
+// Cosine is CosineInOrder(v, b), bit for bit, where v is o's Vector. Both
+// sums are taken in term order: b's norm over its terms, the dot product
+// over the terms v and b share (the same order whichever side is walked).
 func (o *Ordered) Cosine(b Vector) float64 {
 	var dot, nb float64
-	if len(o.v) > len(b) {
-		for _, t := range sortedTerms(b) {
-			w := b[t]
-			nb += w * w
-			if y, ok := o.v[t]; ok {
-				dot += w * y
-			}
-		}
-	} else {
-		for _, t := range o.terms {
-			if y, ok := b[t]; ok {
-				dot += o.v[t] * y
-			}
-		}
-		for _, t := range sortedTerms(b) {
-			nb += b[t] * b[t]
+	for _, t := range sortedTerms(b) {
+		w := b[t]
+		nb += w * w
+		if y, ok := o.v[t]; ok {
+			dot += w * y
 		}
 	}
 	if o.norm2 == 0 || nb == 0 {

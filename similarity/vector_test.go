@@ -36,6 +36,15 @@ func TestCosineInOrder(t *testing.T) {
 			if rev := CosineInOrder(c.b, c.a); rev != got {
 				t.Errorf("not symmetric: %v and %v", got, rev)
 			}
+			o := NewOrdered(c.a)
+			for _, v := range []Vector{c.b, a, b, c.b} { // one Ordered scores many vectors
+				if got, want := o.Cosine(v), Cosine(c.a, v); math.Abs(got-want) > 1e-12 {
+					t.Errorf("Ordered.Cosine = %v, Cosine = %v", got, want)
+				}
+			}
+			if again := o.Cosine(c.b); again != got {
+				t.Errorf("Ordered.Cosine %v after other vectors, CosineInOrder %v", again, got)
+			}
 			for range 20 { // map order changes between iterations; the bits must not
 				if again := CosineInOrder(c.a, c.b); again != got {
 					t.Fatalf("CosineInOrder %v then %v", got, again)
