@@ -51,7 +51,7 @@ func TestMapReduceEqualsDetect(t *testing.T) {
 	if dev := devFiles(); len(dev) > 0 {
 		sets["dev"] = dev
 	} else {
-		t.Log("dev corpus absent: comparing on the sample only")
+		t.Log("dev corpus absent or -short: comparing on the sample only")
 	}
 	for name, files := range sets {
 		t.Run(name, func(t *testing.T) {
@@ -160,7 +160,7 @@ func TestSplitRunsEqualDetect(t *testing.T) {
 	if dev := devFiles(); len(dev) > 0 {
 		sets["dev"] = set{dev, []int{8}}
 	} else {
-		t.Log("dev corpus absent: comparing on the sample only")
+		t.Log("dev corpus absent or -short: comparing on the sample only")
 	}
 	for name, s := range sets {
 		t.Run(name, func(t *testing.T) {

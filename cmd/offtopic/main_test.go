@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/offtopic/offtopic/internal/testcorpus"
 )
 
 func runCLI(t *testing.T, args ...string) (int, string, string) {
@@ -176,23 +178,10 @@ func TestVersionAndHelp(t *testing.T) {
 	}
 }
 
-// sharedDir finds ../shared beside the checkout (or $OFFTOPIC_SHARED).
-func sharedDir(t *testing.T) string {
-	t.Helper()
-	dir := os.Getenv("OFFTOPIC_SHARED")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "..", "shared")
-	}
-	if _, err := os.Stat(filepath.Join(dir, "corpus", "dev", "gold.tsv")); err != nil {
-		t.Skipf("shared corpus not found at %s (set OFFTOPIC_SHARED): %v", dir, err)
-	}
-	return dir
-}
-
 // TestDevCorpusQuality runs the acceptance check: default settings on
 // the labelled dev collection reach F1 >= 0.90 and accuracy >= 0.95.
 func TestDevCorpusQuality(t *testing.T) {
-	dev := filepath.Join(sharedDir(t), "corpus", "dev")
+	dev := testcorpus.Corpus(t, "dev")
 	files, _ := filepath.Glob(filepath.Join(dev, "*.warc.gz"))
 	out := t.TempDir()
 	code, _, stderr := runCLI(t, append([]string{"detect", "-q", "--out-dir", out}, files...)...)
