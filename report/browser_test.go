@@ -249,7 +249,41 @@ func (c *cdp) open(t *testing.T, ev *pageEvents, path string) {
 	case <-time.After(30 * time.Second):
 		t.Fatalf("%s did not load in 30s", filepath.Base(path))
 	}
-	time.Sleep(300 * time.Millisecond)
+	c.waitFor(t, "the page to be complete", `document.readyState === 'complete'`)
+}
+
+// poll evaluates a JavaScript condition until it holds or the time is up,
+// and reports whether it held.
+func (c *cdp) poll(expr string, within time.Duration) bool {
+	deadline := time.Now().Add(within)
+	for {
+		var ok bool
+		if err := c.eval("!!("+expr+")", &ok); err == nil && ok {
+			return true
+		}
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// waitFor polls a JavaScript condition until it holds, failing the test
+// when it does not within 10 s.
+func (c *cdp) waitFor(t testing.TB, what, expr string) {
+	t.Helper()
+	if !c.poll(expr, 10*time.Second) {
+		t.Fatalf("waited 10s for %s: %s", what, expr)
+	}
+}
+
+// nextFrame waits until the page has drawn a frame (after a scroll, before
+// a screenshot).
+func (c *cdp) nextFrame(t testing.TB) {
+	t.Helper()
+	if err := c.eval(`new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))`, nil); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func (b *browser) page(t testing.TB) *cdp {
@@ -327,6 +361,13 @@ func (pe *pageEvents) handle(c *cdp, m cdpMessage) {
 			pe.problems = append(pe.problems, fmt.Sprint("log ", e["level"], " (", e["source"], "): ", e["text"]))
 		}
 	}
+}
+
+// has reports whether a problem has been recorded since the last take.
+func (pe *pageEvents) has() bool {
+	pe.mu.Lock()
+	defer pe.mu.Unlock()
+	return len(pe.problems) > 0
 }
 
 func (pe *pageEvents) take() (problems, dialogs []string) {
@@ -548,7 +589,7 @@ func TestHTMLInBrowser(t *testing.T) {
 
 	// Expanding: following a row's link opens its TimeMap below the row.
 	click(`#tms tbody tr[data-u="javascript:alert(5)//"] a`)
-	time.Sleep(200 * time.Millisecond)
+	c.waitFor(t, "the hostile TimeMap to open", `document.getElementById('open-1')`)
 	var open bool
 	if err := c.eval(`document.querySelector('tr.detail[id="open-1"]') !== null && document.querySelector('tr.detail').previousSibling.id === 'row-1'`, &open); err != nil {
 		t.Fatal(err)
@@ -576,7 +617,7 @@ func TestHTMLInBrowser(t *testing.T) {
 	}
 	// Click the text that would be a link if the page were injectable.
 	click(`#open-1 .caps tbody tr:last-child td.txt:last-child`)
-	time.Sleep(300 * time.Millisecond)
+	c.nextFrame(t)
 	if shots != "" {
 		screenshot(t, c, filepath.Join(shots, "report-section.png"))
 	} else {
@@ -585,7 +626,8 @@ func TestHTMLInBrowser(t *testing.T) {
 
 	if shots != "" { // a normal TimeMap's section, for looking at
 		c.eval(`(function(){location.hash='#tm-3'; return true;})()`, nil)
-		time.Sleep(300 * time.Millisecond)
+		c.waitFor(t, "TimeMap 3 to open", `document.getElementById('open-3')`)
+		c.nextFrame(t)
 		screenshot(t, c, filepath.Join(shots, "report-timeline.png"))
 	}
 
@@ -600,9 +642,12 @@ func TestHTMLInBrowser(t *testing.T) {
 	if err := c.eval(`(function(){var s=document.createElement('script'); s.textContent='window.__ran=true'; document.body.appendChild(s); return window.__ran===true;})()`, &ran); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(300 * time.Millisecond)
+	c.poll(`window.__csp.length > 0`, 5*time.Second)
 	var csp []string
 	c.eval(`window.__csp`, &csp)
+	for end := time.Now().Add(5 * time.Second); time.Now().Before(end) && !ev.has(); {
+		time.Sleep(20 * time.Millisecond) // the console message follows the violation
+	}
 	problems, dialogs = ev.take()
 	if ran || len(csp) == 0 {
 		t.Errorf("control: an injected inline script ran=%v, CSP violations seen %v: the CSP is not in force", ran, csp)
@@ -647,7 +692,7 @@ func TestHTMLInBrowser(t *testing.T) {
 	if shots != "" {
 		screenshot(t, c, filepath.Join(shots, "evaluation.png"))
 		c.eval(`(function(){document.getElementById('measures').scrollIntoView(); return true;})()`, nil)
-		time.Sleep(200 * time.Millisecond)
+		c.nextFrame(t)
 		screenshot(t, c, filepath.Join(shots, "evaluation-curves.png"))
 	} else {
 		screenshot(t, c, "")
@@ -694,8 +739,20 @@ func reviewInBrowser(t *testing.T, c *cdp, ev *pageEvents, dir string, results [
 			t.Fatalf("%s: %v", expr, err)
 		}
 	}
+	text := func(expr string) string {
+		t.Helper()
+		var s string
+		if err := c.eval(expr, &s); err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	c.waitFor(t, "the marks' store to open", `document.getElementById('review').getAttribute('data-store') !== 'opening'`)
+	if st := text(`document.getElementById('review').getAttribute('data-store')`); st != "open" {
+		t.Fatalf("the page's store of marks is %q, want open", st)
+	}
 	js(`location.hash = '#tm-3'`)
-	time.Sleep(200 * time.Millisecond)
+	c.waitFor(t, "TimeMap 3 to open", `document.getElementById('open-3')`)
 	capBtn := func(i int, d string) string {
 		return fmt.Sprintf(`document.querySelector('#open-3 .caps tbody tr:nth-child(%d) button[data-d=%q]').click()`, i+1, d)
 	}
@@ -704,6 +761,10 @@ func reviewInBrowser(t *testing.T, c *cdp, ev *pageEvents, dir string, results [
 	js(capBtn(4, "off-topic")) // a second choice replaces the first
 	js(capBtn(5, "off-topic"))
 	js(capBtn(5, "off-topic")) // the same choice again takes it back
+	// The bulk bar marks the off-topic verdicts by default, never t0.
+	if w := text(`document.querySelector('#open-3 .bulk .b-which').value`); w != "off" {
+		t.Errorf("the bulk bar marks %q by default, want the off-topic verdicts", w)
+	}
 	from := r.Captures[10].Datetime.UTC().Format("20060102150405")
 	js(`var b = document.querySelector('#open-3 .bulk'); b.querySelector('.b-which').value = 'all';
 		b.querySelector('.b-from').value = ` + jsString(from) + `; b.querySelector('.b-as').value = 'off-topic';
@@ -712,10 +773,22 @@ func reviewInBrowser(t *testing.T, c *cdp, ev *pageEvents, dir string, results [
 	for i := 10; i < len(r.Captures); i++ {
 		want[similarity.KeyOf(&r.Captures[i])] = DecisionOff
 	}
-	var n string
-	c.eval(`document.getElementById('ndec').textContent`, &n)
-	if n != strconv.Itoa(len(want)+1) { // and the unsure one
+	// The feedback is in view, wherever the page is scrolled.
+	var toast struct {
+		Text      string
+		Top, Bott float64
+		Hidden    bool
+	}
+	c.eval(`(function(){var e=document.getElementById('toast'), r=e.getBoundingClientRect(); return {Text: e.textContent, Top: r.top, Bott: r.bottom, Hidden: e.hidden};})()`, &toast)
+	if toast.Hidden || !strings.HasPrefix(toast.Text, "Marked ") || toast.Top < 0 || toast.Bott > 768 {
+		t.Errorf("after a bulk mark the toast is %+v, want it shown in the 768-pixel viewport", toast)
+	}
+	if n := text(`document.getElementById('ndec').textContent`); n != strconv.Itoa(len(want)+1) { // and the unsure one
 		t.Errorf("the page counts %s decisions, want %d", n, len(want)+1)
+	}
+	// Marks taken back count as not saved too: capture 5 was marked and unmarked.
+	if n := text(`document.getElementById('nunsaved').textContent`); n != strconv.Itoa(len(want)+2) {
+		t.Errorf("the page counts %s marks not saved to a file, want %d", n, len(want)+2)
 	}
 	var pressed []string
 	c.eval(`Array.from(document.querySelectorAll('#open-3 .caps tbody tr')).map(tr => (tr.querySelector('button[aria-pressed=true]') || {}).title || '')`, &pressed)
@@ -723,20 +796,50 @@ func reviewInBrowser(t *testing.T, c *cdp, ev *pageEvents, dir string, results [
 		t.Errorf("decisions shown on the captures: %q", pressed)
 	}
 
-	js(`document.getElementById('save').click()`)
-	saved := filepath.Join(downloads, "decisions.csv")
-	deadline := time.Now().Add(15 * time.Second)
-	for {
-		if st, err := os.Stat(saved); err == nil && st.Size() > 0 {
-			break
+	// The marks outlive a reload (IndexedDB), unsaved ones still counted.
+	reload := func() {
+		t.Helper()
+		if err := c.call("Page.reload", map[string]any{"ignoreCache": true}, nil); err != nil {
+			t.Fatal(err)
 		}
-		if time.Now().After(deadline) {
-			ents, _ := os.ReadDir(downloads)
-			t.Fatalf("no decisions.csv saved in 15s (downloads: %v)", ents)
+		select {
+		case <-ev.loaded:
+		case <-time.After(30 * time.Second):
+			t.Fatal("page did not reload in 30s")
 		}
-		time.Sleep(100 * time.Millisecond)
+		c.waitFor(t, "the marks' store to open", `document.getElementById('review').getAttribute('data-store') !== 'opening'`)
 	}
-	time.Sleep(200 * time.Millisecond)
+	reload()
+	if n := text(`document.getElementById('ndec').textContent`); n != strconv.Itoa(len(want)+1) {
+		t.Errorf("after a reload the page counts %s decisions, want %d", n, len(want)+1)
+	}
+	if n := text(`document.getElementById('nunsaved').textContent`); n != strconv.Itoa(len(want)+2) {
+		t.Errorf("after a reload the page counts %s marks not saved, want %d", n, len(want)+2)
+	}
+
+	js(`document.getElementById('save').click()`)
+	var saved string
+	deadline := time.Now().Add(15 * time.Second)
+	for saved == "" {
+		ents, _ := os.ReadDir(downloads)
+		for _, e := range ents {
+			if m, _ := filepath.Match("decisions-*-[0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9]-[0-9][0-9][0-9][0-9].csv", e.Name()); m {
+				if st, err := e.Info(); err == nil && st.Size() > 0 {
+					saved = filepath.Join(downloads, e.Name())
+				}
+			}
+		}
+		if saved == "" && time.Now().After(deadline) {
+			t.Fatalf("no decisions-COLLECTION-YYYYMMDD-HHMM.csv saved in 15s (downloads: %v)", ents)
+		}
+		time.Sleep(50 * time.Millisecond) // polling the downloads folder
+	}
+	if want := "decisions-" + htmlTestRun.CollectionName() + "-"; !strings.HasPrefix(filepath.Base(saved), want) {
+		t.Errorf("saved as %s, want a name starting %s", filepath.Base(saved), want)
+	}
+	if n := text(`document.getElementById('nunsaved').textContent`); n != "0" {
+		t.Errorf("after saving, %s marks are counted as not saved", n)
+	}
 	got, err := ReadDecisions(saved)
 	if err != nil {
 		t.Fatalf("read the saved decisions: %v", err)
@@ -754,28 +857,27 @@ func reviewInBrowser(t *testing.T, c *cdp, ev *pageEvents, dir string, results [
 		}
 	}
 
-	reload := func() {
-		t.Helper()
-		if err := c.call("Page.reload", map[string]any{"ignoreCache": true}, nil); err != nil {
-			t.Fatal(err)
-		}
-		select {
-		case <-ev.loaded:
-		case <-time.After(30 * time.Second):
-			t.Fatal("page did not reload in 30s")
-		}
-		time.Sleep(200 * time.Millisecond)
+	// When the browser refuses to store a mark, the page says so at once.
+	js(`IDBObjectStore.prototype.put = function () { throw new DOMException('the quota has been exceeded', 'QuotaExceededError'); }`)
+	js(`location.hash = '#tm-3'`)
+	c.waitFor(t, "TimeMap 3 to open", `document.getElementById('open-3')`)
+	js(capBtn(2, "on-topic"))
+	c.waitFor(t, "the storage alert", `!document.getElementById('store-alert').hidden`)
+	if a := text(`document.getElementById('store-alert').textContent`); !strings.Contains(a, "not being kept") || !strings.Contains(a, "QuotaExceededError") {
+		t.Errorf("the storage alert says %q", a)
 	}
-	reload()
-	c.eval(`document.getElementById('ndec').textContent`, &n)
-	if n != strconv.Itoa(len(want)+1) {
-		t.Errorf("after a reload the page counts %s decisions, want %d", n, len(want)+1)
+	if n := text(`document.getElementById('nunsaved').textContent`); n != "1" {
+		t.Errorf("with storage failing, %s marks counted as not saved, want 1", n)
 	}
-	js(`localStorage.clear()`)
+
+	// Forgetting: without the database the page counts no marks.
+	js(`indexedDB.deleteDatabase('offtopic')`)
 	reload()
-	c.eval(`document.getElementById('ndec').textContent`, &n)
-	if n != "0" {
+	if n := text(`document.getElementById('ndec').textContent`); n != "0" {
 		t.Fatalf("after forgetting, the page counts %s decisions", n)
+	}
+	if !c.poll(`document.getElementById('store-alert').hidden`, time.Second) {
+		t.Error("after a reload with storage working, the storage alert is still shown")
 	}
 	var obj struct {
 		Result struct {
@@ -788,17 +890,13 @@ func reviewInBrowser(t *testing.T, c *cdp, ev *pageEvents, dir string, results [
 	if err := c.call("DOM.setFileInputFiles", map[string]any{"files": []string{saved}, "objectId": obj.Result.ObjectID}, nil); err != nil {
 		t.Fatalf("choose the decisions file: %v", err)
 	}
-	deadline = time.Now().Add(5 * time.Second)
-	for n != strconv.Itoa(len(want)+1) && time.Now().Before(deadline) {
-		time.Sleep(100 * time.Millisecond)
-		c.eval(`document.getElementById('ndec').textContent`, &n)
+	if !c.poll(`document.getElementById('ndec').textContent === `+jsString(strconv.Itoa(len(want)+1)), 5*time.Second) {
+		t.Errorf("after loading the saved file the page counts %s decisions, want %d", text(`document.getElementById('ndec').textContent`), len(want)+1)
 	}
-	if n != strconv.Itoa(len(want)+1) {
-		t.Errorf("after loading the saved file the page counts %s decisions, want %d", n, len(want)+1)
+	if n := text(`document.getElementById('nunsaved').textContent`); n != "0" {
+		t.Errorf("marks loaded from a file are counted as not saved: %s", n)
 	}
-	var decided string
-	c.eval(`document.getElementById('row-3') ? document.getElementById('row-3').cells[10].textContent : 'no row'`, &decided)
-	if decided != strconv.Itoa(len(want)+1) {
+	if decided := text(`document.getElementById('row-3') ? document.getElementById('row-3').cells[10].textContent : 'no row'`); decided != strconv.Itoa(len(want)+1) {
 		t.Errorf("the worklist's Decided column of the page shows %q", decided)
 	}
 }
@@ -841,7 +939,7 @@ func kindsInBrowser(t *testing.T, c *cdp, ev *pageEvents, results []*similarity.
 		}
 	}
 	var n string
-	if err := c.eval(`(function(){localStorage.clear();
+	if err := c.eval(`(function(){
 		document.getElementById('mk-kind').value = 'error'; document.getElementById('mk-as').value = 'off-topic';
 		document.getElementById('mk-apply').click(); return document.getElementById('ndec').textContent;})()`, &n); err != nil {
 		t.Fatal(err)
@@ -850,7 +948,9 @@ func kindsInBrowser(t *testing.T, c *cdp, ev *pageEvents, results []*similarity.
 		t.Errorf("console errors while marking by kind:\n%s", strings.Join(problems, "\n"))
 	}
 	var before int
-	c.eval(`Object.keys(JSON.parse(localStorage.getItem(Object.keys(localStorage).find(k => k.startsWith('offtopic-decisions:'))) || '{}')).length`, &before)
+	c.eval(`new Promise(function (ok, fail) { var q = indexedDB.open('offtopic'); q.onerror = fail;
+		q.onsuccess = function () { var g = q.result.transaction('marks').objectStore('marks').getAll();
+		g.onsuccess = function () { ok(g.result.filter(r => r.d).length); q.result.close(); }; g.onerror = fail; }; })`, &before)
 	if before < wantCaps {
 		t.Errorf("marking kind error stored %d decisions (page shows %s), want at least the %d captures of that kind", before, n, wantCaps)
 	}

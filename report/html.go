@@ -537,7 +537,9 @@ func (h *HTMLWriter) Close() error {
 type htmlMeta struct {
 	// ID names the report, so that review decisions kept in the browser
 	// stay with this report.
-	ID     string   `json:"id"`
+	ID string `json:"id"`
+	// Name names the collection in the saved decisions file's name.
+	Name   string   `json:"name"`
 	Prefix string   `json:"prefix"`
 	Rule   [][2]any `json:"rule"`
 	Key    string   `json:"key"`
@@ -554,7 +556,7 @@ type htmlMeta struct {
 // SURT key];
 // the row's index is its TimeMap's id.
 func (h *HTMLWriter) writeData(w io.Writer) error {
-	m := htmlMeta{ID: h.reportID(), Prefix: h.prefix, Key: h.keyMeasure(), Kinds: []string{kindPage}}
+	m := htmlMeta{ID: h.reportID(), Name: h.run.CollectionName(), Prefix: h.prefix, Key: h.keyMeasure(), Kinds: []string{kindPage}}
 	for _, t := range h.rule {
 		m.Rule = append(m.Rule, [2]any{t.Measure, t.Value})
 	}
@@ -665,6 +667,8 @@ type htmlTop struct {
 	// Audit is set for an audit of an extracted collection against an
 	// event (see Run.Audit).
 	Audit *htmlAudit
+	// FileName is the collection's part of the saved decisions file's name.
+	FileName string
 }
 
 // htmlAudit is what the overview says of an audit's rule.
@@ -684,7 +688,7 @@ type countOf struct {
 
 func (h *HTMLWriter) topData() htmlTop {
 	t := htmlTop{htmlPage: h.pageData(), S: h.stats, Rule: h.rule, Plain: h.plain, KeyMeasure: h.keyMeasure(),
-		Kinds: sortedCounts(h.kinds), Reasons: sortedCounts(h.reasons)}
+		Kinds: sortedCounts(h.kinds), Reasons: sortedCounts(h.reasons), FileName: h.run.CollectionName()}
 	for _, m := range similarity.MeasureNames() {
 		if hg := h.hists[m]; hg != nil {
 			t.Hists = append(t.Hists, hg.chart(m, h.threshold(m), h.rule.Has(m)))

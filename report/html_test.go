@@ -28,7 +28,7 @@ const (
 )
 
 var htmlTestRun = &Run{Tool: "offtopic", Version: "test", Started: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC),
-	Inputs: []string{"a.warc.gz", "b.warc.gz"}, Measures: "cosine=0.10,wordcount=-0.85", ArchiveURL: "http://archive.test/c",
+	Inputs: []string{"news-2016/a.warc.gz", "news-2016/b.warc.gz"}, Measures: "cosine=0.10,wordcount=-0.85", ArchiveURL: "http://archive.test/c",
 	Options: map[string]string{"continuity": "0.1"}}
 
 // htmlTimeMap makes a TimeMap of n captures a year apart whose scores fall

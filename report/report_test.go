@@ -156,3 +156,32 @@ func TestCSV(t *testing.T) {
 		t.Errorf("rows: %v", rows)
 	}
 }
+
+func TestCollectionName(t *testing.T) {
+	tests := []struct {
+		run  *Run
+		want string
+	}{
+		{nil, ""},
+		{&Run{}, ""},
+		{&Run{Inputs: []string{"/data/10x/a.warc.gz", "/data/10x/b.warc.gz"}}, "10x"},
+		{&Run{Inputs: []string{"/data/news 2016/*.warc.gz"}}, "news-2016"},
+		{&Run{Inputs: []string{"coll/"}}, "coll"},
+		{&Run{Inputs: []string{"coll"}}, "coll"},
+		{&Run{Inputs: []string{"timemaps.jsonl"}}, "timemaps"},
+		{&Run{Inputs: []string{"a.warc.gz"}}, ""},
+		{&Run{Inputs: []string{`C:\crawls\wc2018\x.warc`}}, "wc2018"},
+		{&Run{Inputs: []string{"../<b>&'x'=1/x.warc.gz"}}, "b-x-1"},
+		{&Run{Inputs: []string{strings.Repeat("long", 30) + "/x.warc"}}, strings.Repeat("long", 10)},
+		{&Run{Inputs: []string{"x.warc"}, Options: map[string]string{"audit": "Brexit referendum", "window": "2016-01-01/2016-12-31"}}, "Brexit-referendum"},
+	}
+	for _, tc := range tests {
+		var in []string
+		if tc.run != nil {
+			in = tc.run.Inputs
+		}
+		if got := tc.run.CollectionName(); got != tc.want {
+			t.Errorf("CollectionName of %q = %q, want %q", in, got, tc.want)
+		}
+	}
+}

@@ -26,8 +26,6 @@
   var range = document.getElementById('range');
   var prev = document.getElementById('prev');
   var next = document.getElementById('next');
-  var ndec = document.getElementById('ndec');
-  var msg = document.getElementById('review-msg');
   var offkind = document.getElementById('offkind');
   // Kinds of off-topic: rows hold a bit per kind, captures 1 + its position.
   var OFFKINDS = meta.offkinds || [];
@@ -71,9 +69,23 @@
   function isPage(r) { return r[KIND] === 0; }
 
   // Decisions: capture key ("SURT-key timestamp") -> {d, m (URI-M), r (URI-R), id}.
+  // They are kept in the browser's IndexedDB, one record per mark (a mark
+  // writes only what changed, and a collection's 50,000 marks fit where
+  // localStorage's 5 MB do not). unsaved holds the keys of marks, and of
+  // marks taken back, that are not in a saved decisions file yet. When the
+  // browser refuses to store a mark, the page says so at once and keeps
+  // saying it until a later write succeeds.
   var decisions = {};
   var decCount = {};
-  var storeKey = 'offtopic-decisions:' + meta.id;
+  var unsaved = {};
+  var pending = {}; // keys to write at the next persist
+  var storeKey = 'offtopic-decisions:' + meta.id; // the localStorage key of earlier versions
+  var DB = 'offtopic', MARKS = 'marks';
+  var db = null, dbState = 'opening', dbError = '';
+  var ndec = document.getElementById('ndec');
+  var nunsaved = document.getElementById('nunsaved');
+  var alertBox = document.getElementById('store-alert');
+  var review = document.getElementById('review');
   function keyIndex() {
     if (!byKey) {
       byKey = {};
@@ -83,32 +95,129 @@
   }
   function recount() {
     decCount = {};
-    var n = 0;
+    var n = 0, u = 0;
     for (var k in decisions) {
-      if (!Object.prototype.hasOwnProperty.call(decisions, k)) { continue; }
+      if (!has(decisions, k)) { continue; }
       n++;
       var id = decisions[k].id;
       if (id >= 0) { decCount[id] = (decCount[id] || 0) + 1; }
     }
+    for (k in unsaved) { if (has(unsaved, k)) { u++; } }
     ndec.textContent = String(n);
+    nunsaved.textContent = String(u);
+    nunsaved.parentNode.className = u ? 'unsaved' : 'unsaved none';
     return n;
+  }
+  function storageProblem(text) {
+    dbError = text;
+    if (!text) { alertBox.hidden = true; return; }
+    alertBox.textContent = '';
+    alertBox.appendChild(el('b', null, 'Your marks are not being kept by the browser. '));
+    alertBox.appendChild(document.createTextNode(text + ' Marks made since stay only while this tab is open: save decisions to a file now.'));
+    var b = el('button', null, 'Save decisions');
+    b.type = 'button';
+    b.addEventListener('click', saveFile);
+    alertBox.appendChild(b);
+    alertBox.hidden = false;
+  }
+  function errText(e) { return e ? (e.name ? e.name + ': ' : '') + (e.message || String(e)) : 'unknown error'; }
+  function record(ck) {
+    var e = decisions[ck];
+    return { rep: meta.id, ck: ck, d: e ? e.d : '', m: e ? e.m : '', r: e ? e.r : '', id: e ? e.id : -1, u: unsaved[ck] ? 1 : 0 };
+  }
+  // write stores the marks of keys in one transaction; a removed mark that
+  // is not in a saved file either is deleted, else kept as a record with
+  // no decision until the next save.
+  function write(keys, then) {
+    if (!keys.length) { if (then) { then(true); } return; }
+    if (!db) {
+      if (dbState === 'opening') { keys.forEach(function (k) { pending[k] = true; }); return; }
+      storageProblem(dbError || 'This browser offers no storage (IndexedDB) to this page.');
+      if (then) { then(false); }
+      return;
+    }
+    var tx;
+    function failed(e) {
+      keys.forEach(function (k) { pending[k] = true; }); // tried again at the next mark
+      storageProblem('Storing ' + keys.length + ' marks failed (' + errText(e) + ').');
+      if (then) { then(false); }
+    }
+    try {
+      tx = db.transaction(MARKS, 'readwrite');
+      var st = tx.objectStore(MARKS);
+      keys.forEach(function (ck) {
+        if (!decisions[ck] && !unsaved[ck]) { st.delete([meta.id, ck]); } else { st.put(record(ck)); }
+      });
+    } catch (e) { failed(e); return; }
+    tx.oncomplete = function () { if (dbError) { storageProblem(''); } if (then) { then(true); } };
+    tx.onabort = function () { failed(tx.error); };
   }
   function persist() {
     recount();
-    try { window.localStorage.setItem(storeKey, JSON.stringify(decisions)); } catch (e) { /* storage off: decisions live until the page closes */ }
-  }
-  function restore() {
-    try {
-      var s = window.localStorage.getItem(storeKey);
-      if (s) {
-        var d = JSON.parse(s);
-        if (d && typeof d === 'object') { decisions = d; }
-      }
-    } catch (e) { decisions = {}; }
-    recount();
+    var keys = Object.keys(pending);
+    pending = {};
+    write(keys);
   }
   function decide(ck, d, urim, urir, id) {
+    var before = decisions[ck] ? decisions[ck].d : '';
     if (d) { decisions[ck] = { d: d, m: urim, r: urir, id: id }; } else { delete decisions[ck]; }
+    if (before !== (d || '')) { unsaved[ck] = true; pending[ck] = true; }
+  }
+  // restore reads this report's marks (and moves those an earlier version
+  // kept in localStorage over), then calls done.
+  function restore(done) {
+    var old = null;
+    try {
+      var s = window.localStorage.getItem(storeKey);
+      if (s) { old = JSON.parse(s); }
+    } catch (e) { old = null; }
+    function adopt(ck, e, u) {
+      if (has(decisions, ck) || pending[ck] || !e || DECISIONS.indexOf(e.d) < 0 && e.d !== '') { return; }
+      if (e.d) { decisions[ck] = { d: e.d, m: e.m || '', r: e.r || '', id: typeof e.id === 'number' ? e.id : -1 }; }
+      if (u) { unsaved[ck] = true; }
+    }
+    function finish() {
+      review.setAttribute('data-store', dbState);
+      if (old && typeof old === 'object') {
+        var moved = [];
+        Object.keys(old).forEach(function (ck) { if (!has(decisions, ck)) { adopt(ck, old[ck], true); moved.push(ck); } });
+        write(moved, function (ok) { if (ok) { try { window.localStorage.removeItem(storeKey); } catch (e) { /* kept there too */ } } });
+      }
+      persist();
+      done();
+    }
+    function unavailable(e) {
+      db = null; dbState = 'failed';
+      storageProblem('This browser gives the page no storage for marks (' + errText(e) + ').');
+      finish();
+    }
+    var req;
+    try { req = window.indexedDB.open(DB, 1); } catch (e) { unavailable(e); return; }
+    req.onupgradeneeded = function () { req.result.createObjectStore(MARKS, { keyPath: ['rep', 'ck'] }); };
+    req.onerror = function () { unavailable(req.error); };
+    req.onblocked = function () { unavailable(new Error('the store is being upgraded by another tab')); };
+    req.onsuccess = function () {
+      db = req.result; dbState = 'open';
+      db.onversionchange = function () { db.close(); db = null; dbState = 'closed'; };
+      var got;
+      try {
+        got = db.transaction(MARKS).objectStore(MARKS).getAll(IDBKeyRange.bound([meta.id, ''], [meta.id, '\uffff']));
+      } catch (e) { unavailable(e); return; }
+      got.onsuccess = function () {
+        got.result.forEach(function (rec) { adopt(rec.ck, rec, rec.u); });
+        finish();
+      };
+      got.onerror = function () { unavailable(got.error); };
+    };
+  }
+
+  // The toast: feedback shown where the curator is, whatever the scroll.
+  var toast = document.getElementById('toast'), toastTimer = 0;
+  function say(text) {
+    toast.textContent = text;
+    toast.hidden = false;
+    clearTimeout(toastTimer);
+    toastTimer = setTimeout(function () { toast.hidden = true; }, 6000);
   }
 
   // The worklist.
@@ -384,10 +493,12 @@
       });
       return s;
     }
+    // The off-topic verdicts by default; t0 only when chosen.
     var which = el('select', 'b-which');
-    [['all', 'all captures'], ['off', 'off-topic verdicts'], ['guard', 'captures kept on-topic by the reading'], ['on', 'on-topic verdicts'], ['undecided', 'captures without a decision']].forEach(function (w) {
+    [['off', 'off-topic verdicts'], ['guard', 'captures kept on-topic by the reading'], ['on', 'on-topic verdicts'], ['undecided', 'captures without a decision'], ['all', 'all captures but t0'], ['all+t0', 'all captures, t0 included']].forEach(function (w) {
       var o = el('option', null, w[1]); o.value = w[0]; which.appendChild(o);
     });
+    which.value = 'off';
     OFFKINDS.forEach(function (k, i) {
       if (!((r[OKINDS] || 0) & (1 << i))) { return; }
       var o = el('option', null, 'off-topic: ' + k[1]); o.value = 'k' + (i + 1); which.appendChild(o);
@@ -400,19 +511,19 @@
     apply.type = 'button';
     apply.addEventListener('click', function () {
       var n = markRange(id, r, d, from.value, to.value, which.value, as.value);
-      msg.textContent = 'Marked ' + n + ' captures of ' + r[URI] + ' ' + (as.value || 'without a decision') + '.';
+      say('Marked ' + n + ' captures of ' + r[URI] + ' ' + (as.value || 'without a decision') + '.');
     });
     var accept = el('button', 'b-accept', 'Accept the verdicts');
     accept.type = 'button';
     accept.title = 'mark every scored capture of this page as the tool decided';
     accept.addEventListener('click', function () {
       var n = 0;
-      d.c.forEach(function (c) {
-        if (c[V] === VNS) { return; }
+      d.c.forEach(function (c, i) {
+        if (c[V] === VNS || i === d.t0) { return; }
         decide(captureKey(d, c), c[V] === VOFF ? 'off-topic' : 'on-topic', captureURIM(d, r, c), r[URI], id); n++;
       });
       persist(); redraw(id);
-      msg.textContent = 'Accepted ' + n + ' verdicts of ' + r[URI] + '.';
+      say('Accepted ' + n + ' verdicts of ' + r[URI] + '.');
     });
     bar.appendChild(document.createTextNode('Mark '));
     bar.appendChild(which);
@@ -429,10 +540,11 @@
   function markRange(id, r, d, from, to, which, as) {
     if (from > to) { var x = from; from = to; to = x; }
     var n = 0;
-    d.c.forEach(function (c) {
+    d.c.forEach(function (c, i) {
       if (c[TS] < from || c[TS] > to) { return; }
+      if (i === d.t0 && which !== 'all+t0') { return; }
       var ck = captureKey(d, c);
-      var ok = which === 'all' || (which === 'off' && c[V] === VOFF) || (which === 'guard' && c[V] === VGUARD) ||
+      var ok = which === 'all' || which === 'all+t0' || (which === 'off' && c[V] === VOFF) || (which === 'guard' && c[V] === VGUARD) ||
         (which === 'on' && (c[V] === VON || c[V] === VGUARD)) || (which === 'undecided' && !decisions[ck]) ||
         (which === 'k' + (c[OKIND] || 0));
       if (!ok) { return; }
@@ -566,24 +678,41 @@
       if (DECISIONS.indexOf(dv) < 0) { continue; }
       var key = unneutralise(rec[ki]), urir = ri >= 0 ? unneutralise(rec[ri] || '') : '';
       var id = has(idx, 'k ' + key) ? idx['k ' + key] : has(idx, 'u ' + urir) ? idx['u ' + urir] : -1;
-      decide(key + ' ' + rec[ti].trim(), dv, mi >= 0 ? unneutralise(rec[mi] || '') : '', urir, id);
+      var ck = key + ' ' + rec[ti].trim();
+      decide(ck, dv, mi >= 0 ? unneutralise(rec[mi] || '') : '', urir, id);
+      delete unsaved[ck]; // it is in the file loaded
       n++;
     }
     return n;
   }
-  document.getElementById('save').addEventListener('click', function () {
-    var n = recount();
+  // fileName is decisions-<collection>-<YYYYMMDD-HHMM>.csv, in local time.
+  function fileName() {
+    var t = new Date();
+    function p2(n) { return String(n).padStart(2, '0'); }
+    var stamp = t.getFullYear() + p2(t.getMonth() + 1) + p2(t.getDate()) + '-' + p2(t.getHours()) + p2(t.getMinutes());
+    return 'decisions-' + (meta.name ? meta.name + '-' : '') + stamp + '.csv';
+  }
+  function saveFile() {
+    persist();
+    var n = recount(), name = fileName();
     var a = document.createElement('a');
     a.href = URL.createObjectURL(new Blob([decisionsCSV()], { type: 'text/csv' }));
-    a.download = 'decisions.csv';
+    a.download = name;
     a.click();
     setTimeout(function () { URL.revokeObjectURL(a.href); }, 10000);
+    // Every mark is in the file now: none is unsaved, and marks taken back
+    // need no record any more.
+    var keys = Object.keys(unsaved);
+    unsaved = {};
+    write(keys);
+    recount();
     // The commands name the folder this report was opened from (its
     // results.jsonl's, as detect --report-dir and crawl audit write them).
     var dir = location.protocol === 'file:' ? decodeURIComponent(location.pathname.replace(/\/[^\/]*$/, '')) : 'RESULTS-DIR';
     if (/[^\w\/.,:@%+-]/.test(dir)) { dir = "'" + dir.replace(/'/g, "'\\''") + "'"; }
-    msg.textContent = 'Saved ' + n + ' decisions as decisions.csv (in your downloads); from there run: offtopic evaluate --gold decisions.csv ' + dir + ' and offtopic prune --results ' + dir + ' --decisions decisions.csv';
-  });
+    say('Saved ' + n + ' decisions as ' + name + ' (in your downloads); from there run: offtopic evaluate --gold ' + name + ' ' + dir + ' and offtopic prune --results ' + dir + ' --decisions ' + name);
+  }
+  document.getElementById('save').addEventListener('click', saveFile);
   document.getElementById('load').addEventListener('change', function (e) {
     var f = e.target.files && e.target.files[0];
     if (!f) { return; }
@@ -592,14 +721,15 @@
       try {
         var n = loadCSV(String(rd.result));
         persist(); list = null; render();
-        msg.textContent = 'Loaded ' + n + ' decisions from ' + f.name + '.';
-      } catch (err) { msg.textContent = 'Could not load ' + f.name + ': ' + err.message; }
+        say('Loaded ' + n + ' decisions from ' + f.name + '.');
+      } catch (err) { say('Could not load ' + f.name + ': ' + err.message); }
     };
     rd.readAsText(f);
   });
   document.getElementById('clear-dec').addEventListener('click', function () {
     if (!window.confirm('Forget all ' + recount() + ' decisions of this report?')) { return; }
-    decisions = {}; persist(); list = null; render();
+    Object.keys(decisions).concat(Object.keys(unsaved)).forEach(function (ck) { pending[ck] = true; });
+    decisions = {}; unsaved = {}; persist(); list = null; render();
   });
 
   // Controls.
@@ -645,7 +775,7 @@
         });
       }
       persist(); list = null; render();
-      msg.textContent = 'Marked ' + n + ' captures of kind ' + OFFKINDS[kp][1] + ' on ' + pages + ' pages ' + (as || 'without a decision') + '.';
+      say('Marked ' + n + ' captures of kind ' + OFFKINDS[kp][1] + ' on ' + pages + ' pages ' + (as || 'without a decision') + '.');
     });
   }
   show.addEventListener('change', refilter);
@@ -691,7 +821,7 @@
     if (waiting >= 0 && waiting === state.open) { redraw(waiting); }
     waiting = -1;
   });
-  restore();
   if (/^#(tm|row)-\d+$/.test(location.hash)) { onHash(); } else { render(); }
+  restore(function () { redraw(state.open); });
   if (window.performance && performance.mark) { performance.mark('offtopic-worklist'); }
 }());
