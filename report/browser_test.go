@@ -955,3 +955,74 @@ func kindsInBrowser(t *testing.T, c *cdp, ev *pageEvents, results []*similarity.
 		t.Errorf("marking kind error stored %d decisions (page shows %s), want at least the %d captures of that kind", before, n, wantCaps)
 	}
 }
+
+// TestHTMLAuditInBrowser opens an audit's report: documents come closest to
+// the threshold first (ties by URI), topical documents published outside
+// the window are said to be that, not off-topic, and a document links to
+// its capture in the archive, not to a TimeMap of the live page.
+func TestHTMLAuditInBrowser(t *testing.T) {
+	chromium := findChromium(t)
+	if testing.Short() {
+		t.Skip("browser test skipped in -short mode")
+	}
+	page := filepath.Join(t.TempDir(), "offtopic.html")
+	if err := os.WriteFile(page, renderAudit(t), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, ev := watchedPage(t, chromium)
+	c.open(t, ev, page)
+	var rows []struct{ URI, Verdict, Dist, Published, Window string }
+	if err := c.eval(`Array.from(document.querySelectorAll('#tms tbody tr[data-id]')).map(r => ({URI: r.cells[0].textContent,
+		Dist: r.cells[2].textContent, Published: r.cells[3].textContent, Window: r.cells[5].textContent, Verdict: r.cells[7].textContent}))`, &rows); err != nil {
+		t.Fatal(err)
+	}
+	want := []struct{ URI, Verdict, Dist, Published, Window string }{
+		{"http://near.example/", "off-topic", "\u22120.010", "2016-05-01", "in"},
+		{"http://a.example/tie", "on-topic", "+0.050", "2016-05-01", "in"},
+		{"http://z.example/tie", "on-topic", "+0.050", "2016-05-01", "in"},
+		{"http://undated.example/", "outside the window", "+0.100", "undated", "outside"},
+		{"http://below.example/", "off-topic", "\u22120.150", "2016-05-01", "in"},
+		{"http://old.example/", "outside the window", "+0.500", "2019-07-01", "outside"},
+		{"http://far.example/", "on-topic", "+0.700", "2016-05-01", "in"},
+	}
+	if fmt.Sprint(rows) != fmt.Sprint(want) {
+		t.Errorf("the audit's worklist:\n%v\nwant\n%v", rows, want)
+	}
+	id := -1
+	for i, r := range auditFixture() {
+		if r.URIR == "http://old.example/" {
+			id = i
+		}
+	}
+	c.eval(fmt.Sprintf(`(function(){location.hash='#tm-%d'; return true;})()`, id), nil)
+	c.waitFor(t, "the document to open", fmt.Sprintf(`document.getElementById('open-%d')`, id))
+	var open struct {
+		Text  string
+		Links []string
+	}
+	c.eval(fmt.Sprintf(`(function(){var o=document.getElementById('open-%d'); return {Text: o.textContent,
+		Links: Array.from(o.querySelectorAll('a:not(.back)')).map(a => a.textContent + ' ' + a.href)};})()`, id), &open)
+	for _, w := range []string{"published 2019-07-01 (from first capture), outside the window 2016-01-01 to 2016-12-31", "topic 0.700 (threshold 0.2)", "outside the window"} {
+		if !strings.Contains(open.Text, w) {
+			t.Errorf("the open document does not say %q: %s", w, open.Text)
+		}
+	}
+	capture := false
+	for _, l := range open.Links {
+		if strings.HasPrefix(l, "TimeMap") {
+			t.Errorf("the document links a TimeMap: %s", l)
+		}
+		if strings.HasSuffix(l, " http://wayback.test/coll/20170301120000/http://old.example/") {
+			capture = true
+		}
+	}
+	if !capture {
+		t.Errorf("the document does not link its capture in the archive: %v", open.Links)
+	}
+	if strings.Contains(open.Text, "not linked") {
+		t.Error("the document's capture is not linked")
+	}
+	if problems, dialogs := ev.take(); len(problems) > 0 || len(dialogs) > 0 {
+		t.Errorf("console errors %v, dialogs %v", problems, dialogs)
+	}
+}

@@ -17,6 +17,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/offtopic/offtopic/similarity"
@@ -93,6 +94,9 @@ type htmlStats struct {
 	// OffKinds counts off-topic captures by kind, in the order of
 	// similarity.Kinds.
 	OffKinds [numKinds]int
+	// Of an audit: documents below the topic threshold, and documents
+	// topical enough but published outside the event's window.
+	BelowTopic, Outside int
 }
 
 // numKinds is the number of kinds of off-topic (similarity.Kinds).
@@ -118,6 +122,53 @@ type htmlRow struct {
 	// OffKinds has bit i set when an off-topic capture is of kind i of
 	// similarity.Kinds.
 	OffKinds int
+	// Audit is what an audit's worklist shows of its document; nil
+	// elsewhere.
+	Audit *auditRow
+}
+
+// auditRow is what an audit's worklist shows of a document: its topic
+// score and time score (NaN where missing), when it was published (yyyymmdd,
+// 0 when undated) and how that was found, and whether that is in the window.
+type auditRow struct {
+	Topic, Time float64
+	Published   int
+	From        string
+	InWindow    bool
+	// Why is the verdict: auditOn, auditBelow, auditOutside or auditNS.
+	Why int
+}
+
+// Verdicts of an audited document, as the page's data has them.
+const (
+	auditOn      = 0
+	auditBelow   = 1 // off-topic: topic below the threshold
+	auditOutside = 2 // topical, published outside the window
+	auditNS      = 3
+)
+
+// newAuditRow reads an audited document's row off its capture.
+func newAuditRow(c *similarity.CaptureResult) *auditRow {
+	a := &auditRow{Topic: math.NaN(), Time: math.NaN()}
+	if s, ok := c.Scores[similarity.MeasureTopic]; ok {
+		a.Topic = s
+	}
+	if s, ok := c.Scores["temp_r"]; ok {
+		a.Time = s
+	}
+	if p := c.Published; p != nil {
+		a.From, a.InWindow = cutText(p.From, 40), p.InWindow
+		if !p.Time.IsZero() {
+			a.Published = yyyymmdd(p.Time)
+		}
+	}
+	return a
+}
+
+// yyyymmdd is a time's UTC day as a number.
+func yyyymmdd(t time.Time) int {
+	t = t.UTC()
+	return t.Year()*10000 + int(t.Month())*100 + t.Day()
 }
 
 // NewHTMLWriter starts an HTML report that Close writes to w. run describes
@@ -244,8 +295,7 @@ func (h *HTMLWriter) Write(r *similarity.TimeMapResult) error {
 	key := h.keyMeasure()
 	for i := range r.Captures {
 		c := &r.Captures[i]
-		day := c.Datetime.UTC()
-		d := day.Year()*10000 + int(day.Month())*100 + day.Day()
+		d := yyyymmdd(c.Datetime)
 		if row.First == 0 || d < row.First {
 			row.First = d
 		}
@@ -286,6 +336,20 @@ func (h *HTMLWriter) Write(r *similarity.TimeMapResult) error {
 		}
 	}
 	st := &h.stats
+	if audit && len(r.Captures) > 0 {
+		a := newAuditRow(&r.Captures[0])
+		switch v := r.Captures[0].Verdict; {
+		case v == similarity.VerdictOff && crosses(h.rule, similarity.MeasureTopic, a.Topic):
+			a.Why = auditBelow
+			st.BelowTopic++
+		case v == similarity.VerdictOff:
+			a.Why = auditOutside
+			st.Outside++
+		case v != similarity.VerdictOn:
+			a.Why = auditNS
+		}
+		row.Audit = a
+	}
 	st.TimeMaps++
 	st.Captures += len(r.Captures)
 	st.On += row.On
@@ -547,13 +611,25 @@ type htmlMeta struct {
 	// OffKinds are the kinds of off-topic, as [name, label] in the order of
 	// similarity.Kinds: rows and captures refer to them by position.
 	OffKinds [][2]string `json:"offkinds"`
-	Rows     [][]any     `json:"rows"`
+	// Audit is set for an audit: the topic threshold and the window.
+	Audit *auditMeta `json:"audit,omitempty"`
+	Rows  [][]any    `json:"rows"`
+}
+
+// auditMeta is what the script needs of an audit: the topic threshold and
+// the event's window (yyyy-mm-dd).
+type auditMeta struct {
+	Threshold float64 `json:"thr"`
+	From      string  `json:"from"`
+	To        string  `json:"to"`
 }
 
 // writeData writes the meta block with the worklist's rows: each is
 // [uri_r, kind index, captures, off-topic, on-topic, not scored, guarded,
 // lowest key score or null, first day, last day (yyyymmdd), 1 if it has t0,
-// SURT key];
+// SURT key, off-topic kinds (bits)], and for an audit one more: [topic or
+// null, published (yyyymmdd, 0 when undated), date source, 1 if in the
+// window, time score or null, verdict (auditOn...)];
 // the row's index is its TimeMap's id.
 func (h *HTMLWriter) writeData(w io.Writer) error {
 	m := htmlMeta{ID: h.reportID(), Name: h.run.CollectionName(), Prefix: h.prefix, Key: h.keyMeasure(), Kinds: []string{kindPage}}
@@ -562,6 +638,13 @@ func (h *HTMLWriter) writeData(w io.Writer) error {
 	}
 	for _, k := range similarity.Kinds() {
 		m.OffKinds = append(m.OffKinds, [2]string{string(k), k.Label()})
+	}
+	if _, win, ok := h.run.Audit(); ok {
+		from, to, _ := strings.Cut(win, "/")
+		m.Audit = &auditMeta{From: from, To: to}
+		if t := ruleThreshold(h.rule, similarity.MeasureTopic); t != nil {
+			m.Audit.Threshold = t.Value
+		}
 	}
 	kindIdx := map[string]int{kindPage: 0}
 	m.Rows = make([][]any, len(h.rows))
@@ -572,15 +655,19 @@ func (h *HTMLWriter) writeData(w io.Writer) error {
 			kindIdx[r.Kind] = k
 			m.Kinds = append(m.Kinds, r.Kind)
 		}
-		var minKey any
-		if !math.IsNaN(r.MinKey) {
-			minKey = json.Number(shortScore(r.MinKey))
-		}
+		minKey := jsonScore(r.MinKey)
 		t0 := 0
 		if r.HasT0 {
 			t0 = 1
 		}
 		m.Rows[i] = []any{r.URIR, k, r.Captures, r.Off, r.On, r.NotScored, r.Guarded, minKey, r.First, r.Last, t0, r.Key, r.OffKinds}
+		if a := r.Audit; a != nil {
+			win := 0
+			if a.InWindow {
+				win = 1
+			}
+			m.Rows[i] = append(m.Rows[i], []any{jsonScore(a.Topic), a.Published, a.From, win, jsonScore(a.Time), a.Why})
+		}
 	}
 	if _, err := io.WriteString(w, `<script type="application/json" id="meta">`); err != nil {
 		return err
@@ -591,6 +678,14 @@ func (h *HTMLWriter) writeData(w io.Writer) error {
 	}
 	_, err := io.WriteString(w, "</script>\n")
 	return err
+}
+
+// jsonScore is a score for the page's data: null when NaN.
+func jsonScore(v float64) any {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return nil
+	}
+	return json.Number(shortScore(v))
 }
 
 // reportID is a short name of this report for the browser's storage.

@@ -282,9 +282,11 @@ func jsonStrings(v any, b *strings.Builder) {
 // pageMeta is the meta block of an HTML report, decoded.
 type pageMeta struct {
 	ID     string
+	Name   string
 	Prefix string
 	Key    string
 	Kinds  []string
+	Audit  *auditMeta
 	Rows   [][]any
 }
 

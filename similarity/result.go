@@ -49,6 +49,9 @@ type CaptureResult struct {
 	Replay *Replay `json:"replay,omitempty"`
 	// IsT0 marks the capture used as URI-R@t0.
 	IsT0 bool `json:"t0,omitempty"`
+	// Published is the document's publication date as an audit against an
+	// event judged it (crawl audit); nil elsewhere.
+	Published *Published `json:"published,omitempty"`
 	// Excerpt is the first words of the extracted text.
 	Excerpt string `json:"excerpt,omitempty"`
 }

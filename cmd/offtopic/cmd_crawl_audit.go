@@ -22,6 +22,8 @@ type auditOptions struct {
 	seed                   int64
 	quiet                  bool
 	archive                archiveOptions
+	// archiveURL makes the URI-Ms of local captures, as detect's.
+	archiveURL string
 }
 
 func crawlAuditCommand() *cli.Command {
@@ -70,6 +72,7 @@ Examples:
 			&cli.Float64Flag{Name: "threshold", Destination: &o.threshold, DefaultText: "learnt",
 				Usage: "flag documents whose topic is below `T`", Action: func(*cli.Context, float64) error { o.thresholdSet = true; return nil }},
 			&cli.Int64Flag{Name: "seed", Value: 1, Destination: &o.seed, Usage: "random seed of the background sample and splits"},
+			archiveURLFlag(&o.archiveURL, ""),
 			&cli.StringFlag{Name: "evaluate", Destination: &o.evaluate, Usage: "relevance list `TSV`: print precision and recall of the verdicts"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Destination: &o.quiet, Usage: "no summary on stderr"},
 		}, o.archive.flags()...),
@@ -117,7 +120,7 @@ func (o *auditOptions) run1(c *cli.Context) error {
 	if dir == "" {
 		dir = strings.TrimSuffix(filepath.Clean(in), filepath.Ext(in)) + "-audit"
 	}
-	off, err := writeAudit(c, in, dir, spec, rep)
+	off, err := writeAudit(c, in, dir, o.archiveURL, spec, rep)
 	if err != nil {
 		return err
 	}
@@ -140,10 +143,11 @@ func (o *auditOptions) run1(c *cli.Context) error {
 }
 
 // writeAudit writes the audit of collection in as a results file and every
-// report into dir; off is how many documents it flagged.
-func writeAudit(c *cli.Context, in, dir string, spec *crawl.Spec, rep *crawl.AuditReport) (off int, _ error) {
+// report into dir, URI-Ms of local captures under archiveURL; off is how
+// many documents it flagged.
+func writeAudit(c *cli.Context, in, dir, archiveURL string, spec *crawl.Spec, rep *crawl.AuditReport) (off int, _ error) {
 	from, to := rep.Event.Window()
-	run := &report.Run{Tool: "offtopic", Version: version, Started: time.Now().UTC(), Inputs: []string{in}, Measures: fmt.Sprintf("%s=%.4f", similarity.MeasureTopic, rep.Threshold),
+	run := &report.Run{Tool: "offtopic", Version: version, Started: time.Now().UTC(), Inputs: []string{in}, ArchiveURL: archiveURL, Measures: fmt.Sprintf("%s=%.4f", similarity.MeasureTopic, rep.Threshold),
 		Options: map[string]string{"audit": spec.Name, "threshold": fmt.Sprintf("%.4f", rep.Threshold), "examples": fmt.Sprint(rep.Examples),
 			"background": fmt.Sprint(rep.Background), "background_from": rep.BackgroundFrom,
 			"window": from.Format("2006-01-02") + "/" + to.Format("2006-01-02")}}
@@ -157,7 +161,7 @@ func writeAudit(c *cli.Context, in, dir string, spec *crawl.Spec, rep *crawl.Aud
 	}
 	defer out.Abort()
 	for _, d := range rep.Documents {
-		if err := out.Write(auditResult(d, rep)); err != nil {
+		if err := out.Write(auditResult(d, rep, archiveURL)); err != nil {
 			return 0, err
 		}
 		if !d.OnTopic {
@@ -168,8 +172,9 @@ func writeAudit(c *cli.Context, in, dir string, spec *crawl.Spec, rep *crawl.Aud
 }
 
 // auditResult is one audited document as a TimeMap of one capture, the unit
-// of a results file.
-func auditResult(d crawl.Audited, rep *crawl.AuditReport) *similarity.TimeMapResult {
+// of a results file; its URI-M and URI-T are in the archive at archiveURL
+// (where the archive named no URI-M), never the live page.
+func auditResult(d crawl.Audited, rep *crawl.AuditReport, archiveURL string) *similarity.TimeMapResult {
 	cp := d.Capture
 	if !cp.Revisit {
 		cp.Payload = timemap.Location{}
@@ -183,12 +188,14 @@ func auditResult(d crawl.Audited, rep *crawl.AuditReport) *similarity.TimeMapRes
 		words = words[:30]
 	}
 	return &similarity.TimeMapResult{
-		Key: timemap.Canonicalize(cp.URIR, timemap.CanonSURT), URIR: cp.URIR, URIT: cp.URIR, T0Reason: "audit against the event's reference documents",
+		Key: timemap.Canonicalize(cp.URIR, timemap.CanonSURT), URIR: cp.URIR, T0Reason: "audit against the event's reference documents",
+		URIT: timemap.LinkOptions{ArchivePrefix: archiveURL}.LinkTimeMapURI(&timemap.TimeMap{URIR: cp.URIR}),
 		Captures: []similarity.CaptureResult{{
-			URIR: cp.URIR, URIM: cp.URIM, Datetime: cp.Time, Status: cp.Status, MIME: cp.MIME, Digest: cp.Digest, Loc: cp.Loc, Payload: cp.Payload,
+			URIR: cp.URIR, URIM: timemap.URIM(archiveURL, cp), Datetime: cp.Time, Status: cp.Status, MIME: cp.MIME, Digest: cp.Digest, Loc: cp.Loc, Payload: cp.Payload,
 			Extractor: d.Extractor, Lang: d.Lang, Title: d.Title, WordCount: d.WordCount, ByteCount: d.ByteCount,
 			Scores:  map[string]float64{similarity.MeasureTopic: d.Topic, "topic_r": d.TopicR, "temp_r": d.TempR, "relevance": d.Relevance},
 			Verdict: verdict, Reason: d.Reason(rep.Threshold, rep.Event), Excerpt: strings.Join(words, " "),
+			Published: &similarity.Published{Time: d.DocTime, From: d.DocTimeFrom, InWindow: d.InWindow},
 		}},
 	}
 }

@@ -61,7 +61,7 @@ func TestCrawlAuditDev(t *testing.T) {
 	audit := t.TempDir()
 	stdout.Reset()
 	if code := run(ctx, []string{"offtopic", "crawl", "audit", "--spec", spec, "--archive", filepath.Join(dev, "archive"), "--out-dir", audit, "-q",
-		"--evaluate", filepath.Join(dev, "election2005", "relevant.tsv"), out}, nil, &stdout, &stderr); code != 0 {
+		"--archive-url", "https://wayback.test/coll/", "--evaluate", filepath.Join(dev, "election2005", "relevant.tsv"), out}, nil, &stdout, &stderr); code != 0 {
 		t.Fatalf("audit exit %d: %s", code, stderr.String())
 	}
 	for _, name := range []string{"offtopic.html", "offtopic.xlsx", "offtopic.json", "offtopic.csv"} {
@@ -86,6 +86,13 @@ func TestCrawlAuditDev(t *testing.T) {
 		c := r.Captures[0]
 		if _, ok := c.Scores[similarity.MeasureTopic]; !ok || c.Reason == "" {
 			t.Errorf("%s: no topic score or reason: %+v", r.URIR, c)
+		}
+		// Links go to the archive (--archive-url), never to the live page.
+		if !strings.HasPrefix(c.URIM, "https://wayback.test/coll/") || r.URIT != "https://wayback.test/coll/timemap/link/"+r.URIR {
+			t.Errorf("%s: URI-M %q, URI-T %q: want them in the archive at --archive-url", r.URIR, c.URIM, r.URIT)
+		}
+		if p := c.Published; p == nil || p.From == "" || p.InWindow != strings.Contains(c.Reason, "inside the event's window") {
+			t.Errorf("%s: published %+v, reason %q", r.URIR, p, c.Reason)
 		}
 		if c.Verdict == similarity.VerdictOff {
 			off++

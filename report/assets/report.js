@@ -7,7 +7,11 @@
   var meta = JSON.parse(metaEl.textContent);
   var rows = meta.rows;
   // Columns of a row (see writeData in html.go).
-  var URI = 0, KIND = 1, CAPS = 2, OFF = 3, ON = 4, NS = 5, GUARD = 6, MIN = 7, FIRST = 8, LAST = 9, T0 = 10, KEY = 11, OKINDS = 12;
+  var URI = 0, KIND = 1, CAPS = 2, OFF = 3, ON = 4, NS = 5, GUARD = 6, MIN = 7, FIRST = 8, LAST = 9, T0 = 10, KEY = 11, OKINDS = 12, AUD = 13;
+  // Fields of an audited document's AUD (see auditRow in html.go), and its verdicts.
+  var A_TOPIC = 0, A_PUB = 1, A_FROM = 2, A_WIN = 3, A_TIME = 4, A_WHY = 5;
+  var A_VERDICT = ['on-topic', 'off-topic', 'outside the window', 'not scored'], A_CLASS = ['on', 'off', 'ns', 'ns'];
+  var audit = meta.audit || null;
   // Fields of a capture (see htmlDetail in html.go).
   var TS = 0, V = 1, STATUS = 2, WORDS = 3, SCORES = 4, MASK = 5, REASON = 6, TITLE = 7, EXCERPT = 8, URIM = 9, NOLINK = 10, CKEY = 11, OKIND = 12, SHOWN = 13;
   var VON = 0, VOFF = 1, VNS = 2, VGUARD = 3;
@@ -37,7 +41,7 @@
     return out.join(', ');
   }
 
-  var state = { sort: 'share', dir: -1, page: 0, open: -1 };
+  var state = audit ? { sort: 'dist', dir: 1, page: 0, open: -1 } : { sort: 'share', dir: -1, page: 0, open: -1 };
   var list = null; // ids shown, in order; null when it must be recomputed
   var byKey = null; // TimeMap key -> id
 
@@ -233,6 +237,8 @@
       case 'not': return isPage(r) && !r[T0];
       case 'reviewed': return (decCount[i] || 0) > 0;
       case 'other': return !isPage(r);
+      case 'below': return aud(r)[A_WHY] === 1;
+      case 'outside': return aud(r)[A_WHY] === 2;
     }
     return true;
   }
@@ -249,6 +255,13 @@
       case 'first': return function (i) { return rows[i][FIRST]; };
       case 'last': return function (i) { return rows[i][LAST]; };
       case 'dec': return function (i) { return decCount[i] || 0; };
+      case 'topic': return function (i) { var v = aud(rows[i])[A_TOPIC]; return v === null ? Infinity : v; };
+      case 'dist': return function (i) { return distance(rows[i]); };
+      case 'pub': return function (i) { return aud(rows[i])[A_PUB]; };
+      case 'from': return function (i) { return aud(rows[i])[A_FROM]; };
+      case 'win': return function (i) { return aud(rows[i])[A_WIN]; };
+      case 'temp': return function (i) { var v = aud(rows[i])[A_TIME]; return v === null ? Infinity : v; };
+      case 'verdict': return function (i) { return aud(rows[i])[A_WHY]; };
     }
     return function (i) { return i; };
   }
@@ -261,7 +274,8 @@
     keyed.sort(function (a, b) {
       if (a[0] < b[0]) { return -dir; }
       if (a[0] > b[0]) { return dir; }
-      return a[1] - b[1];
+      var ua = rows[a[1]][URI], ub = rows[b[1]][URI]; // ties: by URI, then as written
+      return ua < ub ? -1 : ua > ub ? 1 : a[1] - b[1];
     });
     list = keyed.map(function (x) { return x[1]; });
   }
@@ -294,6 +308,7 @@
   }
   function rowElement(id) {
     var r = rows[id];
+    if (audit) { return auditRowElement(id, r); }
     var tr = el('tr');
     tr.id = 'row-' + id;
     tr.setAttribute('data-id', String(id));
@@ -324,6 +339,51 @@
     tr.appendChild(num('', r[LAST], day(r[LAST])));
     tr.appendChild(num('', decCount[id] || 0, decCount[id] ? String(decCount[id]) : ''));
     return tr;
+  }
+
+  // An audit's document: its topic against the threshold, when it was
+  // published and whether that is in the event's window.
+  function aud(r) { return r[AUD] || [null, 0, '', 0, null, 3]; }
+  function distance(r) { var v = aud(r)[A_TOPIC]; return v === null ? Infinity : Math.abs(v - audit.thr); }
+  function signed(v) { return (v >= 0 ? '+' : '\u2212') + Math.abs(v).toFixed(3); }
+  function auditRowElement(id, r) {
+    var a = aud(r), tr = el('tr');
+    tr.id = 'row-' + id;
+    tr.setAttribute('data-id', String(id));
+    tr.setAttribute('data-u', r[URI].toLowerCase());
+    tr.setAttribute('data-off', String(r[OFF]));
+    if (id === state.open) { tr.className = 'isopen'; }
+    var td = el('td', 'uri'), ln = el('a', null, r[URI]);
+    ln.href = '#tm-' + id;
+    td.appendChild(ln);
+    tr.appendChild(td);
+    var topic = a[A_TOPIC];
+    tr.appendChild(topic === null ? num('', '', '\u2013') : num(a[A_WHY] === 1 ? 'offn' : '', topic, topic.toFixed(3)));
+    tr.appendChild(topic === null ? num('', '', '\u2013') : num('', Math.abs(topic - audit.thr), signed(topic - audit.thr)));
+    tr.appendChild(num('', a[A_PUB], a[A_PUB] ? day(a[A_PUB]) : 'undated'));
+    tr.appendChild(el('td', 'from', String(a[A_FROM] || '').replace(/-/g, ' ')));
+    tr.appendChild(el('td', a[A_WIN] ? 'win' : 'win out', a[A_WIN] ? 'in' : 'outside'));
+    tr.appendChild(a[A_TIME] === null ? num('', '', '\u2013') : num('', a[A_TIME], a[A_TIME].toFixed(3)));
+    var vt = el('td');
+    vt.appendChild(el('span', 'v ' + A_CLASS[a[A_WHY]], A_VERDICT[a[A_WHY]]));
+    tr.appendChild(vt);
+    tr.appendChild(num('', decCount[id] || 0, decCount[id] ? String(decCount[id]) : ''));
+    return tr;
+  }
+  function auditMeta(id, r, d) {
+    var a = aud(r), p = el('p', 'meta');
+    var u = httpLink(r[URI]);
+    p.appendChild(document.createTextNode('Document '));
+    p.appendChild(u ? link(u, r[URI]) : el('span', 'nolink', r[URI]));
+    p.appendChild(document.createTextNode(u ? ' (the live page)' : ''));
+    var line = ' \u00b7 topic ' + (a[A_TOPIC] === null ? 'not scored' : a[A_TOPIC].toFixed(3) + ' (threshold ' + audit.thr + ')') +
+      ' \u00b7 published ' + (a[A_PUB] ? day(a[A_PUB]) + (a[A_FROM] ? ' (from ' + String(a[A_FROM]).replace(/-/g, ' ') + ')' : '') : 'undated') +
+      ', ' + (a[A_WIN] ? 'in' : 'outside') + ' the window ' + audit.from + ' to ' + audit.to + ' \u00b7 ';
+    p.appendChild(document.createTextNode(line));
+    var back = el('a', 'back', 'back to the list');
+    back.href = '#row-' + id;
+    p.appendChild(back);
+    return p;
   }
 
   // One TimeMap's captures, drawn when it is opened.
@@ -363,6 +423,11 @@
       return box;
     }
     var caps = d.c;
+    if (audit) {
+      box.appendChild(auditMeta(id, r, d));
+      box.appendChild(captureTable(id, r, d));
+      return box;
+    }
     var p = el('p', 'meta');
     var u = httpLink(r[URI]);
     p.appendChild(document.createTextNode('URI-R '));
@@ -586,7 +651,9 @@
       w.appendChild(el('span', 'note', (c[STATUS] || 0) + ' · ' + (c[WORDS] || 0) + ' words'));
       tr.appendChild(w);
       var vt = el('td');
-      vt.appendChild(el('span', 'v ' + VCLASS[c[V]], c[V] === VGUARD ? 'on-topic (kept)' : VERDICT[c[V]]));
+      if (audit) { vt.appendChild(el('span', 'v ' + A_CLASS[aud(r)[A_WHY]], A_VERDICT[aud(r)[A_WHY]])); } else {
+        vt.appendChild(el('span', 'v ' + VCLASS[c[V]], c[V] === VGUARD ? 'on-topic (kept)' : VERDICT[c[V]]));
+      }
       if (kindLabel(c)) { vt.appendChild(el('br')); vt.appendChild(el('span', 'kind', kindLabel(c))); }
       tr.appendChild(vt);
       var dt = el('td', 'dec');
