@@ -1,0 +1,194 @@
+package report
+
+import (
+	"container/heap"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/xuri/excelize/v2"
+
+	"github.com/offtopic/offtopic/similarity"
+)
+
+// timeline writes the Timeline sheet: for each of the most affected TimeMaps
+// a block of scored captures (date, then each measure) and a line chart of it.
+func (x *XLSXWriter) timeline() error {
+	sw, err := x.f.NewStreamWriter(SheetTimeline)
+	if err != nil {
+		return err
+	}
+	if err := sw.SetColWidth(1, 1, 20); err != nil {
+		return err
+	}
+	tops := x.top.ranked()
+	title := fmt.Sprintf("Measures over time for the %d TimeMaps with the most off-topic captures", len(tops))
+	if len(tops) == 0 {
+		title = "No TimeMap has an off-topic capture."
+	}
+	if err := sw.SetRow("A1", []any{excelize.Cell{StyleID: x.st.header, Value: title}}); err != nil {
+		return err
+	}
+	n := 3
+	for k, t := range tops {
+		var used []int // measures with any score in this TimeMap
+		for i := range similarity.StandardMeasureNames() {
+			if slices.ContainsFunc(t.points, func(p timePoint) bool { return !math.IsNaN(p.scores[i]) }) {
+				used = append(used, i)
+			}
+		}
+		start := n
+		label := fmt.Sprintf("%d. off-topic %d of %d scored: ", k+1, t.off, t.scored)
+		if err := sw.SetRow("A"+strconv.Itoa(n), []any{excelize.Cell{StyleID: x.st.header, Value: label}, text(t.urir)}); err != nil {
+			return err
+		}
+		n++
+		head := []string{"datetime"}
+		for _, i := range used {
+			head = append(head, similarity.StandardMeasureNames()[i])
+		}
+		if err := sw.SetRow("A"+strconv.Itoa(n), x.header(head)); err != nil {
+			return err
+		}
+		n++
+		first := n
+		for _, p := range t.points {
+			row := []any{excelize.Cell{StyleID: x.st.date, Value: p.at.UTC()}}
+			for _, i := range used {
+				if v := p.scores[i]; !math.IsNaN(v) {
+					row = append(row, v)
+				} else {
+					row = append(row, nil)
+				}
+			}
+			if err := sw.SetRow("A"+strconv.Itoa(n), row); err != nil {
+				return err
+			}
+			n++
+		}
+		lastRow := n - 1
+		if len(t.points) > 0 && len(used) > 0 {
+			// A scatter chart: captures sit at their dates (a line chart
+			// would space them evenly).
+			small := excelize.Font{Size: 8, Color: "444444"}
+			ch := &excelize.Chart{Type: excelize.Scatter, Title: excelize.ChartTitle{Paragraph: []excelize.RichTextRun{{Text: chartTitle(t.urir),
+				Font: &excelize.Font{Size: 10, Bold: true}}}},
+				Legend: excelize.ChartLegend{Position: "bottom"}, Dimension: excelize.ChartDimension{Width: 760, Height: 340},
+				ShowBlanksAs: "span",
+				XAxis:        excelize.ChartAxis{NumFmt: excelize.ChartNumFmt{CustomNumFmt: "yyyy-mm"}, Font: small, MajorGridLines: true},
+				YAxis:        excelize.ChartAxis{NumFmt: excelize.ChartNumFmt{CustomNumFmt: "0.0"}, Font: small, MajorGridLines: true}}
+			for j := range used {
+				c, _ := excelize.ColumnNumberToName(j + 2)
+				ch.Series = append(ch.Series, excelize.ChartSeries{
+					Name:       fmt.Sprintf("%s!$%s$%d", SheetTimeline, c, first-1),
+					Categories: fmt.Sprintf("%s!$A$%d:$A$%d", SheetTimeline, first, lastRow),
+					Values:     fmt.Sprintf("%s!$%s$%d:$%s$%d", SheetTimeline, c, first, c, lastRow),
+					Line:       excelize.LineOptions{Width: 1.5},
+					Marker:     excelize.ChartMarker{Symbol: "circle", Size: 4},
+				})
+			}
+			if err := x.f.AddChart(SheetTimeline, "K"+strconv.Itoa(start), ch); err != nil {
+				return err
+			}
+		}
+		n = max(n, start+18) + 1 // leave room for the chart
+	}
+	return sw.Flush()
+}
+
+// chartTitle is a URI-R shortened for a chart title.
+func chartTitle(s string) string {
+	if r := []rune(s); len(r) > 80 {
+		s = string(r[:79]) + "…"
+	}
+	return s
+}
+
+// timePoint is one scored capture of a charted TimeMap; scores follow
+// StandardMeasureNames, NaN where a measure has no score.
+type timePoint struct {
+	at     time.Time
+	scores []float64
+}
+
+// timelineEntry is a candidate for the Timeline sheet.
+type timelineEntry struct {
+	key, urir   string
+	off, scored int
+	seq         int // arrival order: earlier (lower key) wins ties
+	points      []timePoint
+}
+
+// worse orders candidates: fewer off-topic captures, then a lower share, then
+// later arrival.
+func (a *timelineEntry) worse(b *timelineEntry) bool {
+	if a.off != b.off {
+		return a.off < b.off
+	}
+	if sa, sb := float64(a.off)/float64(a.scored), float64(b.off)/float64(b.scored); sa != sb {
+		return sa < sb
+	}
+	return a.seq > b.seq
+}
+
+// timelineHeap keeps the TimelineTimeMaps most affected TimeMaps seen so far,
+// the least affected on top.
+type timelineHeap struct {
+	items []*timelineEntry
+	seq   int
+}
+
+func (h *timelineHeap) Len() int           { return len(h.items) }
+func (h *timelineHeap) Less(i, j int) bool { return h.items[i].worse(h.items[j]) }
+func (h *timelineHeap) Swap(i, j int)      { h.items[i], h.items[j] = h.items[j], h.items[i] }
+func (h *timelineHeap) Push(v any)         { h.items = append(h.items, v.(*timelineEntry)) }
+func (h *timelineHeap) Pop() any {
+	v := h.items[len(h.items)-1]
+	h.items = h.items[:len(h.items)-1]
+	return v
+}
+
+// offer considers a TimeMap for the Timeline; its series is copied only when
+// it is kept.
+func (h *timelineHeap) offer(r *similarity.TimeMapResult, off, scored int) {
+	h.seq++
+	e := &timelineEntry{key: r.Key, urir: r.URIR, off: off, scored: scored, seq: h.seq}
+	if len(h.items) >= TimelineTimeMaps {
+		if !h.items[0].worse(e) {
+			return
+		}
+		heap.Pop(h)
+	}
+	for _, c := range r.Captures {
+		if len(c.Scores) == 0 {
+			continue
+		}
+		p := timePoint{at: c.Datetime, scores: make([]float64, len(similarity.StandardMeasureNames()))}
+		for i, m := range similarity.StandardMeasureNames() {
+			if s, ok := c.Scores[m]; ok && !math.IsInf(s, 0) {
+				p.scores[i] = s
+			} else {
+				p.scores[i] = math.NaN()
+			}
+		}
+		e.points = append(e.points, p)
+	}
+	heap.Push(h, e)
+}
+
+// ranked returns the kept TimeMaps, most affected first.
+func (h *timelineHeap) ranked() []*timelineEntry {
+	out := slices.Clone(h.items)
+	slices.SortFunc(out, func(a, b *timelineEntry) int {
+		if b.worse(a) {
+			return -1
+		}
+		if a.worse(b) {
+			return 1
+		}
+		return 0
+	})
+	return out
+}
