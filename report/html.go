@@ -864,22 +864,6 @@ func thousands(n int) string {
 	return b.String()
 }
 
-// ruleThreshold is the rule's threshold of a measure, nil when it has none.
-func ruleThreshold(rule similarity.Rule, measure string) *similarity.Threshold {
-	for i := range rule {
-		if rule[i].Measure == measure {
-			return &rule[i]
-		}
-	}
-	return nil
-}
-
-// crosses reports whether the rule has the measure and the score crosses it.
-func crosses(rule similarity.Rule, measure string, score float64) bool {
-	t := ruleThreshold(rule, measure)
-	return t != nil && t.Crossed(score)
-}
-
 // httpLink returns u when it is an absolute http or https URL with a host,
 // and "" otherwise: a report links to nothing else (no javascript:, data:
 // or relative addresses from archived data).

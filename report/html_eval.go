@@ -159,13 +159,10 @@ func evalMissRow(j similarity.Judged, outcome string, measures []string, rule si
 // the rule's threshold (the paper's where the rule does not use it).
 func evalMeasure(judged []similarity.Judged, m string, auc float64, rule similarity.Rule) evalMeasureData {
 	d := evalMeasureData{Measure: m, AUC: strconv.FormatFloat(auc, 'f', 3, 64)}
-	def, _ := similarity.LookupMeasure(m)
-	thr := def.Threshold
-	if t := ruleThreshold(rule, m); t != nil {
-		thr, d.InRule = t.Value, true
-	}
+	single := thresholdOf(rule, m)
+	thr := single.Value
+	d.InRule = rule.Has(m)
 	d.Thr = strconv.FormatFloat(thr, 'f', -1, 64)
-	single := similarity.Threshold{Measure: m, Value: thr}
 	d.AtThr = similarity.ConfusionOf(judged, similarity.Rule{single})
 	curve := similarity.ThresholdCurve(judged, m)
 	best := -1.0

@@ -1,10 +1,13 @@
 package report
 
 import (
+	"bufio"
+	"encoding/json"
 	"fmt"
 	"io"
 	"math"
 	"net/url"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -77,8 +80,15 @@ type XLSXWriter struct {
 	// thr is the highlighting threshold of each measure of StandardMeasureNames.
 	thr []similarity.Threshold
 
-	f          *excelize.File
-	caps       *excelize.StreamWriter
+	f    *excelize.File
+	caps *excelize.StreamWriter
+	// spool holds each TimeMap's results as a JSON line until Close writes
+	// the Captures sheet in the order of the TimeMaps sheet; spoolPath is
+	// the file to remove at Close ("" when it was unlinked at once).
+	spool      *os.File
+	spoolPath  string
+	sw         *bufio.Writer
+	spoolAt    int64
 	st         xlsxStyles
 	capRow     int
 	col        map[string]int // Captures column of each header name
@@ -97,7 +107,10 @@ type XLSXWriter struct {
 
 type xlsxStyles struct {
 	header, date, score, share, link, wrap int
-	low, off                               int // conditional formats (dxf)
+	// decided shades a score that made its capture off-topic; kept one that
+	// crossed its threshold in a capture the curator's reading kept on-topic.
+	decided, kept int
+	off           int // conditional format (dxf) of the off-topic verdict
 }
 
 // xlsxTotals are the counts the Summary sheet reports.
@@ -107,10 +120,12 @@ type xlsxTotals struct {
 	offKinds                               [numKinds]int
 }
 
-// xlsxLink is the hyperlink of a cell ("B12").
+// xlsxLink is the hyperlink of a cell ("B12"): to url, or, when location
+// is set, to a place in the workbook ("'Captures'!A12").
 type xlsxLink struct {
-	cell string
-	url  string
+	cell     string
+	url      string
+	location string
 }
 
 // kindLabels names the kinds of a bit set over similarity.Kinds ("" when
@@ -133,6 +148,10 @@ type xlsxTimeMap struct {
 	// offKinds has bit i set when an off-topic capture is of kind i of
 	// similarity.Kinds.
 	offKinds int
+	// at and n locate the TimeMap's results in the spool; row is the row
+	// of the Captures sheet its captures start on.
+	at     int64
+	n, row int
 }
 
 // t0Note records a TimeMap whose t0 was not its first capture.
@@ -147,7 +166,16 @@ func NewXLSXWriter(w io.Writer, run *Run) (*XLSXWriter, error) {
 	if err != nil {
 		return nil, err
 	}
-	x := &XLSXWriter{w: w, run: run, rule: rule, f: excelize.NewFile(), maxLinks: MaxXLSXLinks}
+	spool, err := os.CreateTemp("", "offtopic-xlsx-*.part")
+	if err != nil {
+		return nil, fmt.Errorf("xlsx report: %w", err)
+	}
+	x := &XLSXWriter{w: w, run: run, rule: rule, f: excelize.NewFile(), maxLinks: MaxXLSXLinks, spool: spool, sw: bufio.NewWriterSize(spool, 64<<10)}
+	// Unlink at once where the system allows it: nothing is left behind
+	// even when Close is never called.
+	if os.Remove(spool.Name()) != nil {
+		x.spoolPath = spool.Name()
+	}
 	x.sum.scored = make([]int, len(similarity.StandardMeasureNames()))
 	x.sum.below = make([]int, len(similarity.StandardMeasureNames()))
 	x.sum.decided = make([]int, len(similarity.StandardMeasureNames()))
@@ -155,21 +183,19 @@ func NewXLSXWriter(w io.Writer, run *Run) (*XLSXWriter, error) {
 		x.thr = append(x.thr, thresholdOf(rule, m))
 	}
 	if err := x.setup(); err != nil {
-		x.f.Close()
+		x.cleanup()
 		return nil, fmt.Errorf("xlsx report: %w", err)
 	}
 	return x, nil
 }
 
-// thresholdOf is the rule's threshold of a measure, or its default.
-func thresholdOf(rule similarity.Rule, m string) similarity.Threshold {
-	for _, t := range rule {
-		if t.Measure == m {
-			return t
-		}
+// cleanup closes the workbook and removes the spool.
+func (x *XLSXWriter) cleanup() {
+	x.f.Close()
+	x.spool.Close()
+	if x.spoolPath != "" {
+		os.Remove(x.spoolPath)
 	}
-	d, _ := similarity.LookupMeasure(m)
-	return similarity.Threshold{Measure: m, Value: d.Threshold}
 }
 
 func (x *XLSXWriter) setup() error {
@@ -203,15 +229,30 @@ func (x *XLSXWriter) setup() error {
 	if err != nil {
 		return err
 	}
-	if x.st.low, err = f.NewConditionalStyle(&excelize.Style{Font: &excelize.Font{Color: "9C0006"},
-		Fill: excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{"FFC7CE"}}}); err != nil {
+	x.st.decided = newStyle(&excelize.Style{CustomNumFmt: &scoreFmt, Font: &excelize.Font{Color: "9C0006", Bold: true},
+		Fill: excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{"FFC7CE"}}})
+	x.st.kept = newStyle(&excelize.Style{CustomNumFmt: &scoreFmt, Font: &excelize.Font{Color: "7F5F00"},
+		Fill: excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{"FFEB9C"}}})
+	if err != nil {
 		return err
+	}
+	for _, s := range []string{SheetSummary, SheetTimeMaps, SheetCaptures, SheetTimeline} {
+		if err := fitToWidth(f, s); err != nil {
+			return err
+		}
 	}
 	if x.st.off, err = f.NewConditionalStyle(&excelize.Style{Font: &excelize.Font{Color: "9C0006", Bold: true}}); err != nil {
 		return err
 	}
 
-	if x.caps, err = f.NewStreamWriter(SheetCaptures); err != nil {
+	return nil
+}
+
+// startCaptures starts the Captures sheet: widths, frozen panes (the header
+// and the URI-R column), the header row.
+func (x *XLSXWriter) startCaptures() error {
+	var err error
+	if x.caps, err = x.f.NewStreamWriter(SheetCaptures); err != nil {
 		return err
 	}
 	// The URI-R column stays in view beside the header.
@@ -291,12 +332,6 @@ func (x *XLSXWriter) Write(r *similarity.TimeMapResult) error {
 
 	tm := xlsxTimeMap{urir: r.URIR, urit: r.URIT, kind: timeMapKind(r), t0: r.T0, t0Reason: r.T0Reason,
 		captures: len(r.Captures), on: on, off: off, notScored: ns}
-	t0Excerpt := ""
-	for i := range r.Captures {
-		if c := &r.Captures[i]; c.IsT0 {
-			t0Excerpt = c.Excerpt
-		}
-	}
 	for i := range r.Captures {
 		c := &r.Captures[i]
 		if c.Verdict == similarity.VerdictOff && tm.firstOff.IsZero() {
@@ -305,18 +340,21 @@ func (x *XLSXWriter) Write(r *similarity.TimeMapResult) error {
 		if k := kindIndex(c.Kind); k >= 0 {
 			tm.offKinds |= 1 << k
 		}
-		guarded := c.Verdict == similarity.VerdictOn && !c.IsT0 && len(x.rule.Crossed(c.Scores)) > 0
-		if guarded {
+		if x.guarded(c) {
 			tm.guarded++
 		}
-		t0x := ""
-		if c.Verdict == similarity.VerdictOff || guarded {
-			t0x = t0Excerpt
-		}
-		if err := x.captureRow(c, t0x); err != nil {
-			return fmt.Errorf("xlsx report: TimeMap %s: %w", r.URIR, err)
-		}
 	}
+	// The captures wait in the spool: the Captures sheet lists them in
+	// the order of the TimeMaps sheet, known only at Close.
+	b, err := json.Marshal(r)
+	if err != nil {
+		return fmt.Errorf("xlsx report: TimeMap %s: %w", r.URIR, err)
+	}
+	if _, err := x.sw.Write(b); err != nil {
+		return fmt.Errorf("xlsx report: spool: %w", err)
+	}
+	tm.at, tm.n = x.spoolAt, len(b)
+	x.spoolAt += int64(len(b))
 	x.tmRows = append(x.tmRows, tm)
 
 	if len(r.Captures) > 0 && r.T0 != r.Captures[0].URIM {
@@ -326,6 +364,54 @@ func (x *XLSXWriter) Write(r *similarity.TimeMapResult) error {
 		x.top.offer(r, off, on+off)
 	}
 	return nil
+}
+
+// guarded reports whether an on-topic capture crossed thresholds of the
+// rule (and so was kept on-topic by the curator's reading).
+func (x *XLSXWriter) guarded(c *similarity.CaptureResult) bool {
+	return c.Verdict == similarity.VerdictOn && !c.IsT0 && len(x.rule.Crossed(c.Scores)) > 0
+}
+
+// writeCaptures writes the Captures sheet: each TimeMap's captures, read
+// back from the spool, in the order of the (sorted) TimeMaps sheet; it
+// notes the row each TimeMap starts on.
+func (x *XLSXWriter) writeCaptures() error {
+	if err := x.sw.Flush(); err != nil {
+		return fmt.Errorf("spool: %w", err)
+	}
+	if err := x.startCaptures(); err != nil {
+		return err
+	}
+	var buf []byte
+	for i := range x.tmRows {
+		tm := &x.tmRows[i]
+		buf = slices.Grow(buf[:0], tm.n)[:tm.n]
+		if _, err := x.spool.ReadAt(buf, tm.at); err != nil {
+			return fmt.Errorf("spool: %w", err)
+		}
+		var r similarity.TimeMapResult
+		if err := json.Unmarshal(buf, &r); err != nil {
+			return fmt.Errorf("spool: %w", err)
+		}
+		tm.row = x.capRow + 1
+		t0Excerpt := ""
+		for j := range r.Captures {
+			if c := &r.Captures[j]; c.IsT0 {
+				t0Excerpt = c.Excerpt
+			}
+		}
+		for j := range r.Captures {
+			c := &r.Captures[j]
+			t0x := ""
+			if c.Verdict == similarity.VerdictOff || x.guarded(c) {
+				t0x = t0Excerpt
+			}
+			if err := x.captureRow(c, t0x); err != nil {
+				return fmt.Errorf("TimeMap %s: %w", r.URIR, err)
+			}
+		}
+	}
+	return x.finishCaptures()
 }
 
 func (x *XLSXWriter) captureRow(c *similarity.CaptureResult, t0Excerpt string) error {
@@ -369,23 +455,35 @@ func (x *XLSXWriter) captureRow(c *similarity.CaptureResult, t0Excerpt string) e
 	set("key", text(k.Key))
 	set("timestamp", k.TS)
 	n := len(capHeadBefore)
+	// Shaded: the scores of the rule's measures that crossed their
+	// thresholds, red where they made the capture off-topic, amber where
+	// the curator's reading kept it on-topic all the same. Measures outside
+	// the rule are reported, never shaded: they decided nothing.
 	var crossed []similarity.Threshold
-	if c.Verdict == similarity.VerdictOff {
-		crossed = x.rule.Crossed(c.Scores)
+	shade := x.st.score
+	switch {
+	case c.Verdict == similarity.VerdictOff:
+		crossed, shade = x.rule.Crossed(c.Scores), x.st.decided
+	case x.guarded(c):
+		crossed, shade = x.rule.Crossed(c.Scores), x.st.kept
 	}
 	for i, m := range similarity.StandardMeasureNames() {
 		s, ok := c.Scores[m]
 		if !ok || math.IsNaN(s) || math.IsInf(s, 0) {
 			continue
 		}
-		row[n+i] = excelize.Cell{StyleID: x.st.score, Value: s}
+		style := x.st.score
 		x.sum.scored[i]++
 		if x.thr[i].Crossed(s) {
 			x.sum.below[i]++
 		}
 		if slices.ContainsFunc(crossed, func(t similarity.Threshold) bool { return t.Measure == m }) {
-			x.sum.decided[i]++
+			style = shade
+			if c.Verdict == similarity.VerdictOff {
+				x.sum.decided[i]++
+			}
 		}
+		row[n+i] = excelize.Cell{StyleID: style, Value: s}
 	}
 	return x.caps.SetRow("A"+strconv.Itoa(x.capRow), row)
 }
@@ -397,8 +495,9 @@ func (x *XLSXWriter) Close() error {
 		return nil
 	}
 	x.closed = true
-	defer x.f.Close()
-	if err := x.finishCaptures(); err != nil {
+	defer x.cleanup()
+	sortTimeMaps(x.tmRows)
+	if err := x.writeCaptures(); err != nil {
 		return fmt.Errorf("xlsx report: Captures sheet: %w", err)
 	}
 	if err := x.timeMapsSheet(); err != nil {
@@ -417,8 +516,8 @@ func (x *XLSXWriter) Close() error {
 }
 
 // finishCaptures adds what must come between NewStreamWriter and Flush
-// (excelize drops it silently otherwise): autofilter, drop-down and
-// conditional formats over the data rows.
+// (excelize drops it silently otherwise): autofilter, drop-down, the
+// verdict's conditional format and the print area over the data rows.
 func (x *XLSXWriter) finishCaptures() error {
 	head := XLSXCapturesHeader()
 	last := max(x.capRow, 2)
@@ -437,13 +536,11 @@ func (x *XLSXWriter) finishCaptures() error {
 	if err := x.f.AddDataValidation(SheetCaptures, dv); err != nil {
 		return err
 	}
-	for i, t := range x.thr {
-		c := col(len(capHeadBefore) + i)
-		formula := fmt.Sprintf("AND(ISNUMBER(%s2),%s2%s%s)", c, c, t.Op(), strconv.FormatFloat(t.Value, 'f', -1, 64))
-		if err := x.f.SetConditionalFormat(SheetCaptures, fmt.Sprintf("%s2:%s%d", c, c, last),
-			[]excelize.ConditionalFormatOptions{{Type: "formula", Criteria: formula, Format: &x.st.low}}); err != nil {
-			return err
-		}
+	// Printed, the sheet is the capture, its verdict and decision, the
+	// reason and the scores (the text columns are for the screen).
+	lastScore := col(len(capHeadBefore) + len(similarity.StandardMeasureNames()) - 1)
+	if err := printArea(x.f, SheetCaptures, "$A$1:$"+lastScore+"$"+strconv.Itoa(last)); err != nil {
+		return err
 	}
 	v := col(slices.Index(head, "verdict"))
 	if err := x.f.SetConditionalFormat(SheetCaptures, fmt.Sprintf("%s2:%s%d", v, v, last),

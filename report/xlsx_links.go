@@ -46,8 +46,8 @@ func (x *XLSXWriter) save() error {
 // linkZip is the zip writer excelize writes the workbook through. It passes
 // every part on to zw, splicing hyperlinks into the sheet parts that have
 // some (after their </sheetData>: cell text is XML-escaped, so that tag cannot
-// occur in a cell) and their relationships into each sheet's relationships
-// part.
+// occur in a cell) and the relationships of those that leave the workbook
+// into each sheet's relationships part.
 type linkZip struct {
 	zw    *zip.Writer
 	links map[string][]xlsxLink // by sheet part
@@ -132,6 +132,12 @@ func (z *linkZip) finishSheet() error {
 	}
 	var links bytes.Buffer
 	for i, l := range z.links[z.sheet] {
+		if l.location != "" {
+			links.WriteString(`<hyperlink ref="` + l.cell + `" location="`)
+			xml.EscapeText(&links, []byte(l.location))
+			links.WriteString(`"/>`)
+			continue
+		}
 		fmt.Fprintf(&links, `<hyperlink ref="%s" r:id="%s"/>`, l.cell, linkID(i))
 	}
 	tail := z.tail.String()
@@ -177,7 +183,7 @@ func (z *linkZip) close() error {
 			return fmt.Errorf("no part %s for a sheet with hyperlinks", sheet)
 		}
 		rels := z.relsPart[sheet]
-		if len(links) == 0 && rels == nil {
+		if !slices.ContainsFunc(links, func(l xlsxLink) bool { return l.location == "" }) && rels == nil {
 			continue
 		}
 		head := xml.Header + `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">`
@@ -197,6 +203,9 @@ func (z *linkZip) close() error {
 		bw := bufio.NewWriter(out)
 		bw.WriteString(head)
 		for i, l := range links {
+			if l.location != "" {
+				continue // a place in the workbook: no relationship
+			}
 			bw.WriteString(`<Relationship Id="`)
 			bw.WriteString(linkID(i))
 			bw.WriteString(`" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/hyperlink" Target="`)

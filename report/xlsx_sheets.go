@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -11,8 +12,39 @@ import (
 	"github.com/offtopic/offtopic/similarity"
 )
 
-// timeMapsSheet writes the TimeMaps sheet: pages first, most off-topic first,
-// with a filter, and links to each TimeMap and its t0 in the archive.
+// share is a TimeMap's off-topic share of its scored captures, -1 when none
+// was scored.
+func (t *xlsxTimeMap) share() float64 {
+	if t.on+t.off == 0 {
+		return -1
+	}
+	return float64(t.off) / float64(t.on+t.off)
+}
+
+// sortTimeMaps puts TimeMaps in the order both the TimeMaps and the
+// Captures sheets list them: pages first, the most off-topic share first,
+// then the most off-topic captures, then as written (in key order).
+func sortTimeMaps(tms []xlsxTimeMap) {
+	slices.SortStableFunc(tms, func(a, b xlsxTimeMap) int {
+		if pa, pb := a.kind == kindPage, b.kind == kindPage; pa != pb {
+			if pa {
+				return -1
+			}
+			return 1
+		}
+		if sa, sb := a.share(), b.share(); sa != sb {
+			if sa > sb {
+				return -1
+			}
+			return 1
+		}
+		return b.off - a.off
+	})
+}
+
+// timeMapsSheet writes the TimeMaps sheet in the order of sortTimeMaps, with
+// a filter; each URI-R links to its captures on the Captures sheet, each t0
+// to its capture in the archive.
 func (x *XLSXWriter) timeMapsSheet() error {
 	sw, err := x.f.NewStreamWriter(SheetTimeMaps)
 	if err != nil {
@@ -32,52 +64,29 @@ func (x *XLSXWriter) timeMapsSheet() error {
 	if err := sw.SetRow("A1", x.header(head)); err != nil {
 		return err
 	}
-	share := func(t *xlsxTimeMap) float64 {
-		if t.on+t.off == 0 {
-			return -1
-		}
-		return float64(t.off) / float64(t.on+t.off)
-	}
-	slices.SortStableFunc(x.tmRows, func(a, b xlsxTimeMap) int {
-		if pa, pb := a.kind == kindPage, b.kind == kindPage; pa != pb {
-			if pa {
-				return -1
-			}
-			return 1
-		}
-		if sa, sb := share(&a), share(&b); sa != sb {
-			if sa > sb {
-				return -1
-			}
-			return 1
-		}
-		return b.off - a.off
-	})
 	for i := range x.tmRows {
 		t := &x.tmRows[i]
 		n := i + 2
 		row := []any{text(t.urir), text(t.kind), t.captures, t.on + t.off, t.on, t.off, t.guarded, t.notScored, nil, nil, text(t.t0), text(t.t0Reason), kindLabels(t.offKinds)}
 		if t.on+t.off > 0 {
-			row[8] = excelize.Cell{StyleID: x.st.share, Value: share(t)}
+			row[8] = excelize.Cell{StyleID: x.st.share, Value: t.share()}
 		}
 		if !t.firstOff.IsZero() {
 			row[9] = excelize.Cell{StyleID: x.st.date, Value: t.firstOff.UTC()}
 		}
-		// Links: the URI-R to its TimeMap in the archive, t0 to its capture.
-		for _, l := range []struct {
-			col int
-			url string
-		}{{0, t.urit}, {10, t.t0}} {
-			if !linkable(l.url) {
-				continue
-			}
-			if len(x.tmLinks) >= x.maxLinks {
+		// Links: the URI-R to its first capture on the Captures sheet, t0 to
+		// its capture in the archive.
+		if t.captures > 0 && len(x.tmLinks) < x.maxLinks {
+			x.tmLinks = append(x.tmLinks, xlsxLink{cell: "A" + strconv.Itoa(n), location: "'" + SheetCaptures + "'!A" + strconv.Itoa(t.row)})
+			row[0] = excelize.Cell{StyleID: x.st.link, Value: row[0]}
+		}
+		if linkable(t.t0) {
+			if len(x.tmLinks) < x.maxLinks {
+				x.tmLinks = append(x.tmLinks, xlsxLink{cell: "K" + strconv.Itoa(n), url: t.t0})
+				row[10] = excelize.Cell{StyleID: x.st.link, Value: row[10]}
+			} else {
 				x.linksEnded = true
-				continue
 			}
-			c, _ := excelize.ColumnNumberToName(l.col + 1)
-			x.tmLinks = append(x.tmLinks, xlsxLink{cell: c + strconv.Itoa(n), url: l.url})
-			row[l.col] = excelize.Cell{StyleID: x.st.link, Value: row[l.col]}
 		}
 		if err := sw.SetRow("A"+strconv.Itoa(n), row); err != nil {
 			return err
@@ -90,64 +99,72 @@ func (x *XLSXWriter) timeMapsSheet() error {
 	return sw.Flush()
 }
 
-// summary writes the Summary sheet (the first of the workbook).
+// summaryRows collects the Summary sheet's rows; the sheet is small, so
+// its rows are written once all are in.
+type summaryRows struct {
+	rows [][]any
+	bold func(string) any
+}
+
+func (r *summaryRows) put(vals ...any) { r.rows = append(r.rows, vals) }
+
+// summary writes the Summary sheet (the first of the workbook): the run, the
+// counts, the measures, notes, and the TimeMaps whose t0 was not the first
+// capture.
 func (x *XLSXWriter) summary() error {
 	sw, err := x.f.NewStreamWriter(SheetSummary)
 	if err != nil {
 		return err
 	}
-	if err := sw.SetColWidth(1, 1, 34); err != nil {
-		return err
+	for _, w := range []struct {
+		from, to int
+		width    float64
+	}{{1, 1, 34}, {2, 7, 18}, {3, 4, 60}} {
+		if err := sw.SetColWidth(w.from, w.to, w.width); err != nil {
+			return err
+		}
 	}
-	if err := sw.SetColWidth(2, 7, 18); err != nil {
-		return err
+	r := &summaryRows{bold: func(s string) any { return excelize.Cell{StyleID: x.st.header, Value: s} }}
+	x.summaryRun(r)
+	x.summaryCounts(r)
+	x.summaryMeasures(r)
+	x.summaryNotes(r)
+	x.summaryT0s(r)
+	for i, row := range r.rows {
+		if err := sw.SetRow("A"+strconv.Itoa(i+1), row); err != nil {
+			return err
+		}
 	}
-	if err := sw.SetColWidth(3, 4, 60); err != nil {
-		return err
-	}
-	n := 0
-	put := func(vals ...any) error {
-		n++
-		return sw.SetRow("A"+strconv.Itoa(n), vals)
-	}
-	bold := func(s string) any { return excelize.Cell{StyleID: x.st.header, Value: s} }
+	return sw.Flush()
+}
+
+// summaryRun describes the run: tool, start, archive, inputs, rule, options.
+func (x *XLSXWriter) summaryRun(r *summaryRows) {
 	run := x.run
 	if run == nil {
 		run = &Run{}
 	}
-	rows := [][]any{
-		{bold("offtopic report")},
-		{"tool", text(strings.TrimSpace(run.Tool + " " + run.Version))},
-		{"started (UTC)", nil},
-		{"archive URL", text(run.ArchiveURL)},
-		{"inputs", len(run.Inputs)},
-	}
+	var started any
 	if !run.Started.IsZero() {
-		rows[2][1] = excelize.Cell{StyleID: x.st.date, Value: run.Started.UTC()}
+		started = excelize.Cell{StyleID: x.st.date, Value: run.Started.UTC()}
 	}
-	for _, r := range rows {
-		if err := put(r...); err != nil {
-			return err
-		}
-	}
+	r.put(r.bold("offtopic report"))
+	r.put("tool", text(strings.TrimSpace(run.Tool+" "+run.Version)))
+	r.put("started (UTC)", started)
+	r.put("archive URL", text(run.ArchiveURL))
+	r.put("inputs", len(run.Inputs))
 	for _, in := range run.Inputs {
-		if err := put(nil, text(in)); err != nil {
-			return err
-		}
+		r.put(nil, text(in))
 	}
-	if err := put("rule (off-topic when a score is below)", text(x.rule.String())); err != nil {
-		return err
+	r.put("rule (off-topic when a score is below)", text(x.rule.String()))
+	for _, k := range slices.Sorted(maps.Keys(run.Options)) {
+		r.put("option "+SafeCell(k), text(run.Options[k]))
 	}
-	opts := make([]string, 0, len(run.Options))
-	for k := range run.Options {
-		opts = append(opts, k)
-	}
-	slices.Sort(opts)
-	for _, k := range opts {
-		if err := put("option "+SafeCell(k), text(run.Options[k])); err != nil {
-			return err
-		}
-	}
+}
+
+// summaryCounts counts TimeMaps, captures and verdicts, off-topic ones by
+// kind.
+func (x *XLSXWriter) summaryCounts(r *summaryRows) {
 	share := func(a, b int) any {
 		if b == 0 {
 			return nil
@@ -155,46 +172,40 @@ func (x *XLSXWriter) summary() error {
 		return excelize.Cell{StyleID: x.st.share, Value: float64(a) / float64(b)}
 	}
 	s := x.sum
-	for _, r := range [][]any{
-		nil,
-		{bold("counts")},
-		{"TimeMaps", s.timeMaps},
-		{"captures", s.captures},
-		{"scored", s.on + s.off},
-		{"on-topic", s.on},
-		{"off-topic", s.off, share(s.off, s.on+s.off)},
-		{"not scored", s.notScored},
-	} {
-		if err := put(r...); err != nil {
-			return err
-		}
-	}
+	r.put()
+	r.put(r.bold("counts"))
+	r.put("TimeMaps", s.timeMaps)
+	r.put("captures", s.captures)
+	r.put("scored", s.on+s.off)
+	r.put("on-topic", s.on)
+	r.put("off-topic", s.off, share(s.off, s.on+s.off))
+	r.put("not scored", s.notScored)
 	for i, k := range similarity.Kinds() {
 		if n := s.offKinds[i]; n > 0 {
-			if err := put("  off-topic: "+k.Label(), n, share(n, s.off)); err != nil {
-				return err
-			}
+			r.put("  off-topic: "+k.Label(), n, share(n, s.off))
 		}
 	}
-	for _, r := range [][]any{
-		nil,
-		{bold("measure"), bold("in rule"), bold("threshold"), bold("scored"), bold("below threshold"), bold("off-topic by this measure")},
-	} {
-		if err := put(r...); err != nil {
-			return err
-		}
-	}
+}
+
+// summaryMeasures lists each measure: in the rule or not, its threshold,
+// how many scores crossed it and how many captures it made off-topic.
+func (x *XLSXWriter) summaryMeasures(r *summaryRows) {
+	r.put()
+	r.put(r.bold("measure"), r.bold("in rule"), r.bold("threshold"), r.bold("scored"), r.bold("below threshold"), r.bold("off-topic by this measure"))
 	for i, m := range similarity.StandardMeasureNames() {
-		in := "no (default threshold, highlighted only)"
+		in := "no (reported at its default threshold; not shaded)"
 		if x.rule.Has(m) {
 			in = "yes"
 		}
-		if err := put(m, in, x.thr[i].Value, s.scored[i], s.below[i], s.decided[i]); err != nil {
-			return err
-		}
+		r.put(m, in, x.thr[i].Value, x.sum.scored[i], x.sum.below[i], x.sum.decided[i])
 	}
+}
+
+// summaryNotes says how to read and review the workbook.
+func (x *XLSXWriter) summaryNotes(r *summaryRows) {
 	notes := []string{
-		"A capture is off-topic when any measure of the rule is below its threshold (see each capture's reason); scores below a measure's threshold are highlighted on the Captures sheet.",
+		"A capture is off-topic when any measure of the rule is below its threshold (see each capture's reason). On the Captures sheet the scores that made a capture off-topic are shaded red; those below their threshold in a capture the curator's reading kept on-topic, amber. Measures outside the rule are reported, not shaded.",
+		"The Captures sheet lists pages most off-topic first, as the TimeMaps sheet does (each URI-R there links to its captures). Printed, each sheet is one page wide, landscape, with its header row on every page; the Captures sheet prints the capture, verdict, decision, reason and scores.",
 		"Dates are UTC. Text from archived pages that a spreadsheet could read as a formula starts with an apostrophe; text cells are capped at " + strconv.Itoa(MaxCellChars) + " characters.",
 		"Review: choose on-topic, off-topic or unsure in the \"" + DecisionColumn + "\" column of the Captures sheet (beside the verdict), then give the workbook to offtopic evaluate --gold or offtopic prune --decisions.",
 		"Text: each capture's excerpt; beside off-topic captures and those the curator's reading kept on-topic (on-topic although a score is below its threshold), t0's excerpt too.",
@@ -205,36 +216,25 @@ func (x *XLSXWriter) summary() error {
 	if x.linksEnded {
 		notes = append(notes, fmt.Sprintf("Only the first %d URI-Ms are hyperlinks (Excel allows about 65,530 per sheet); later ones are plain text.", len(x.links)))
 	}
-	if err := put(); err != nil {
-		return err
-	}
-	if err := put(bold("notes")); err != nil {
-		return err
-	}
+	r.put()
+	r.put(r.bold("notes"))
 	for _, t := range notes {
-		if err := put(t); err != nil {
-			return err
-		}
+		r.put(t)
 	}
-	if err := put(); err != nil {
-		return err
-	}
-	if err := put(bold(fmt.Sprintf("t0 other than the first capture (%d TimeMaps)", len(x.t0s)))); err != nil {
-		return err
-	}
+}
+
+// summaryT0s lists the TimeMaps whose t0 was not their first capture.
+func (x *XLSXWriter) summaryT0s(r *summaryRows) {
+	r.put()
+	r.put(r.bold(fmt.Sprintf("t0 other than the first capture (%d TimeMaps)", len(x.t0s))))
 	if len(x.t0s) > 0 {
-		if err := put(bold("uri_r"), bold("first capture"), bold("t0"), bold("why")); err != nil {
-			return err
-		}
+		r.put(r.bold("uri_r"), r.bold("first capture"), r.bold("t0"), r.bold("why"))
 	}
 	for _, t := range x.t0s {
 		t0 := text(t.t0)
 		if t.t0 == "" {
 			t0 = "(none)"
 		}
-		if err := put(text(t.urir), text(t.first), t0, text(t.reason)); err != nil {
-			return err
-		}
+		r.put(text(t.urir), text(t.first), t0, text(t.reason))
 	}
-	return sw.Flush()
 }

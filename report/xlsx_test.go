@@ -6,6 +6,8 @@ import (
 	"context"
 	"encoding/csv"
 	"fmt"
+	"image/color"
+	"image/png"
 	"io"
 	"maps"
 	"os"
@@ -221,7 +223,19 @@ func TestXLSXWorkbook(t *testing.T) {
 	if ok, _, _ := f.GetCellHyperLink(SheetCaptures, "B3"); ok {
 		t.Errorf("B3 (an ftp URI-M) is a hyperlink")
 	}
-	if ok, target, _ := f.GetCellHyperLink(SheetCaptures, fmt.Sprintf("B%d", ncap+1)); !ok || target != results[2].Captures[2].URIM {
+	// Captures come most off-topic first, as on the TimeMaps sheet: the
+	// hostile page (1 of 1 scored off-topic), the sample (1 of 2), the
+	// lighthouse (1 of 3); each page's captures together, in time order.
+	var order []string
+	for _, r := range rows[1:] {
+		order = append(order, strings.TrimPrefix(r[0], "'"))
+	}
+	wantOrder := []string{xlsxHostileURIR, xlsxHostileURIR, "http://example.org/", "http://example.org/", "http://example.org/",
+		"http://lighthouse.org/", "http://lighthouse.org/", "http://lighthouse.org/"}
+	if !slices.Equal(order, wantOrder) {
+		t.Errorf("Captures rows are of %q, want %q", order, wantOrder)
+	}
+	if ok, target, _ := f.GetCellHyperLink(SheetCaptures, fmt.Sprintf("B%d", ncap+1)); !ok || target != results[1].Captures[2].URIM {
 		t.Errorf("last URI-M is not linked to its URI-M: %v %q", ok, target)
 	}
 
@@ -244,18 +258,65 @@ func TestXLSXWorkbook(t *testing.T) {
 	}) {
 		t.Errorf("no autofilter on Captures: defined names %+v", names)
 	}
+	// Shading: only scores of the rule's measures that decided a verdict.
+	fill := func(cell string) string {
+		t.Helper()
+		id, err := f.GetCellStyle(SheetCaptures, cell)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, err := f.GetStyle(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(st.Fill.Color) == 0 {
+			return ""
+		}
+		return st.Fill.Color[0]
+	}
+	cos, wc, topic := column(t, "cosine"), column(t, "wordcount"), column(t, "topic")
+	for _, tc := range []struct {
+		cell, want, why string
+	}{
+		{cos + "2", "FFC7CE", "the hostile page's cosine 0.01 made it off-topic"},
+		{cos + "4", "", "t0's cosine"},
+		{cos + "5", "FFC7CE", "the sample's cosine 0.02 made it off-topic"},
+		{wc + "5", "FFC7CE", "so did its wordcount -0.9"},
+		{cos + "6", "", "not scored"},
+		{wc + "6", "", "not scored"},
+		{topic + "7", "", "topic 0.1 is below its default threshold but not in the rule"},
+		{cos + "7", "FFC7CE", "the lighthouse's first capture: cosine 0.05"},
+		{cos + "9", "", "an on-topic score above the threshold"},
+	} {
+		if got := fill(tc.cell); !strings.EqualFold(got, tc.want) {
+			t.Errorf("Captures!%s shaded %q, want %q: %s", tc.cell, got, tc.want, tc.why)
+		}
+	}
 	cfs, err := f.GetConditionalFormats(SheetCaptures)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cos := column(t, "cosine")
-	cf, ok := cfs[fmt.Sprintf("%s2:%s%d", cos, cos, ncap+1)]
-	if !ok || len(cf) != 1 || !strings.Contains(cf[0].Criteria, cos+"2<0.1") {
-		t.Errorf("cosine conditional format %+v, want below 0.1 over the column (all: %v)", cf, cfs)
+	for ref := range cfs {
+		if strings.HasPrefix(ref, cos) || strings.HasPrefix(ref, topic) {
+			t.Errorf("conditional format on a score column %s: %v", ref, cfs[ref])
+		}
 	}
-	topic := column(t, "topic")
-	if cf := cfs[fmt.Sprintf("%s2:%s%d", topic, topic, ncap+1)]; len(cf) != 1 || !strings.Contains(cf[0].Criteria, "<0.35") {
-		t.Errorf("topic (not in the rule) conditional format %+v, want its default threshold 0.35", cf)
+
+	// Print set-up: landscape, one page wide, the header on every page.
+	for _, sheet := range []string{SheetTimeMaps, SheetCaptures} {
+		pl, err := f.GetPageLayout(sheet)
+		if err != nil || pl.Orientation == nil || *pl.Orientation != "landscape" || pl.FitToWidth == nil || *pl.FitToWidth != 1 || pl.FitToHeight == nil || *pl.FitToHeight != 0 {
+			t.Errorf("%s page layout %+v (%v), want landscape, one page wide", sheet, pl, err)
+		}
+		props, err := f.GetSheetProps(sheet)
+		if err != nil || props.FitToPage == nil || !*props.FitToPage {
+			t.Errorf("%s is not set to fit its pages (%v)", sheet, err)
+		}
+		if !slices.ContainsFunc(names, func(d excelize.DefinedName) bool {
+			return d.Name == "_xlnm.Print_Titles" && d.Scope == sheet && strings.Contains(d.RefersTo, "$1:$1")
+		}) {
+			t.Errorf("%s does not repeat its header row on each page: %+v", sheet, names)
+		}
 	}
 
 	// Summary: counts and the t0 that was not the first capture.
@@ -369,6 +430,9 @@ func soffice(t *testing.T, args ...string) {
 	if err != nil {
 		t.Skip("soffice not on PATH (Debian: apt-get install libreoffice-calc-nogui); skipping the LibreOffice check")
 	}
+	if testing.Short() {
+		t.Skip("LibreOffice test skipped in -short mode")
+	}
 	home := t.TempDir()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
@@ -453,7 +517,7 @@ func TestXLSXLibreOffice(t *testing.T) {
 	}
 	want := map[similarity.GoldKey]string{
 		similarity.KeyOf(&results[0].Captures[0]): DecisionOff,
-		similarity.KeyOf(&results[1].Captures[0]): DecisionOn, // row 4
+		similarity.KeyOf(&results[2].Captures[0]): DecisionOn, // row 4
 	}
 	for k, d := range got {
 		if d == DecisionUnsure {
@@ -553,8 +617,15 @@ func TestXLSXToDecideIn(t *testing.T) {
 	if r := tm[len(tm)-1]; r[1] != "text/css" {
 		t.Errorf("last TimeMaps row %v, want the stylesheet after the pages", r)
 	}
-	if ok, link, _ := f.GetCellHyperLink(SheetTimeMaps, "A2"); !ok || !strings.HasPrefix(link, "http://archive.test/") {
-		t.Errorf("TimeMaps A2 links to %q (%v), want its TimeMap", link, ok)
+	// Each URI-R links to its first capture on the Captures sheet.
+	for i, r := range tm[1:] {
+		n := strconv.Itoa(i + 2)
+		ok, link, _ := f.GetCellHyperLink(SheetTimeMaps, "A"+n)
+		at, found := strings.CutPrefix(link, "'"+SheetCaptures+"'!A")
+		row, _ := strconv.Atoi(at)
+		if !ok || !found || row < 2 || row > len(rows) || rows[row-1][0] != r[0] || rows[row-2][0] == r[0] {
+			t.Errorf("TimeMaps A%s (%s) links to %q (%v), want the first Captures row of its captures", n, r[0], link, ok)
+		}
 	}
 	if dn := f.GetDefinedName(); !slices.ContainsFunc(dn, func(d excelize.DefinedName) bool {
 		return d.Name == "_xlnm._FilterDatabase" && strings.Contains(d.RefersTo, SheetTimeMaps)
@@ -570,5 +641,58 @@ func TestXLSXToDecideIn(t *testing.T) {
 	}
 	if !note {
 		t.Error("the Summary does not say the URI-Ms point at the default archive URL")
+	}
+}
+
+// TestXLSXChartsRender prints the workbook with LibreOffice and looks at
+// the pages: the Timeline's series are drawn in their measures' colours
+// (LibreOffice draws series whose colour is left unset white, markers and
+// legend keys alike, which left the charts looking empty).
+func TestXLSXChartsRender(t *testing.T) {
+	pdftoppm, err := exec.LookPath("pdftoppm")
+	if err != nil {
+		t.Skip("pdftoppm not on PATH (Debian: apt-get install poppler-utils); skipping the rendering check")
+	}
+	p := writeXLSX(t, xlsxRun(), xlsxResults())
+	out := t.TempDir()
+	soffice(t, "--convert-to", "pdf", "--outdir", out, p)
+	pdfs, _ := filepath.Glob(filepath.Join(out, "*.pdf"))
+	if len(pdfs) != 1 {
+		t.Fatalf("LibreOffice wrote %v, want one PDF", pdfs)
+	}
+	if b, err := exec.Command(pdftoppm, "-r", "100", "-png", pdfs[0], filepath.Join(out, "page")).CombinedOutput(); err != nil {
+		t.Fatalf("pdftoppm: %v\n%s", err, b)
+	}
+	pages, _ := filepath.Glob(filepath.Join(out, "page*.png"))
+	near := func(c color.Color, hex string) bool {
+		v, _ := strconv.ParseUint(hex, 16, 32)
+		r, g, b, _ := c.RGBA()
+		d := func(x uint32, y uint64) int { return int(x>>8) - int(y&0xff) }
+		dr, dg, db := d(r, v>>16), d(g, v>>8), d(b, v)
+		return dr*dr+dg*dg+db*db < 40*40
+	}
+	for _, m := range []string{similarity.MeasureCosine, similarity.MeasureWordCount, similarity.MeasureTopic} {
+		n := 0
+		for _, page := range pages {
+			f, err := os.Open(page)
+			if err != nil {
+				t.Fatal(err)
+			}
+			img, err := png.Decode(f)
+			f.Close()
+			if err != nil {
+				t.Fatalf("%s: %v", page, err)
+			}
+			for y := img.Bounds().Min.Y; y < img.Bounds().Max.Y; y++ {
+				for x := img.Bounds().Min.X; x < img.Bounds().Max.X; x++ {
+					if near(img.At(x, y), measureColour(m)) {
+						n++
+					}
+				}
+			}
+		}
+		if n < 40 {
+			t.Errorf("the printed workbook (%d pages) has %d pixels of %s's colour #%s: its series are not drawn", len(pages), n, m, measureColour(m))
+		}
 	}
 }

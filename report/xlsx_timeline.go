@@ -20,7 +20,7 @@ func (x *XLSXWriter) timeline() error {
 	if err != nil {
 		return err
 	}
-	if err := sw.SetColWidth(1, 1, 20); err != nil {
+	if err := sw.SetColWidth(1, 1, 30); err != nil {
 		return err
 	}
 	tops := x.top.ranked()
@@ -75,18 +75,25 @@ func (x *XLSXWriter) timeline() error {
 			small := excelize.Font{Size: 8, Color: "444444"}
 			ch := &excelize.Chart{Type: excelize.Scatter, Title: excelize.ChartTitle{Paragraph: []excelize.RichTextRun{{Text: chartTitle(t.urir),
 				Font: &excelize.Font{Size: 10, Bold: true}}}},
-				Legend: excelize.ChartLegend{Position: "bottom"}, Dimension: excelize.ChartDimension{Width: 760, Height: 340},
+				Legend: excelize.ChartLegend{Position: "bottom", ShowLegendKey: true}, Dimension: excelize.ChartDimension{Width: 760, Height: 340},
 				ShowBlanksAs: "span",
-				XAxis:        excelize.ChartAxis{NumFmt: excelize.ChartNumFmt{CustomNumFmt: "yyyy-mm"}, Font: small, MajorGridLines: true},
-				YAxis:        excelize.ChartAxis{NumFmt: excelize.ChartNumFmt{CustomNumFmt: "0.0"}, Font: small, MajorGridLines: true}}
-			for j := range used {
+				// Dates under the plot, not where the axis crosses 0
+				// (word count changes go below it).
+				XAxis: excelize.ChartAxis{NumFmt: excelize.ChartNumFmt{CustomNumFmt: "yyyy-mm"}, Font: small, MajorGridLines: true,
+					TickLabelPosition: excelize.ChartTickLabelLow},
+				YAxis: excelize.ChartAxis{NumFmt: excelize.ChartNumFmt{CustomNumFmt: "0.0"}, Font: small, MajorGridLines: true}}
+			for j, i := range used {
 				c, _ := excelize.ColumnNumberToName(j + 2)
+				// Colours set, not left to the application: LibreOffice
+				// draws unset ones white, markers and legend keys alike.
+				colour := excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{measureColour(similarity.StandardMeasureNames()[i])}}
 				ch.Series = append(ch.Series, excelize.ChartSeries{
 					Name:       fmt.Sprintf("%s!$%s$%d", SheetTimeline, c, first-1),
 					Categories: fmt.Sprintf("%s!$A$%d:$A$%d", SheetTimeline, first, lastRow),
 					Values:     fmt.Sprintf("%s!$%s$%d:$%s$%d", SheetTimeline, c, first, c, lastRow),
-					Line:       excelize.LineOptions{Width: 1.5},
-					Marker:     excelize.ChartMarker{Symbol: "circle", Size: 4},
+					Fill:       colour,
+					Line:       excelize.LineOptions{Type: excelize.LineSolid, Width: 1.25},
+					Marker:     excelize.ChartMarker{Symbol: "circle", Size: 5, Fill: colour},
 				})
 			}
 			if err := x.f.AddChart(SheetTimeline, "K"+strconv.Itoa(start), ch); err != nil {
@@ -96,6 +103,28 @@ func (x *XLSXWriter) timeline() error {
 		n = max(n, start+18) + 1 // leave room for the chart
 	}
 	return sw.Flush()
+}
+
+// measureColour is a measure's colour in charts, as in the HTML report
+// (grey for a measure it does not know).
+func measureColour(m string) string {
+	switch m {
+	case similarity.MeasureCosine:
+		return "1F77B4"
+	case similarity.MeasureJaccard:
+		return "FF7F0E"
+	case similarity.MeasureTFIntersection:
+		return "9467BD"
+	case similarity.MeasureSEKernel:
+		return "8C564B"
+	case similarity.MeasureWordCount:
+		return "2CA02C"
+	case similarity.MeasureByteCount:
+		return "17BECF"
+	case similarity.MeasureTopic:
+		return "E377C2"
+	}
+	return "7F7F7F"
 }
 
 // chartTitle is a URI-R shortened for a chart title.
