@@ -1026,3 +1026,148 @@ func TestHTMLAuditInBrowser(t *testing.T) {
 		t.Errorf("console errors %v, dialogs %v", problems, dialogs)
 	}
 }
+
+// press types one key into the page.
+func (c *cdp) press(t *testing.T, key string) {
+	t.Helper()
+	code := map[string]int{"Escape": 27, "?": 191}[key]
+	if code == 0 {
+		code = int(strings.ToUpper(key)[0])
+	}
+	text := key
+	if key == "Escape" {
+		text = ""
+	}
+	for _, typ := range []string{"keyDown", "keyUp"} {
+		p := map[string]any{"type": typ, "key": key, "windowsVirtualKeyCode": code}
+		if typ == "keyDown" && text != "" {
+			p["text"] = text
+		}
+		if err := c.call("Input.dispatchKeyEvent", p, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestHTMLKeysInBrowser reviews with the keys alone: j opens the first page
+// of the list and walks its captures, n and o mark the current capture and
+// go on, k goes back, ? shows the keys and Esc hides them; and the labels
+// of thresholds close together do not print over each other.
+func TestHTMLKeysInBrowser(t *testing.T) {
+	chromium := findChromium(t)
+	if testing.Short() {
+		t.Skip("browser test skipped in -short mode")
+	}
+	run := *htmlTestRun
+	run.Measures = "cosine=0.10,jaccard=0.07,wordcount=-0.85"
+	var buf bytes.Buffer
+	w, err := NewHTMLWriter(&buf, &run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range htmlFixture() {
+		if err := w.Write(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	page := filepath.Join(t.TempDir(), "offtopic.html")
+	if err := os.WriteFile(page, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, ev := watchedPage(t, chromium)
+	c.open(t, ev, page)
+	c.waitFor(t, "the marks' store to open", `document.getElementById('review').getAttribute('data-store') === 'open'`)
+	var first int
+	c.eval(`+document.querySelector('#tms tbody tr[data-id]').getAttribute('data-id')`, &first)
+	type cur struct {
+		Open, Row int
+		TS        string
+		Pressed   string
+	}
+	current := func() cur {
+		t.Helper()
+		var got cur
+		if err := c.eval(`(function(){var d=document.querySelector('tr.detail'), tr=document.querySelector('.caps tr.cur');
+			return {Open: d ? +d.id.slice(5) : -1, Row: tr ? Array.prototype.indexOf.call(tr.parentNode.children, tr) : -1,
+			TS: tr ? tr.getAttribute('data-ts') : '', Pressed: tr && tr.querySelector('button[aria-pressed=true]') ? tr.querySelector('button[aria-pressed=true]').title : ''};})()`, &got); err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	results := htmlFixture()
+	c.press(t, "j")
+	c.waitFor(t, "j to open the first page", fmt.Sprintf(`document.getElementById('open-%d') && document.querySelector('.caps tr.cur')`, first))
+	// The first page is opened at its first capture after t0.
+	if got := current(); got.Open != first || got.Row != 1 {
+		t.Fatalf("after j: %+v, want page %d open at capture 1", got, first)
+	}
+	c.press(t, "j")
+	if got := current(); got.Row != 2 {
+		t.Errorf("after j j: at capture %d, want 2", got.Row)
+	}
+	c.press(t, "n")
+	if got := current(); got.Row != 3 {
+		t.Errorf("after n: at capture %d, want 3 (n goes on)", got.Row)
+	}
+	c.press(t, "k")
+	if got := current(); got.Row != 2 || got.Pressed != DecisionOff {
+		t.Errorf("after n k: %+v, want capture 2 marked off-topic", got)
+	}
+	c.press(t, "o")
+	c.press(t, "k")
+	if got := current(); got.Row != 2 || got.Pressed != DecisionOn {
+		t.Errorf("after o k: %+v, want capture 2 marked on-topic", got)
+	}
+	c.press(t, "u")
+	if n := func() string { var s string; c.eval(`document.getElementById('ndec').textContent`, &s); return s }(); n != "1" {
+		t.Errorf("after marking one capture three times the page counts %s decisions", n)
+	}
+	// At the page's last capture, j opens the next page of the list.
+	for range len(results[first].Captures) {
+		c.press(t, "j")
+	}
+	c.waitFor(t, "j to open the next page", fmt.Sprintf(`document.querySelector('tr.detail') && document.querySelector('tr.detail').id !== 'open-%d'`, first))
+	if got := current(); got.Open == first || got.Row < 0 {
+		t.Errorf("after walking past the last capture: %+v, want the next page open", got)
+	}
+	c.press(t, "?")
+	if !c.poll(`!document.getElementById('keys-help').hidden`, 2*time.Second) {
+		t.Error("? does not show the keys")
+	}
+	c.press(t, "Escape")
+	if !c.poll(`document.getElementById('keys-help').hidden`, 2*time.Second) {
+		t.Error("Esc does not hide the keys")
+	}
+	// Keys typed into the filter are text, not commands.
+	open := current().Open
+	c.eval(`(function(){document.getElementById('filter').focus(); return true;})()`, nil)
+	c.press(t, "j")
+	var typed string
+	c.eval(`document.getElementById('filter').value`, &typed)
+	if typed != "j" {
+		t.Errorf("j typed in the filter left it %q: the key was taken as a command", typed)
+	}
+	c.eval(fmt.Sprintf(`(function(){var f=document.getElementById('filter'); f.value=''; f.blur(); f.dispatchEvent(new Event('input')); location.hash='#tm-%d'; return true;})()`, open), nil)
+	c.waitFor(t, "the page to open again", fmt.Sprintf(`document.getElementById('open-%d')`, open))
+
+	// Threshold labels of the open page's timeline do not overlap.
+	var boxes [][4]float64
+	c.eval(`Array.from(document.querySelectorAll('tr.detail svg.tl text.thrlab')).map(e => {var r=e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom];})`, &boxes)
+	if len(boxes) != 3 {
+		t.Fatalf("%d threshold labels, want 3 (cosine, jaccard, wordcount)", len(boxes))
+	}
+	for i := range boxes {
+		for j := i + 1; j < len(boxes); j++ {
+			a, b := boxes[i], boxes[j]
+			if a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3] {
+				t.Errorf("threshold labels %d and %d overlap: %v %v", i, j, a, b)
+			}
+		}
+	}
+	if problems, dialogs := ev.take(); len(problems) > 0 || len(dialogs) > 0 {
+		t.Errorf("console errors %v, dialogs %v", problems, dialogs)
+	}
+}

@@ -41,7 +41,7 @@
     return out.join(', ');
   }
 
-  var state = audit ? { sort: 'dist', dir: 1, page: 0, open: -1 } : { sort: 'share', dir: -1, page: 0, open: -1 };
+  var state = { sort: audit ? 'dist' : 'share', dir: audit ? 1 : -1, page: 0, open: -1, cur: -1, curFor: -1 };
   var list = null; // ids shown, in order; null when it must be recomputed
   var byKey = null; // TimeMap key -> id
 
@@ -296,6 +296,7 @@
     range.textContent = list.length ? (from + 1) + '–' + to + ' of ' + list.length : 'none';
     prev.disabled = state.page === 0;
     next.disabled = state.page >= pages - 1;
+    if (state.cur >= 0) { showCurrent(true); }
     for (var i = 0; i < heads.length; i++) {
       var c = heads[i].getAttribute('data-col');
       heads[i].setAttribute('aria-sort', c === state.sort ? (state.dir > 0 ? 'ascending' : 'descending') : 'none');
@@ -506,12 +507,23 @@
       t.textContent = tk[1];
       s.appendChild(t);
     });
+    // Threshold lines, their labels stacked at least a line apart (close
+    // thresholds would print them over each other) and kept in the plot.
+    var labs = [];
     d.m.forEach(function (m) {
-      var val = ruleValue(m), label = m + ' < ' + val;
+      var val = ruleValue(m);
       if (val === null) { return; }
       s.appendChild(svg('line', { 'class': 'thr', x1: L, y1: f(y(val)), x2: Rt, y2: f(y(val)) }));
-      var t = svg('text', { 'class': 'thrlab', x: Rt, y: f(y(val) - 3), 'text-anchor': 'end' });
-      t.textContent = label;
+      labs.push({ y: y(val) - 3, text: m + ' < ' + val });
+    });
+    labs.sort(function (a, b) { return a.y - b.y; });
+    var LH = 13; // a 10px label with its descent
+    labs.forEach(function (l, i) { if (i > 0 && l.y - labs[i - 1].y < LH) { l.y = labs[i - 1].y + LH; } });
+    var over = labs.length ? labs[labs.length - 1].y - (B - 2) : 0;
+    labs.forEach(function (l) { l.y = Math.max(l.y - Math.max(over, 0), T + 9); });
+    labs.forEach(function (l) {
+      var t = svg('text', { 'class': 'thrlab', x: Rt, y: f(l.y), 'text-anchor': 'end' });
+      t.textContent = l.text;
       s.appendChild(t);
     });
     var order = caps.map(function (c, i) { return i; }).sort(function (i, j) { return caps[i][TS] < caps[j][TS] ? -1 : caps[i][TS] > caps[j][TS] ? 1 : i - j; });
@@ -665,6 +677,7 @@
         b.setAttribute('data-d', v);
         b.setAttribute('aria-pressed', String(cur === v));
         b.addEventListener('click', function () {
+          state.cur = i;
           decide(ck, decisions[ck] && decisions[ck].d === v ? '' : v, urim, r[URI], id);
           persist();
           var now = decisions[ck] ? decisions[ck].d : '';
@@ -856,6 +869,61 @@
     });
   });
 
+  // Keys, for reviewing hundreds of pages: j/k next/previous capture (on
+  // to the next or previous page at either end), o/n/u mark the current
+  // capture on-topic, off-topic or unsure and go on to the next, ? shows
+  // the keys, Esc hides them.
+  var help = document.getElementById('keys-help');
+  function capRows() {
+    var box = document.getElementById('open-' + state.open);
+    return box ? box.querySelectorAll('.caps tbody tr') : [];
+  }
+  function showCurrent(noScroll) {
+    var trs = capRows();
+    Array.prototype.forEach.call(document.querySelectorAll('.caps tr.cur'), function (tr) { tr.classList.remove('cur'); });
+    var tr = trs[state.cur];
+    if (!tr) { return; }
+    tr.classList.add('cur');
+    if (!noScroll) { tr.scrollIntoView({ block: 'nearest' }); }
+  }
+  function openAt(at, last) {
+    if (!list) { compute(); }
+    if (at < 0 || at >= list.length) { say(at < 0 ? 'This is the first page of the list.' : 'This is the last page of the list.'); return; }
+    var id = list[at], d = detailData(id);
+    var n = d ? d.c.length : 0;
+    state.cur = last ? n - 1 : d && d.t0 === 0 && n > 1 ? 1 : 0;
+    state.curFor = id;
+    if (location.hash === '#tm-' + id) { onHash(); } else { location.hash = '#tm-' + id; }
+  }
+  function step(by) {
+    if (!list) { compute(); }
+    var at = state.open >= 0 ? list.indexOf(state.open) : -1;
+    if (state.open < 0 || at < 0) { openAt(by > 0 ? state.page * PAGE : Math.min(list.length, (state.page + 1) * PAGE) - 1, by < 0); return; }
+    var n = capRows().length;
+    if (state.cur + by >= 0 && state.cur + by < n) { state.cur += by; showCurrent(); return; }
+    openAt(at + by, by < 0);
+  }
+  function markCurrent(v) {
+    var tr = capRows()[state.cur];
+    if (!tr) { say('Open a page first (j).'); return; }
+    var b = tr.querySelector('button[data-d="' + v + '"]');
+    if (b && b.getAttribute('aria-pressed') !== 'true') { b.click(); }
+    say('Marked ' + when(tr.getAttribute('data-ts')) + ' ' + v + '.');
+    step(1);
+  }
+  document.addEventListener('keydown', function (e) {
+    if (e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) { return; }
+    var tag = e.target && e.target.tagName;
+    if (tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA') { return; }
+    var act = { j: function () { step(1); }, k: function () { step(-1); }, o: function () { markCurrent('on-topic'); },
+      n: function () { markCurrent('off-topic'); }, u: function () { markCurrent('unsure'); },
+      '?': function () { help.hidden = !help.hidden; }, Escape: function () { help.hidden = true; } }[e.key];
+    if (!act) { return; }
+    e.preventDefault();
+    act();
+  });
+  document.getElementById('keys-close').addEventListener('click', function () { help.hidden = true; });
+
   // Following #tm-N opens that TimeMap in the list; #row-N closes it.
   function onHash() {
     var h = decodeURIComponent(location.hash.slice(1));
@@ -864,6 +932,8 @@
     var id = +m[2];
     if (id >= rows.length) { return; }
     state.open = m[1] === 'tm' ? id : -1;
+    if (state.curFor !== id) { state.cur = -1; } // opened otherwise than by the keys
+    state.curFor = -1;
     if (!list) { compute(); }
     var at = list.indexOf(id);
     if (at < 0) {
@@ -881,6 +951,7 @@
       if (rc.top < 0 || rc.bottom > window.innerHeight) { row.scrollIntoView(); }
     }
     if (target && m[1] === 'row') { target.focus && target.focus(); }
+    if (m[1] === 'tm' && state.cur >= 0) { showCurrent(); }
   }
   window.addEventListener('hashchange', onHash);
   var waiting = -1;
