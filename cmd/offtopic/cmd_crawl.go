@@ -175,7 +175,7 @@ func (o *crawlOptions) run1(c *cli.Context) error {
 		fmt.Fprintf(stderr, "crawl: archive %d URLs, IDF from %d documents (%.1fs)\n", local.Len(), n, time.Since(t0).Seconds())
 	}
 	var rows []relevantRow
-	harvest := &report.Harvest{Title: p.spec.Name, Budgets: p.budgets}
+	harvest := &report.Harvest{Title: p.spec.Name, Budgets: p.budgets, ArchiveRelevant: archiveRelevant(archive, p.relevant)}
 	for _, s := range p.strategies {
 		out := o.outDir
 		if len(p.strategies) > 1 {

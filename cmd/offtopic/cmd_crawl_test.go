@@ -30,8 +30,9 @@ func TestCrawlCommandDev(t *testing.T) {
 	if !strings.Contains(stdout.String(), "ctg") {
 		t.Errorf("no evaluation table: %q", stdout.String())
 	}
-	if h, err := os.ReadFile(filepath.Join(out, "harvest.html")); err != nil || !bytes.Contains(h, []byte("Relevant pages collected")) {
-		t.Errorf("harvest page: %v, %d bytes", err, len(h))
+	if h, err := os.ReadFile(filepath.Join(out, "harvest.html")); err != nil || !bytes.Contains(h, []byte("Relevant pages collected")) ||
+		!bytes.Contains(h, []byte(" relevant pages in the archive")) {
+		t.Errorf("harvest page: %v, %d bytes, without the relevant pages collected and the archive's", err, len(h))
 	}
 	log, err := os.ReadFile(filepath.Join(out, "crawl.jsonl"))
 	if err != nil || bytes.Count(log, []byte("\n")) != 30 {
