@@ -10,15 +10,11 @@ import (
 	"html/template"
 	"io"
 	"math"
-	"net/url"
 	"os"
 	"regexp"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
-	"time"
-	"unicode/utf8"
 
 	"github.com/offtopic/offtopic/similarity"
 )
@@ -125,50 +121,6 @@ type htmlRow struct {
 	// Audit is what an audit's worklist shows of its document; nil
 	// elsewhere.
 	Audit *auditRow
-}
-
-// auditRow is what an audit's worklist shows of a document: its topic
-// score and time score (NaN where missing), when it was published (yyyymmdd,
-// 0 when undated) and how that was found, and whether that is in the window.
-type auditRow struct {
-	Topic, Time float64
-	Published   int
-	From        string
-	InWindow    bool
-	// Why is the verdict: auditOn, auditBelow, auditOutside or auditNS.
-	Why int
-}
-
-// Verdicts of an audited document, as the page's data has them.
-const (
-	auditOn      = 0
-	auditBelow   = 1 // off-topic: topic below the threshold
-	auditOutside = 2 // topical, published outside the window
-	auditNS      = 3
-)
-
-// newAuditRow reads an audited document's row off its capture.
-func newAuditRow(c *similarity.CaptureResult) *auditRow {
-	a := &auditRow{Topic: math.NaN(), Time: math.NaN()}
-	if s, ok := c.Scores[similarity.MeasureTopic]; ok {
-		a.Topic = s
-	}
-	if s, ok := c.Scores["temp_r"]; ok {
-		a.Time = s
-	}
-	if p := c.Published; p != nil {
-		a.From, a.InWindow = cutText(p.From, 40), p.InWindow
-		if !p.Time.IsZero() {
-			a.Published = yyyymmdd(p.Time)
-		}
-	}
-	return a
-}
-
-// yyyymmdd is a time's UTC day as a number.
-func yyyymmdd(t time.Time) int {
-	t = t.UTC()
-	return t.Year()*10000 + int(t.Month())*100 + t.Day()
 }
 
 // NewHTMLWriter starts an HTML report that Close writes to w. run describes
@@ -335,45 +287,10 @@ func (h *HTMLWriter) Write(r *similarity.TimeMapResult) error {
 			hg.add(s, h.threshold(m), off)
 		}
 	}
-	st := &h.stats
 	if audit && len(r.Captures) > 0 {
-		a := newAuditRow(&r.Captures[0])
-		switch v := r.Captures[0].Verdict; {
-		case v == similarity.VerdictOff && crosses(h.rule, similarity.MeasureTopic, a.Topic):
-			a.Why = auditBelow
-			st.BelowTopic++
-		case v == similarity.VerdictOff:
-			a.Why = auditOutside
-			st.Outside++
-		case v != similarity.VerdictOn:
-			a.Why = auditNS
-		}
-		row.Audit = a
+		row.Audit = h.auditRow(&r.Captures[0])
 	}
-	st.TimeMaps++
-	st.Captures += len(r.Captures)
-	st.On += row.On
-	st.Off += row.Off
-	st.Guarded += row.Guarded
-	st.NotScored += row.NotScored
-	st.Scored += row.On + row.Off
-	if row.Kind == kindPage {
-		st.Pages++
-		st.PageCaptures += len(r.Captures)
-		if row.Off > 0 {
-			st.PagesWithOff++
-		}
-		if row.Guarded > 0 {
-			st.PagesGuarded++
-		}
-		if !row.HasT0 {
-			st.PagesNoT0++
-		}
-	} else {
-		st.Other++
-		st.OtherCaptures += len(r.Captures)
-		h.kinds[row.Kind]++
-	}
+	h.count(&row)
 	if _, err := fmt.Fprintf(h.sw, `<script type="application/json" id="d-%d">`, id); err != nil {
 		return h.fail(err)
 	}
@@ -387,6 +304,51 @@ func (h *HTMLWriter) Write(r *similarity.TimeMapResult) error {
 	}
 	h.rows = append(h.rows, row)
 	return nil
+}
+
+// count adds a TimeMap's row to the overview's counts.
+func (h *HTMLWriter) count(row *htmlRow) {
+	st := &h.stats
+	st.TimeMaps++
+	st.Captures += row.Captures
+	st.On += row.On
+	st.Off += row.Off
+	st.Guarded += row.Guarded
+	st.NotScored += row.NotScored
+	st.Scored += row.On + row.Off
+	if row.Kind != kindPage {
+		st.Other++
+		st.OtherCaptures += row.Captures
+		h.kinds[row.Kind]++
+		return
+	}
+	st.Pages++
+	st.PageCaptures += row.Captures
+	if row.Off > 0 {
+		st.PagesWithOff++
+	}
+	if row.Guarded > 0 {
+		st.PagesGuarded++
+	}
+	if !row.HasT0 {
+		st.PagesNoT0++
+	}
+}
+
+// auditRow is an audited document's row, counted in the audit's cards.
+func (h *HTMLWriter) auditRow(c *similarity.CaptureResult) *auditRow {
+	a := newAuditRow(c)
+	switch {
+	case c.Verdict == similarity.VerdictOff && crosses(h.rule, similarity.MeasureTopic, a.Topic):
+		a.Why = auditBelow
+		h.stats.BelowTopic++
+	case c.Verdict == similarity.VerdictOff:
+		a.Why = auditOutside
+		h.stats.Outside++
+	case c.Verdict != similarity.VerdictOn:
+		a.Why = auditNS
+	}
+	return a
 }
 
 func (h *HTMLWriter) fail(err error) error {
@@ -616,14 +578,6 @@ type htmlMeta struct {
 	Rows  [][]any    `json:"rows"`
 }
 
-// auditMeta is what the script needs of an audit: the topic threshold and
-// the event's window (yyyy-mm-dd).
-type auditMeta struct {
-	Threshold float64 `json:"thr"`
-	From      string  `json:"from"`
-	To        string  `json:"to"`
-}
-
 // writeData writes the meta block with the worklist's rows: each is
 // [uri_r, kind index, captures, off-topic, on-topic, not scored, guarded,
 // lowest key score or null, first day, last day (yyyymmdd), 1 if it has t0,
@@ -704,352 +658,6 @@ func (h *HTMLWriter) cleanup() {
 		os.Remove(h.spoolPath)
 	}
 	h.rows = nil
-}
-
-// htmlPage is what every page template gets.
-type htmlPage struct {
-	CSP, Title, Subtitle, Footer string
-	CSS                          template.CSS
-	JS                           template.JS
-	// DefaultArchive is set when URI-Ms point at DefaultArchiveURL.
-	DefaultArchive bool
-	ArchiveURL     string
-}
-
-func (h *HTMLWriter) pageData() htmlPage {
-	return newHTMLPage(h.run, "Off-topic captures", h.csp, h.css, h.js)
-}
-
-func newHTMLPage(run *Run, title, csp string, css template.CSS, js template.JS) htmlPage {
-	p := htmlPage{CSP: csp, Title: title, CSS: css, JS: js, DefaultArchive: run.DefaultArchive(), ArchiveURL: DefaultArchiveURL}
-	var sub []string
-	tool := "offtopic"
-	if run != nil {
-		if run.Tool != "" {
-			tool = run.Tool
-		}
-		if run.Version != "" {
-			tool += " " + run.Version
-		}
-		if !run.Started.IsZero() {
-			sub = append(sub, "run started "+run.Started.UTC().Format("2006-01-02 15:04 UTC"))
-		}
-		if n := len(run.Inputs); n > 0 {
-			sub = append(sub, plural(n, "input file", "input files"))
-		}
-		if run.ArchiveURL != "" {
-			sub = append(sub, "archive "+run.ArchiveURL)
-		}
-	}
-	p.Subtitle = strings.Join(append([]string{tool}, sub...), " · ")
-	p.Footer = "Written by " + tool + ". A self-contained page: it loads nothing and runs no script but its own."
-	return p
-}
-
-// htmlTop is the data of the page's overview, worklist and histograms.
-type htmlTop struct {
-	htmlPage
-	S          htmlStats
-	Rule       []similarity.Threshold
-	Plain      bool
-	KeyMeasure string
-	Kinds      []countOf
-	Reasons    []countOf
-	// OffKinds breaks off-topic captures down by kind, largest first.
-	OffKinds []kindCount
-	Hists    []histChart
-	RunLines []string
-	// Audit is set for an audit of an extracted collection against an
-	// event (see Run.Audit).
-	Audit *htmlAudit
-	// FileName is the collection's part of the saved decisions file's name.
-	FileName string
-}
-
-// htmlAudit is what the overview says of an audit's rule.
-type htmlAudit struct{ Event, From, To string }
-
-// kindCount is how many off-topic captures are of one kind.
-type kindCount struct {
-	Kind, Label string
-	N           int
-}
-
-// countOf is one line of a breakdown.
-type countOf struct {
-	Name string
-	N    int
-}
-
-func (h *HTMLWriter) topData() htmlTop {
-	t := htmlTop{htmlPage: h.pageData(), S: h.stats, Rule: h.rule, Plain: h.plain, KeyMeasure: h.keyMeasure(),
-		Kinds: sortedCounts(h.kinds), Reasons: sortedCounts(h.reasons), FileName: h.run.CollectionName()}
-	for _, m := range similarity.MeasureNames() {
-		if hg := h.hists[m]; hg != nil {
-			t.Hists = append(t.Hists, hg.chart(m, h.threshold(m), h.rule.Has(m)))
-		}
-	}
-	for i, k := range similarity.Kinds() {
-		if n := h.stats.OffKinds[i]; n > 0 {
-			t.OffKinds = append(t.OffKinds, kindCount{string(k), k.Label(), n})
-		}
-	}
-	sort.SliceStable(t.OffKinds, func(i, j int) bool { return t.OffKinds[i].N > t.OffKinds[j].N })
-	t.RunLines = runLines(h.run)
-	if ev, win, ok := h.run.Audit(); ok {
-		from, to, _ := strings.Cut(win, "/")
-		t.Audit = &htmlAudit{Event: ev, From: from, To: to}
-	}
-	return t
-}
-
-// sortedCounts lists a breakdown, largest first.
-func sortedCounts(m map[string]int) []countOf {
-	out := make([]countOf, 0, len(m))
-	for k, n := range m {
-		out = append(out, countOf{k, n})
-	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].N != out[j].N {
-			return out[i].N > out[j].N
-		}
-		return out[i].Name < out[j].Name
-	})
-	return out
-}
-
-// runLines describes the run's inputs and options for the overview.
-func runLines(run *Run) []string {
-	if run == nil {
-		return nil
-	}
-	var out []string
-	if n := len(run.Inputs); n > 0 {
-		in := run.Inputs
-		if n > 3 {
-			in = in[:3]
-		}
-		s := "inputs: " + strings.Join(in, ", ")
-		if n > 3 {
-			s += fmt.Sprintf(" and %d more", n-3)
-		}
-		out = append(out, s)
-	}
-	keys := make([]string, 0, len(run.Options))
-	for k := range run.Options {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		out = append(out, k+": "+run.Options[k])
-	}
-	return out
-}
-
-// thousands formats n with thin spaces between groups of three digits.
-func thousands(n int) string {
-	s := strconv.Itoa(n)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	for i, r := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteRune(',')
-		}
-		b.WriteRune(r)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
-}
-
-// httpLink returns u when it is an absolute http or https URL with a host,
-// and "" otherwise: a report links to nothing else (no javascript:, data:
-// or relative addresses from archived data).
-func httpLink(u string) string {
-	if u == "" || strings.ContainsAny(u, " \t\r\n\x00") {
-		return ""
-	}
-	p, err := url.Parse(u)
-	if err != nil || p.Host == "" {
-		return ""
-	}
-	switch strings.ToLower(p.Scheme) {
-	case "http", "https":
-		return u
-	}
-	return ""
-}
-
-// cutText shortens s to at most n bytes at a word boundary where it can,
-// with an ellipsis, and replaces invalid UTF-8 and control characters.
-func cutText(s string, n int) string {
-	s = strings.ToValidUTF8(s, "\uFFFD")
-	s = strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f {
-			return ' '
-		}
-		return r
-	}, s)
-	if len(s) <= n {
-		return s
-	}
-	cut := n
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	if sp := strings.LastIndexByte(s[:cut], ' '); sp > n*2/3 {
-		cut = sp
-	}
-	return strings.TrimRight(s[:cut], " ") + "…"
-}
-
-func fmtScore(v float64) string {
-	s := strconv.FormatFloat(v, 'f', 3, 64)
-	if s == "-0.000" {
-		return "0.000"
-	}
-	return s
-}
-
-// shortScore is a score with 3 decimals and no trailing zeros, for the page's data.
-func shortScore(v float64) string {
-	s := strconv.FormatFloat(math.Round(v*1000)/1000, 'f', -1, 64)
-	if s == "-0" {
-		return "0"
-	}
-	return s
-}
-
-func ratioOf(a, b int) float64 {
-	if b == 0 {
-		return 0
-	}
-	return float64(a) / float64(b)
-}
-
-func pct1(f float64) string { return strconv.FormatFloat(100*f, 'f', 1, 64) + "%" }
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return strconv.Itoa(n) + " " + many
-}
-
-// coord formats an SVG coordinate.
-func coord(v float64) string { return strconv.FormatFloat(math.Round(v*10)/10, 'f', -1, 64) }
-
-// measureRange is the axis of a measure's histogram: similarities lie in
-// [0, 1], changes in [-1, ∞) (shown up to +1), topic around 1.
-func measureRange(m string) (lo, hi float64) {
-	switch m {
-	case similarity.MeasureWordCount, similarity.MeasureByteCount:
-		return -1, 1
-	case similarity.MeasureTopic:
-		return 0, 1.5
-	}
-	return 0, 1
-}
-
-// histogram counts one measure's scores in fixed bins; scores outside the
-// axis count in the end bins.
-type histogram struct {
-	lo, hi  float64
-	bins    [histBins]int
-	clamped int
-	// crossedOff and crossedOn count the scores across the threshold of
-	// off-topic and of on-topic captures.
-	crossedOff, crossedOn int
-}
-
-func newHistogram(m string) *histogram {
-	lo, hi := measureRange(m)
-	return &histogram{lo: lo, hi: hi}
-}
-
-func (hg *histogram) add(s float64, thr *similarity.Threshold, off bool) {
-	if thr != nil && thr.Crossed(s) {
-		if off {
-			hg.crossedOff++
-		} else {
-			hg.crossedOn++
-		}
-	}
-	i := int(math.Floor((s - hg.lo) / (hg.hi - hg.lo) * histBins))
-	if i < 0 || i >= histBins {
-		if s != hg.hi {
-			hg.clamped++
-		}
-		i = min(max(i, 0), histBins-1)
-	}
-	hg.bins[i]++
-}
-
-// histChart is a histogram ready to draw.
-type histChart struct {
-	Measure    string
-	W, H       int
-	X0, X1, Y0 string
-	Bars       []histBar
-	Ticks      []svgText
-	Max        string
-	HasThr     bool
-	Thr        string
-	ThrX       string
-	Clamped    int
-	// InRule is set for a measure of the rule.
-	InRule                bool
-	CrossedOff, CrossedOn int
-}
-
-type histBar struct {
-	X, Y, W, H, Label string
-	Cross             bool
-}
-
-type svgText struct {
-	X, Y, Label string
-}
-
-func (hg *histogram) chart(m string, thr *similarity.Threshold, inRule bool) histChart {
-	const w, h, left, right, top, bottom = 300, 120, 8.0, 292.0, 14.0, 102.0
-	c := histChart{Measure: m, W: w, H: h, X0: coord(left), X1: coord(right), Y0: coord(bottom), Clamped: hg.clamped,
-		InRule: inRule, CrossedOff: hg.crossedOff, CrossedOn: hg.crossedOn}
-	maxN := 0
-	for _, n := range hg.bins {
-		maxN = max(maxN, n)
-	}
-	c.Max = "max " + strconv.Itoa(maxN) + " per bin"
-	bw := (right - left) / histBins
-	x := func(v float64) float64 { return left + (v-hg.lo)/(hg.hi-hg.lo)*(right-left) }
-	for i, n := range hg.bins {
-		a := hg.lo + float64(i)*(hg.hi-hg.lo)/histBins
-		b := a + (hg.hi-hg.lo)/histBins
-		bh := 0.0
-		if maxN > 0 {
-			bh = float64(n) / float64(maxN) * (bottom - top)
-		}
-		if n > 0 && bh < 1 {
-			bh = 1
-		}
-		bar := histBar{X: coord(left + float64(i)*bw + 0.5), Y: coord(bottom - bh), W: coord(bw - 1), H: coord(bh),
-			Label: fmt.Sprintf("%s in [%s, %s): %d", m, fmtScore(a), fmtScore(b), n)}
-		bar.Cross = thr != nil && thr.Crossed(a)
-		c.Bars = append(c.Bars, bar)
-	}
-	step := (hg.hi - hg.lo) / 4
-	for i := 0; i <= 4; i++ {
-		v := hg.lo + float64(i)*step
-		c.Ticks = append(c.Ticks, svgText{X: coord(math.Min(math.Max(x(v), left+8), right-8)), Y: coord(bottom + 13), Label: strconv.FormatFloat(v, 'f', -1, 64)})
-	}
-	if thr != nil {
-		c.HasThr = true
-		c.Thr = strconv.FormatFloat(thr.Value, 'f', -1, 64)
-		c.ThrX = coord(x(math.Min(math.Max(thr.Value, hg.lo), hg.hi)))
-	}
-	return c
 }
 
 // htmlScore is a score cell of the evaluation page.

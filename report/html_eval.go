@@ -231,29 +231,7 @@ func newROCChart(judged []similarity.Judged, m string, thr similarity.Threshold)
 	}
 	c.Points = strings.Join(pts, " ")
 	// The threshold's point, on the captures the curve is drawn from.
-	var tp, fp, pos, neg int
-	for _, j := range judged {
-		if j.Result == nil {
-			continue
-		}
-		s, ok := j.Result.Scores[m]
-		if !ok {
-			continue
-		}
-		if j.Gold.Off {
-			pos++
-			if thr.Crossed(s) {
-				tp++
-			}
-		} else {
-			neg++
-			if thr.Crossed(s) {
-				fp++
-			}
-		}
-	}
-	if pos > 0 && neg > 0 {
-		fpr, tpr := float64(fp)/float64(neg), float64(tp)/float64(pos)
+	if fpr, tpr, ok := similarity.ROCPoint(judged, thr); ok {
 		c.HasPoint = true
 		c.PX, c.PY = xy(fpr, tpr)
 		c.PointLabel = fmt.Sprintf("%s < %s: true positive rate %.3f, false positive rate %.3f", m, strconv.FormatFloat(thr.Value, 'f', -1, 64), tpr, fpr)

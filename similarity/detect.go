@@ -161,10 +161,10 @@ func prepareCaptures(in *Input, res *TimeMapResult, opts Options) ([]*prepared, 
 	prep := make([]*prepared, len(tm.Captures))
 	voc := newVocab()
 	for i, c := range tm.Captures {
-		doc, errText := at(in.Docs, i), atS(in.Errs, i)
-		replay := atR(replays, i)
+		doc, errText := at(in.Docs, i), at(in.Errs, i)
+		replay := at(replays, i)
 		cr := &res.Captures[i]
-		*cr = CaptureResult{URIR: c.URIR, URIM: atS(in.URIMs, i), Datetime: c.Time, Status: c.Status, MIME: c.MIME,
+		*cr = CaptureResult{URIR: c.URIR, URIM: at(in.URIMs, i), Datetime: c.Time, Status: c.Status, MIME: c.MIME,
 			Digest: c.Digest, Revisit: c.Revisit, Loc: c.Loc}
 		if c.Revisit {
 			cr.Payload = c.Payload
@@ -319,23 +319,11 @@ func isExcerpt(text string, words int) bool {
 	return spaces < words || spaces == words && strings.HasSuffix(text, " …")
 }
 
-func at(docs []*extract.Document, i int) *extract.Document {
-	if i < len(docs) {
-		return docs[i]
-	}
-	return nil
-}
-
-func atR(r []*Replay, i int) *Replay {
-	if i < len(r) {
-		return r[i]
-	}
-	return nil
-}
-
-func atS(s []string, i int) string {
+// at is s[i], or the zero value where s is shorter.
+func at[T any](s []T, i int) T {
 	if i < len(s) {
 		return s[i]
 	}
-	return ""
+	var zero T
+	return zero
 }

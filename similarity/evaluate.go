@@ -353,6 +353,36 @@ func ROCPoints(judged []Judged, measure string) [][2]float64 {
 	return pts
 }
 
+// ROCPoint is where one threshold of a measure lies on its ROC curve:
+// (false positive rate, true positive rate) over the captures ROCPoints
+// draws the curve from, those with a score of the measure; ok is false when
+// they are not of both classes.
+func ROCPoint(judged []Judged, t Threshold) (fpr, tpr float64, ok bool) {
+	var tp, fp, pos, neg int
+	for _, j := range judged {
+		if j.Result == nil {
+			continue
+		}
+		s, has := j.Result.Scores[t.Measure]
+		if !has {
+			continue
+		}
+		hit := 0
+		if t.Crossed(s) {
+			hit = 1
+		}
+		if j.Gold.Off {
+			pos, tp = pos+1, tp+hit
+		} else {
+			neg, fp = neg+1, fp+hit
+		}
+	}
+	if pos == 0 || neg == 0 {
+		return 0, 0, false
+	}
+	return float64(fp) / float64(neg), float64(tp) / float64(pos), true
+}
+
 // rocAUC is the area under ROCPoints (trapezoids, so ties count half).
 func rocAUC(judged []Judged, measure string) (float64, bool) {
 	pts := ROCPoints(judged, measure)

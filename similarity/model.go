@@ -214,7 +214,7 @@ func NewModelStats() *ModelStats {
 func firstWithText(in Input, minWords int) int {
 	for i, c := range in.TimeMap.Captures {
 		doc := at(in.Docs, i)
-		if scorable(c, doc, atS(in.Errs, i)) == "" && doc.WordCount >= minWords {
+		if scorable(c, doc, at(in.Errs, i)) == "" && doc.WordCount >= minWords {
 			return i
 		}
 	}

@@ -159,7 +159,7 @@ func follow(in *Input, when time.Time, skip int, hops int, seen map[string]bool)
 			return Target{Hops: hops, Problem: "a redirect loop"}
 		}
 		seen[id] = true
-		t := Target{URIR: c.URIR, URIM: atS(in.URIMs, j), Time: c.Time, Doc: at(in.Docs, j), Hops: hops}
+		t := Target{URIR: c.URIR, URIM: at(in.URIMs, j), Time: c.Time, Doc: at(in.Docs, j), Hops: hops}
 		if !isRedirect(c.Status) {
 			if c.Status != 200 {
 				t.Doc = nil

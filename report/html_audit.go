@@ -1,0 +1,60 @@
+package report
+
+import (
+	"math"
+	"time"
+
+	"github.com/offtopic/offtopic/similarity"
+)
+
+// auditRow is what an audit's worklist shows of a document: its topic
+// score and time score (NaN where missing), when it was published (yyyymmdd,
+// 0 when undated) and how that was found, and whether that is in the window.
+type auditRow struct {
+	Topic, Time float64
+	Published   int
+	From        string
+	InWindow    bool
+	// Why is the verdict: auditOn, auditBelow, auditOutside or auditNS.
+	Why int
+}
+
+// Verdicts of an audited document, as the page's data has them.
+const (
+	auditOn      = 0
+	auditBelow   = 1 // off-topic: topic below the threshold
+	auditOutside = 2 // topical, published outside the window
+	auditNS      = 3
+)
+
+// newAuditRow reads an audited document's row off its capture.
+func newAuditRow(c *similarity.CaptureResult) *auditRow {
+	a := &auditRow{Topic: math.NaN(), Time: math.NaN()}
+	if s, ok := c.Scores[similarity.MeasureTopic]; ok {
+		a.Topic = s
+	}
+	if s, ok := c.Scores["temp_r"]; ok {
+		a.Time = s
+	}
+	if p := c.Published; p != nil {
+		a.From, a.InWindow = cutText(p.From, 40), p.InWindow
+		if !p.Time.IsZero() {
+			a.Published = yyyymmdd(p.Time)
+		}
+	}
+	return a
+}
+
+// yyyymmdd is a time's UTC day as a number.
+func yyyymmdd(t time.Time) int {
+	t = t.UTC()
+	return t.Year()*10000 + int(t.Month())*100 + t.Day()
+}
+
+// auditMeta is what the script needs of an audit: the topic threshold and
+// the event's window (yyyy-mm-dd).
+type auditMeta struct {
+	Threshold float64 `json:"thr"`
+	From      string  `json:"from"`
+	To        string  `json:"to"`
+}
