@@ -840,6 +840,10 @@ func reviewInBrowser(t *testing.T, c *cdp, ev *pageEvents, dir string, results [
 	if n := text(`document.getElementById('nunsaved').textContent`); n != "0" {
 		t.Errorf("after saving, %s marks are counted as not saved", n)
 	}
+	// The toast gives the commands that read the file, with this report's folder.
+	if msg, want := text(`document.getElementById('toast').textContent`), "offtopic prune --results "+dir+" --decisions "+filepath.Base(saved); !strings.Contains(msg, want) {
+		t.Errorf("after saving, the toast says %q, want it to contain %q", msg, want)
+	}
 	got, err := ReadDecisions(saved)
 	if err != nil {
 		t.Fatalf("read the saved decisions: %v", err)
