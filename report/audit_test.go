@@ -3,6 +3,8 @@ package report
 import (
 	"bytes"
 	"fmt"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -14,8 +16,8 @@ import (
 var auditRun = &Run{Tool: "offtopic", Measures: "topic=0.2", ArchiveURL: "http://wayback.test/coll",
 	Options: map[string]string{"audit": "referendum<2016>", "window": "2016-01-01/2016-12-31"}}
 
-// auditDoc is an audited document as crawl audit writes it.
-func auditDoc(urir string, topic float64, published time.Time, from string, inWindow bool) *similarity.TimeMapResult {
+// auditedDoc is an audited document as crawl audit writes it.
+func auditedDoc(urir string, topic float64, published time.Time, from string, inWindow bool) *similarity.TimeMapResult {
 	v := similarity.VerdictOn
 	if topic < 0.2 || !inWindow {
 		v = similarity.VerdictOff
@@ -36,13 +38,13 @@ func auditFixture() []*similarity.TimeMapResult {
 	in := time.Date(2016, 5, 1, 0, 0, 0, 0, time.UTC)
 	out := time.Date(2019, 7, 1, 0, 0, 0, 0, time.UTC)
 	return []*similarity.TimeMapResult{
-		auditDoc("http://z.example/tie", 0.25, in, "meta", true),
-		auditDoc("http://a.example/tie", 0.25, in, "jsonld", true),
-		auditDoc("http://far.example/", 0.9, in, "byline", true),
-		auditDoc("http://below.example/", 0.05, in, "meta", true),
-		auditDoc("http://old.example/", 0.7, out, "first-capture", false),
-		auditDoc("http://near.example/", 0.19, in, "url", true),
-		auditDoc("http://undated.example/", 0.3, time.Time{}, "", false),
+		auditedDoc("http://z.example/tie", 0.25, in, "meta", true),
+		auditedDoc("http://a.example/tie", 0.25, in, "jsonld", true),
+		auditedDoc("http://far.example/", 0.9, in, "byline", true),
+		auditedDoc("http://below.example/", 0.05, in, "meta", true),
+		auditedDoc("http://old.example/", 0.7, out, "first-capture", false),
+		auditedDoc("http://near.example/", 0.19, in, "url", true),
+		auditedDoc("http://undated.example/", 0.3, time.Time{}, "", false),
 	}
 }
 
@@ -117,5 +119,88 @@ func TestHTMLAuditData(t *testing.T) {
 	dm, _ := pageData(t, []byte(det))
 	if dm.Audit != nil || strings.Contains(det, `data-col="dist"`) || len(dm.Rows[0]) != 13 {
 		t.Errorf("a detection run's page has an audit's data: %+v, %d fields a row", dm.Audit, len(dm.Rows[0]))
+	}
+}
+
+// TestXLSXAudit checks an audit's workbook: the TimeMaps sheet lists
+// documents closest to the topic threshold first (ties by URI) with their
+// publication date, its source, the window and the verdict, "outside the
+// window" said as such; the Captures sheet follows that order, says why a
+// document was flagged and has the publication columns; decisions still
+// read back.
+func TestXLSXAudit(t *testing.T) {
+	p := writeXLSX(t, auditRun, auditFixture())
+	f := openXLSX(t, p)
+	tm, err := f.GetRows(SheetTimeMaps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantHead := []string{"uri_r", "topic", "from the threshold", "published", "date from", "window", "time score", "verdict"}
+	if !slices.Equal(tm[0], wantHead) {
+		t.Fatalf("TimeMaps header %v, want %v", tm[0], wantHead)
+	}
+	want := [][]string{
+		{"http://near.example/", "0.190", "-0.010", "2016-05-01 00:00:00", "url", "in", "0.500", "off-topic"},
+		{"http://a.example/tie", "0.250", "0.050", "2016-05-01 00:00:00", "jsonld", "in", "0.500", "on-topic"},
+		{"http://z.example/tie", "0.250", "0.050", "2016-05-01 00:00:00", "meta", "in", "0.500", "on-topic"},
+		{"http://undated.example/", "0.300", "0.100", "", "", "outside", "0.500", "outside the window"},
+		{"http://below.example/", "0.050", "-0.150", "2016-05-01 00:00:00", "meta", "in", "0.500", "off-topic"},
+		{"http://old.example/", "0.700", "0.500", "2019-07-01 00:00:00", "first capture", "outside", "0.500", "outside the window"},
+		{"http://far.example/", "0.900", "0.700", "2016-05-01 00:00:00", "byline", "in", "0.500", "on-topic"},
+	}
+	if len(tm) != len(want)+1 {
+		t.Fatalf("%d document rows, want %d", len(tm)-1, len(want))
+	}
+	for i, w := range want {
+		if !slices.Equal(tm[i+1], w) {
+			t.Errorf("TimeMaps row %d = %q, want %q", i+2, tm[i+1], w)
+		}
+		ok, link, _ := f.GetCellHyperLink(SheetTimeMaps, fmt.Sprintf("A%d", i+2))
+		if !ok || link != fmt.Sprintf("'%s'!A%d", SheetCaptures, i+2) {
+			t.Errorf("TimeMaps A%d links to %q (%v), want its Captures row", i+2, link, ok)
+		}
+	}
+	caps, err := f.GetRows(SheetCaptures)
+	if err != nil {
+		t.Fatal(err)
+	}
+	head := caps[0]
+	idx := func(name string) int {
+		i := slices.Index(head, name)
+		if i < 0 {
+			t.Fatalf("Captures has no column %q: %v", name, head)
+		}
+		return i
+	}
+	cell := func(row []string, name string) string {
+		if i := idx(name); i < len(row) {
+			return row[i]
+		}
+		return ""
+	}
+	for i, w := range want {
+		row := caps[i+1]
+		kind := map[string]string{"off-topic": "topic below the threshold", "outside the window": "outside the window", "on-topic": ""}[w[7]]
+		if cell(row, "uri_r") != w[0] || cell(row, "off-topic kind") != kind || cell(row, "published") != w[3] || cell(row, "date from") != w[4] || cell(row, "window") != w[5] {
+			t.Errorf("Captures row %d = %s kind %q published %q from %q window %q; want %v with kind %q",
+				i+2, cell(row, "uri_r"), cell(row, "off-topic kind"), cell(row, "published"), cell(row, "date from"), cell(row, "window"), w, kind)
+		}
+	}
+	// A curator's decisions read back from the audit's workbook.
+	dec := column(t, DecisionColumn)
+	if err := f.SetCellStr(SheetCaptures, dec+"7", "on-topic"); err != nil { // old.example: topical, outside the window
+		t.Fatal(err)
+	}
+	edited := filepath.Join(t.TempDir(), "edited.xlsx")
+	if err := f.SaveAs(edited); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadDecisions(edited)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := auditFixture()[4]
+	if len(got) != 1 || got[similarity.KeyOf(&old.Captures[0])] != DecisionOn {
+		t.Errorf("decisions read back %v, want old.example on-topic", got)
 	}
 }

@@ -338,15 +338,12 @@ func (h *HTMLWriter) count(row *htmlRow) {
 // auditRow is an audited document's row, counted in the audit's cards.
 func (h *HTMLWriter) auditRow(c *similarity.CaptureResult) *auditRow {
 	a := newAuditRow(c)
-	switch {
-	case c.Verdict == similarity.VerdictOff && crosses(h.rule, similarity.MeasureTopic, a.Topic):
-		a.Why = auditBelow
+	a.Why = auditWhy(c.Verdict, crosses(h.rule, similarity.MeasureTopic, a.Topic))
+	switch a.Why {
+	case auditBelow:
 		h.stats.BelowTopic++
-	case c.Verdict == similarity.VerdictOff:
-		a.Why = auditOutside
+	case auditOutside:
 		h.stats.Outside++
-	case c.Verdict != similarity.VerdictOn:
-		a.Why = auditNS
 	}
 	return a
 }

@@ -19,14 +19,6 @@ type auditRow struct {
 	Why int
 }
 
-// Verdicts of an audited document, as the page's data has them.
-const (
-	auditOn      = 0
-	auditBelow   = 1 // off-topic: topic below the threshold
-	auditOutside = 2 // topical, published outside the window
-	auditNS      = 3
-)
-
 // newAuditRow reads an audited document's row off its capture.
 func newAuditRow(c *similarity.CaptureResult) *auditRow {
 	a := &auditRow{Topic: math.NaN(), Time: math.NaN()}

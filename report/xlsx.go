@@ -61,9 +61,21 @@ const XLSXExcerptChars = 300
 // those the curator's reading kept on-topic). The last two columns (key, timestamp) are
 // hidden: with them a reviewed workbook can be matched back to the captures
 // (see ReadDecisions).
-func XLSXCapturesHeader() []string {
+func XLSXCapturesHeader() []string { return capturesHeader(false) }
+
+// auditColumns follow the scores on the Captures sheet of an audit: when
+// the document was published, how that was found, and whether it lies in
+// the event's window.
+func auditColumns() []string { return []string{"published", "date from", "window"} }
+
+// capturesHeader is the Captures sheet's header; an audit's has
+// auditColumns after the scores.
+func capturesHeader(audit bool) []string {
 	h := slices.Clone(capHeadBefore)
 	h = append(h, similarity.StandardMeasureNames()...)
+	if audit {
+		h = append(h, auditColumns()...)
+	}
 	return append(h, capHeadAfter...)
 }
 
@@ -98,6 +110,9 @@ type XLSXWriter struct {
 	links      []xlsxLink    // URI-M hyperlinks of the Captures sheet
 	maxLinks   int           // MaxXLSXLinks; lowered by tests
 	linksEnded bool          // a URI-M was left unlinked because of MaxXLSXLinks
+
+	// audit is set for an audit against an event (see Run.Audit).
+	audit *xlsxAudit
 
 	sum    xlsxTotals
 	t0s    []t0Note
@@ -148,6 +163,8 @@ type xlsxTimeMap struct {
 	// offKinds has bit i set when an off-topic capture is of kind i of
 	// similarity.Kinds.
 	offKinds int
+	// doc is what an audit says of its document (nil elsewhere).
+	doc *auditDoc
 	// at and n locate the TimeMap's results in the spool; row is the row
 	// of the Captures sheet its captures start on.
 	at     int64
@@ -171,6 +188,9 @@ func NewXLSXWriter(w io.Writer, run *Run) (*XLSXWriter, error) {
 		return nil, fmt.Errorf("xlsx report: %w", err)
 	}
 	x := &XLSXWriter{w: w, run: run, rule: rule, f: excelize.NewFile(), maxLinks: MaxXLSXLinks, spool: spool, sw: bufio.NewWriterSize(spool, 64<<10)}
+	if _, _, ok := run.Audit(); ok {
+		x.audit = &xlsxAudit{threshold: thresholdOf(rule, similarity.MeasureTopic).Value}
+	}
 	// Unlink at once where the system allows it: nothing is left behind
 	// even when Close is never called.
 	if os.Remove(spool.Name()) != nil {
@@ -260,7 +280,7 @@ func (x *XLSXWriter) startCaptures() error {
 		Selection: []excelize.Selection{{SQRef: "B2", ActiveCell: "B2", Pane: "bottomRight"}}}); err != nil {
 		return err
 	}
-	head := XLSXCapturesHeader()
+	head := capturesHeader(x.audit != nil)
 	x.col = map[string]int{}
 	for i, h := range head {
 		x.col[h] = i
@@ -332,6 +352,9 @@ func (x *XLSXWriter) Write(r *similarity.TimeMapResult) error {
 
 	tm := xlsxTimeMap{urir: r.URIR, urit: r.URIT, kind: timeMapKind(r), t0: r.T0, t0Reason: r.T0Reason,
 		captures: len(r.Captures), on: on, off: off, notScored: ns}
+	if x.audit != nil && len(r.Captures) > 0 {
+		tm.doc = x.auditDoc(&r.Captures[0])
+	}
 	for i := range r.Captures {
 		c := &r.Captures[i]
 		if c.Verdict == similarity.VerdictOff && tm.firstOff.IsZero() {
@@ -437,6 +460,9 @@ func (x *XLSXWriter) captureRow(c *similarity.CaptureResult, t0Excerpt string) e
 		set("off-topic kind", text(c.Kind.Label()))
 		x.sum.offKinds[k]++
 	}
+	if x.audit != nil {
+		x.auditCells(c, set)
+	}
 	// the curator's decision stays empty
 	set("reason", text(c.Reason))
 	set("title", text(c.Title))
@@ -496,7 +522,11 @@ func (x *XLSXWriter) Close() error {
 	}
 	x.closed = true
 	defer x.cleanup()
-	sortTimeMaps(x.tmRows)
+	if x.audit != nil {
+		x.sortDocuments(x.tmRows)
+	} else {
+		sortTimeMaps(x.tmRows)
+	}
 	if err := x.writeCaptures(); err != nil {
 		return fmt.Errorf("xlsx report: Captures sheet: %w", err)
 	}
@@ -519,7 +549,7 @@ func (x *XLSXWriter) Close() error {
 // (excelize drops it silently otherwise): autofilter, drop-down, the
 // verdict's conditional format and the print area over the data rows.
 func (x *XLSXWriter) finishCaptures() error {
-	head := XLSXCapturesHeader()
+	head := capturesHeader(x.audit != nil)
 	last := max(x.capRow, 2)
 	lastCol, _ := excelize.ColumnNumberToName(len(head))
 	if err := x.f.AutoFilter(SheetCaptures, "A1:"+lastCol+strconv.Itoa(last), nil); err != nil {
@@ -539,6 +569,9 @@ func (x *XLSXWriter) finishCaptures() error {
 	// Printed, the sheet is the capture, its verdict and decision, the
 	// reason and the scores (the text columns are for the screen).
 	lastScore := col(len(capHeadBefore) + len(similarity.StandardMeasureNames()) - 1)
+	if x.audit != nil {
+		lastScore = col(slices.Index(head, "window"))
+	}
 	if err := printArea(x.f, SheetCaptures, "$A$1:$"+lastScore+"$"+strconv.Itoa(last)); err != nil {
 		return err
 	}

@@ -46,6 +46,9 @@ func sortTimeMaps(tms []xlsxTimeMap) {
 // a filter; each URI-R links to its captures on the Captures sheet, each t0
 // to its capture in the archive.
 func (x *XLSXWriter) timeMapsSheet() error {
+	if x.audit != nil {
+		return x.documentsSheet()
+	}
 	sw, err := x.f.NewStreamWriter(SheetTimeMaps)
 	if err != nil {
 		return err
