@@ -114,6 +114,26 @@ func TestHTMLAuditData(t *testing.T) {
 			t.Errorf("the audit's page lacks %s", want)
 		}
 	}
+	// Results from before documents were dated say nothing of the window:
+	// the page does not say "outside" either.
+	undated := auditedDoc("http://older.example/", 0.5, time.Time{}, "", true)
+	undated.Captures[0].Published = nil
+	var buf bytes.Buffer
+	w, err := NewHTMLWriter(&buf, auditRun)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Write(undated); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	om, _ := pageData(t, buf.Bytes())
+	if a, _ := om.Rows[0][13].([]any); len(a) != 6 || a[1] != 0.0 || a[3] != nil || a[5] != float64(auditOn) {
+		t.Errorf("a document the results do not date: %v, want undated, window unknown, on-topic", om.Rows[0][13])
+	}
+
 	// A detection run's page has none of it.
 	det := string(renderHTML(t, htmlFixture()))
 	dm, _ := pageData(t, []byte(det))

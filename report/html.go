@@ -580,7 +580,8 @@ type htmlMeta struct {
 // lowest key score or null, first day, last day (yyyymmdd), 1 if it has t0,
 // SURT key, off-topic kinds (bits)], and for an audit one more: [topic or
 // null, published (yyyymmdd, 0 when undated), date source, 1 if in the
-// window, time score or null, verdict (auditOn...)];
+// window (0 outside, null when the results do not say), time score or
+// null, verdict (auditOn...)];
 // the row's index is its TimeMap's id.
 func (h *HTMLWriter) writeData(w io.Writer) error {
 	m := htmlMeta{ID: h.reportID(), Name: h.run.CollectionName(), Prefix: h.prefix, Key: h.keyMeasure(), Kinds: []string{kindPage}}
@@ -613,9 +614,12 @@ func (h *HTMLWriter) writeData(w io.Writer) error {
 		}
 		m.Rows[i] = []any{r.URIR, k, r.Captures, r.Off, r.On, r.NotScored, r.Guarded, minKey, r.First, r.Last, t0, r.Key, r.OffKinds}
 		if a := r.Audit; a != nil {
-			win := 0
-			if a.InWindow {
-				win = 1
+			var win any // null: the results say nothing of the window
+			if a.Dated {
+				win = 0
+				if a.InWindow {
+					win = 1
+				}
 			}
 			m.Rows[i] = append(m.Rows[i], []any{jsonScore(a.Topic), a.Published, a.From, win, jsonScore(a.Time), a.Why})
 		}

@@ -15,6 +15,9 @@ type auditRow struct {
 	Published   int
 	From        string
 	InWindow    bool
+	// Dated is set when the results say when the document was published
+	// (crawl audit writes it; older results do not).
+	Dated bool
 	// Why is the verdict: auditOn, auditBelow, auditOutside or auditNS.
 	Why int
 }
@@ -29,7 +32,7 @@ func newAuditRow(c *similarity.CaptureResult) *auditRow {
 		a.Time = s
 	}
 	if p := c.Published; p != nil {
-		a.From, a.InWindow = cutText(p.From, 40), p.InWindow
+		a.From, a.InWindow, a.Dated = cutText(p.From, 40), p.InWindow, true
 		if !p.Time.IsZero() {
 			a.Published = yyyymmdd(p.Time)
 		}

@@ -259,7 +259,7 @@
       case 'dist': return function (i) { return distance(rows[i]); };
       case 'pub': return function (i) { return aud(rows[i])[A_PUB]; };
       case 'from': return function (i) { return aud(rows[i])[A_FROM]; };
-      case 'win': return function (i) { return aud(rows[i])[A_WIN]; };
+      case 'win': return function (i) { var w = aud(rows[i])[A_WIN]; return w === null ? -1 : w; };
       case 'temp': return function (i) { var v = aud(rows[i])[A_TIME]; return v === null ? Infinity : v; };
       case 'verdict': return function (i) { return aud(rows[i])[A_WHY]; };
     }
@@ -363,7 +363,7 @@
     tr.appendChild(topic === null ? num('', '', '\u2013') : num('', Math.abs(topic - audit.thr), signed(topic - audit.thr)));
     tr.appendChild(num('', a[A_PUB], a[A_PUB] ? day(a[A_PUB]) : 'undated'));
     tr.appendChild(el('td', 'from', String(a[A_FROM] || '').replace(/-/g, ' ')));
-    tr.appendChild(el('td', a[A_WIN] ? 'win' : 'win out', a[A_WIN] ? 'in' : 'outside'));
+    tr.appendChild(a[A_WIN] === null ? el('td', 'win', '\u2013') : el('td', a[A_WIN] ? 'win' : 'win out', a[A_WIN] ? 'in' : 'outside'));
     tr.appendChild(a[A_TIME] === null ? num('', '', '\u2013') : num('', a[A_TIME], a[A_TIME].toFixed(3)));
     var vt = el('td');
     vt.appendChild(el('span', 'v ' + A_CLASS[a[A_WHY]], A_VERDICT[a[A_WHY]]));
@@ -379,7 +379,7 @@
     p.appendChild(document.createTextNode(u ? ' (the live page)' : ''));
     var line = ' \u00b7 topic ' + (a[A_TOPIC] === null ? 'not scored' : a[A_TOPIC].toFixed(3) + ' (threshold ' + audit.thr + ')') +
       ' \u00b7 published ' + (a[A_PUB] ? day(a[A_PUB]) + (a[A_FROM] ? ' (from ' + String(a[A_FROM]).replace(/-/g, ' ') + ')' : '') : 'undated') +
-      ', ' + (a[A_WIN] ? 'in' : 'outside') + ' the window ' + audit.from + ' to ' + audit.to + ' \u00b7 ';
+      (a[A_WIN] === null ? '' : ', ' + (a[A_WIN] ? 'in' : 'outside') + ' the window ' + audit.from + ' to ' + audit.to) + ' \u00b7 ';
     p.appendChild(document.createTextNode(line));
     var back = el('a', 'back', 'back to the list');
     back.href = '#row-' + id;
