@@ -109,7 +109,7 @@ func TestHTMLAuditData(t *testing.T) {
 	}
 	text := string(page)
 	for _, want := range []string{`<b>2</b><span>off-topic: topic below the threshold</span>`, `<b>2</b><span>topical, published outside the window</span>`,
-		`<b>3</b><span>on-topic, in the window</span>`, `data-col="dist"`, `closest to the topic threshold first`, `referendum&lt;2016&gt;`} {
+		`<b>3</b><span>on-topic, in the window</span>`, `data-col="dist"`, `closest to the topic threshold first`, `referendum&lt;2016&gt;`, `<title>Audit against the event referendum&lt;2016&gt;</title>`} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the audit's page lacks %s", want)
 		}

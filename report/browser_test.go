@@ -1026,6 +1026,11 @@ func TestHTMLAuditInBrowser(t *testing.T) {
 	if strings.Contains(open.Text, "not linked") {
 		t.Error("the document's capture is not linked")
 	}
+	if shots := os.Getenv("OFFTOPIC_SCREENSHOT_DIR"); shots != "" {
+		c.eval(`(function(){window.scrollTo(0, 0); return true;})()`, nil)
+		c.nextFrame(t)
+		screenshot(t, c, filepath.Join(shots, "audit.png"))
+	}
 	if problems, dialogs := ev.take(); len(problems) > 0 || len(dialogs) > 0 {
 		t.Errorf("console errors %v, dialogs %v", problems, dialogs)
 	}

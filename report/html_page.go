@@ -23,7 +23,11 @@ type htmlPage struct {
 }
 
 func (h *HTMLWriter) pageData() htmlPage {
-	return newHTMLPage(h.run, "Off-topic captures", h.csp, h.css, h.js)
+	title := "Off-topic captures"
+	if ev, _, ok := h.run.Audit(); ok {
+		title = "Audit against the event " + cutText(ev, 120)
+	}
+	return newHTMLPage(h.run, title, h.csp, h.css, h.js)
 }
 
 func newHTMLPage(run *Run, title, csp string, css template.CSS, js template.JS) htmlPage {
