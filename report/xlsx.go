@@ -307,11 +307,6 @@ func (x *XLSXWriter) startCaptures() error {
 	return nil
 }
 
-func frozenHeader(sw *excelize.StreamWriter) error {
-	return sw.SetPanes(&excelize.Panes{Freeze: true, YSplit: 1, TopLeftCell: "A2", ActivePane: "bottomLeft",
-		Selection: []excelize.Selection{{SQRef: "A2", ActiveCell: "A2", Pane: "bottomLeft"}}})
-}
-
 func (x *XLSXWriter) header(names []string) []any {
 	row := make([]any, len(names))
 	for i, n := range names {
