@@ -517,34 +517,7 @@ func (c *crawler) run(ctx context.Context) (*Result, error) {
 		if s == nil {
 			c.st.Missing = append(c.st.Missing, Missing{URL: it.URL, Depth: it.Depth, Parent: it.Parent, Reason: reason})
 		} else {
-			ttr := c.relevance(s.topic, s.temp)
-			keep := true
-			if c.st.Threshold != nil {
-				grace := c.ev.End.Add(c.opts.Spec.Grace())
-				keep = ttr >= *c.st.Threshold && !s.docTime.After(grace)
-			}
-			if !keep {
-				c.st.Rejected++
-			} else {
-				c.st.Log = append(c.st.Log, Entry{
-					N: len(c.st.Log) + 1, URL: it.URL, Snapshot: s.snap.Timestamp14(), SnapshotTime: s.snap.Time,
-					DocTime: s.docTime, DocTimeFrom: s.docTimeFrom, TopicR: s.topic, TempR: s.temp, TTR: ttr,
-					Depth: it.Depth, Parent: it.Parent, Title: s.title, Links: len(s.links), Capture: s.snap,
-				})
-				c.sum += ttr
-				if c.opts.Spec.MaxDepth == 0 || it.Depth < c.opts.Spec.MaxDepth {
-					for _, l := range s.links {
-						var next Item
-						if c.opts.Strategy == Gated {
-							next = c.estimate(min(1, s.topic/c.linkScale), s.temp, l)
-						} else {
-							next = Item{URL: l.URL, Priority: c.priority(ttr, s, l)}
-						}
-						next.Depth, next.Parent = it.Depth+1, it.URL
-						c.enqueue(next)
-					}
-				}
-			}
+			c.take(it, s)
 		}
 		if c.opts.Progress != nil {
 			c.opts.Progress(c.stats(prior+time.Since(start), done, time.Since(start)))
@@ -569,6 +542,39 @@ func (c *crawler) run(ctx context.Context) (*Result, error) {
 		return res, ctx.Err()
 	}
 	return res, nil
+}
+
+// take judges a read document: under Klein's threshold it is rejected;
+// otherwise it joins the log and its outlinks join the frontier (within the
+// spec's depth).
+func (c *crawler) take(it Item, s *scored) {
+	ttr := c.relevance(s.topic, s.temp)
+	if c.st.Threshold != nil {
+		grace := c.ev.End.Add(c.opts.Spec.Grace())
+		if ttr < *c.st.Threshold || s.docTime.After(grace) {
+			c.st.Rejected++
+			return
+		}
+	}
+	c.st.Log = append(c.st.Log, Entry{
+		N: len(c.st.Log) + 1, URL: it.URL, Snapshot: s.snap.Timestamp14(), SnapshotTime: s.snap.Time,
+		DocTime: s.docTime, DocTimeFrom: s.docTimeFrom, TopicR: s.topic, TempR: s.temp, TTR: ttr,
+		Depth: it.Depth, Parent: it.Parent, Title: s.title, Links: len(s.links), Capture: s.snap,
+	})
+	c.sum += ttr
+	if c.opts.Spec.MaxDepth > 0 && it.Depth >= c.opts.Spec.MaxDepth {
+		return
+	}
+	for _, l := range s.links {
+		var next Item
+		if c.opts.Strategy == Gated {
+			next = c.estimate(min(1, s.topic/c.linkScale), s.temp, l)
+		} else {
+			next = Item{URL: l.URL, Priority: c.priority(ttr, s, l)}
+		}
+		next.Depth, next.Parent = it.Depth+1, it.URL
+		c.enqueue(next)
+	}
 }
 
 // priority is the frontier priority of an outlink of a document with
