@@ -278,12 +278,15 @@ func AuditCollection(ctx context.Context, coll *LocalArchive, opts AuditOptions)
 	return rep, nil
 }
 
-// readURL resolves, selects and reads one URL of archive a, unrated; nil
-// when it is not archived or cannot be read.
+// readURL resolves, selects and reads one URL of archive a, unrated; nil,
+// with the reason, when it is not archived or cannot be read.
 func (c *crawler) readURL(ctx context.Context, a Archive, u string) (*scored, string, error) {
 	caps, err := a.Resolve(ctx, u)
 	if err != nil {
 		return nil, "", fmt.Errorf("resolve %s: %w", u, err)
+	}
+	if len(caps) == 0 {
+		return nil, "not archived", nil
 	}
 	snap, ok := SelectSnapshot(caps, c.ev)
 	if !ok {

@@ -411,20 +411,9 @@ func (c *crawler) fetch(ctx context.Context, u string) (*scored, string, error) 
 
 // fetchFrom is fetch from archive a.
 func (c *crawler) fetchFrom(ctx context.Context, a Archive, u string) (*scored, string, error) {
-	caps, err := a.Resolve(ctx, u)
-	if err != nil {
-		return nil, "", fmt.Errorf("resolve %s: %w", u, err)
-	}
-	if len(caps) == 0 {
-		return nil, "not archived", nil
-	}
-	snap, ok := SelectSnapshot(caps, c.ev)
-	if !ok {
-		return nil, "no successful capture", nil
-	}
-	s, err := c.read(ctx, a, snap, caps)
-	if err != nil {
-		return nil, "unreadable: " + err.Error(), nil
+	s, reason, err := c.readURL(ctx, a, u)
+	if s == nil {
+		return nil, reason, err
 	}
 	if c.ownDF {
 		c.df.Add(Features(s.terms))

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"bytes"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -50,20 +49,7 @@ func auditFixture() []*similarity.TimeMapResult {
 
 func renderAudit(t testing.TB) []byte {
 	t.Helper()
-	var buf bytes.Buffer
-	w, err := NewHTMLWriter(&buf, auditRun)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, r := range auditFixture() {
-		if err := w.Write(r); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
+	return renderHTMLRun(t, auditRun, auditFixture())
 }
 
 // TestHTMLAuditData checks what an audit's worklist is drawn from: each
@@ -118,18 +104,7 @@ func TestHTMLAuditData(t *testing.T) {
 	// the page does not say "outside" either.
 	undated := auditedDoc("http://older.example/", 0.5, time.Time{}, "", true)
 	undated.Captures[0].Published = nil
-	var buf bytes.Buffer
-	w, err := NewHTMLWriter(&buf, auditRun)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Write(undated); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	om, _ := pageData(t, buf.Bytes())
+	om, _ := pageData(t, renderHTMLRun(t, auditRun, []*similarity.TimeMapResult{undated}))
 	if a, _ := om.Rows[0][13].([]any); len(a) != 6 || a[1] != 0.0 || a[3] != nil || a[5] != float64(auditOn) {
 		t.Errorf("a document the results do not date: %v, want undated, window unknown, on-topic", om.Rows[0][13])
 	}

@@ -1069,21 +1069,8 @@ func TestHTMLKeysInBrowser(t *testing.T) {
 	}
 	run := *htmlTestRun
 	run.Measures = "cosine=0.10,jaccard=0.07,wordcount=-0.85"
-	var buf bytes.Buffer
-	w, err := NewHTMLWriter(&buf, &run)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, r := range htmlFixture() {
-		if err := w.Write(r); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
 	page := filepath.Join(t.TempDir(), "offtopic.html")
-	if err := os.WriteFile(page, buf.Bytes(), 0o644); err != nil {
+	if err := os.WriteFile(page, renderHTMLRun(t, &run, htmlFixture()), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	c, ev := watchedPage(t, chromium)

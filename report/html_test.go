@@ -111,8 +111,14 @@ func htmlFixture() []*similarity.TimeMapResult {
 
 func renderHTML(t testing.TB, results []*similarity.TimeMapResult) []byte {
 	t.Helper()
+	return renderHTMLRun(t, htmlTestRun, results)
+}
+
+// renderHTMLRun renders results as the HTML report of run.
+func renderHTMLRun(t testing.TB, run *Run, results []*similarity.TimeMapResult) []byte {
+	t.Helper()
 	var buf bytes.Buffer
-	w, err := NewHTMLWriter(&buf, htmlTestRun)
+	w, err := NewHTMLWriter(&buf, run)
 	if err != nil {
 		t.Fatal(err)
 	}

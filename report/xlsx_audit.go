@@ -92,8 +92,7 @@ func (x *XLSXWriter) documentsSheet() error {
 	if err != nil {
 		return err
 	}
-	if err := sw.SetPanes(&excelize.Panes{Freeze: true, XSplit: 1, YSplit: 1, TopLeftCell: "B2", ActivePane: "bottomRight",
-		Selection: []excelize.Selection{{SQRef: "B2", ActiveCell: "B2", Pane: "bottomRight"}}}); err != nil {
+	if err := freezeURIAndHeader(sw); err != nil {
 		return err
 	}
 	head := []string{"uri_r", "topic", "from the threshold", "published", "date from", "window", "time score", "verdict"}

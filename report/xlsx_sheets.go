@@ -53,8 +53,7 @@ func (x *XLSXWriter) timeMapsSheet() error {
 	if err != nil {
 		return err
 	}
-	if err := sw.SetPanes(&excelize.Panes{Freeze: true, XSplit: 1, YSplit: 1, TopLeftCell: "B2", ActivePane: "bottomRight",
-		Selection: []excelize.Selection{{SQRef: "B2", ActiveCell: "B2", Pane: "bottomRight"}}}); err != nil {
+	if err := freezeURIAndHeader(sw); err != nil {
 		return err
 	}
 	head := []string{"uri_r", "kind", "captures", "scored", "on-topic", "off-topic", "kept on-topic by the reading", "not scored",
@@ -240,4 +239,11 @@ func (x *XLSXWriter) summaryT0s(r *summaryRows) {
 		}
 		r.put(text(t.urir), text(t.first), t0, text(t.reason))
 	}
+}
+
+// freezeURIAndHeader keeps a sheet's header row and its first column (the
+// URI-R) in view.
+func freezeURIAndHeader(sw *excelize.StreamWriter) error {
+	return sw.SetPanes(&excelize.Panes{Freeze: true, XSplit: 1, YSplit: 1, TopLeftCell: "B2", ActivePane: "bottomRight",
+		Selection: []excelize.Selection{{SQRef: "B2", ActiveCell: "B2", Pane: "bottomRight"}}})
 }
