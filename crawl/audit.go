@@ -38,9 +38,10 @@ type Sampler interface {
 	Sample(n int, seed int64) []string
 }
 
-// BackgroundSampler draws the URLs of an audit's background sample.
+// BackgroundSampler draws an audit's background sample: captures of the
+// archive, one per URL, read as they are (no further lookup).
 type BackgroundSampler interface {
-	SampleURLs(ctx context.Context, n int, seed int64) ([]string, error)
+	SampleCaptures(ctx context.Context, n int, seed int64) ([]timemap.Capture, error)
 }
 
 // SampleHosts is how many sites a CDXSampler samples at most.
@@ -58,14 +59,15 @@ type CDXSampler struct {
 	Hosts []string
 }
 
-// SampleURLs implements BackgroundSampler. A site the server cannot list
+// SampleCaptures implements BackgroundSampler: the captures the server's
+// sample lists, read without another query. A site the server cannot list
 // is skipped (its error returned only when no site gave anything).
-func (s *CDXSampler) SampleURLs(ctx context.Context, n int, seed int64) ([]string, error) {
+func (s *CDXSampler) SampleCaptures(ctx context.Context, n int, seed int64) ([]timemap.Capture, error) {
 	rng := rand.New(rand.NewPCG(uint64(seed), 0x686f737473))
 	hosts := slices.Clone(s.Hosts)
 	rng.Shuffle(len(hosts), func(i, j int) { hosts[i], hosts[j] = hosts[j], hosts[i] })
 	hosts = hosts[:min(len(hosts), SampleHosts)]
-	var out []string
+	var out []timemap.Capture
 	var firstErr error
 	for i, h := range hosts {
 		left := len(hosts) - i
@@ -80,9 +82,7 @@ func (s *CDXSampler) SampleURLs(ctx context.Context, n int, seed int64) ([]strin
 			}
 			continue
 		}
-		for _, c := range caps {
-			out = append(out, c.URIR)
-		}
+		out = append(out, caps...)
 	}
 	if len(out) == 0 && firstErr != nil {
 		return nil, firstErr
@@ -90,12 +90,32 @@ func (s *CDXSampler) SampleURLs(ctx context.Context, n int, seed int64) ([]strin
 	return out, nil
 }
 
-// localSampler is a BackgroundSampler over an archive that draws its own
-// sample.
-type localSampler struct{ Sampler }
+// sampledArchive is an archive that draws its own sample of URLs.
+type sampledArchive interface {
+	Archive
+	Sampler
+}
 
-func (l localSampler) SampleURLs(_ context.Context, n int, seed int64) ([]string, error) {
-	return l.Sample(n, seed), nil
+// localSampler is a BackgroundSampler over a sampledArchive: of each URL of
+// its sample, the capture a crawl of the event would read.
+type localSampler struct {
+	a  sampledArchive
+	ev Event
+}
+
+// SampleCaptures implements BackgroundSampler.
+func (l localSampler) SampleCaptures(ctx context.Context, n int, seed int64) ([]timemap.Capture, error) {
+	var out []timemap.Capture
+	for _, u := range l.a.Sample(n, seed) {
+		caps, err := l.a.Resolve(ctx, u)
+		if err != nil {
+			return nil, fmt.Errorf("resolve %s: %w", u, err)
+		}
+		if snap, ok := SelectSnapshot(caps, l.ev); ok {
+			out = append(out, snap)
+		}
+	}
+	return out, nil
 }
 
 // auditHosts are the hosts of a collection's documents, the spec's seeds
@@ -197,8 +217,8 @@ func AuditCollection(ctx context.Context, coll *LocalArchive, opts AuditOptions)
 	sampler, from := opts.Background, "archive"
 	if sampler == nil {
 		switch a := opts.Archive.(type) {
-		case Sampler:
-			sampler = localSampler{a}
+		case sampledArchive:
+			sampler = localSampler{a, opts.Spec.Event()}
 		case *RemoteArchive:
 			sampler, from = &CDXSampler{Server: a.server, Hosts: auditHosts(coll, opts.Spec)}, "CDX server"
 		}
@@ -228,18 +248,19 @@ func AuditCollection(ctx context.Context, coll *LocalArchive, opts AuditOptions)
 	// scores are what the threshold is learnt against.
 	var background []*scored
 	if sampler != nil {
-		urls, err := sampler.SampleURLs(ctx, BackgroundSize, opts.Seed)
+		caps, err := sampler.SampleCaptures(ctx, BackgroundSize, opts.Seed)
 		if err != nil {
-			return nil, fmt.Errorf("audit: %w", err)
+			return nil, fmt.Errorf("audit: background: %w", err)
 		}
-		for _, u := range urls {
-			s, _, err := c.readURL(ctx, src, u)
+		for _, cp := range caps {
+			s, err := c.read(ctx, src, cp, []timemap.Capture{cp})
 			if err != nil {
-				return nil, fmt.Errorf("audit: background: %w", err)
+				if ctx.Err() != nil {
+					return nil, ctx.Err()
+				}
+				continue // a page of the sample that cannot be read is left out
 			}
-			if s != nil {
-				background = append(background, s)
-			}
+			background = append(background, s)
 		}
 	}
 	if len(background) == 0 {

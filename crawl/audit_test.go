@@ -2,7 +2,11 @@ package crawl
 
 import (
 	"context"
+	"path/filepath"
+	"slices"
 	"testing"
+
+	"github.com/offtopic/offtopic/timemap"
 )
 
 func TestBalanceCut(t *testing.T) {
@@ -50,11 +54,11 @@ func TestLearnThresholdBalanced(t *testing.T) {
 	}
 }
 
-// fakeSampler is a BackgroundSampler that hands out given URLs.
-type fakeSampler struct{ urls []string }
+// fakeSampler is a BackgroundSampler that hands out given captures.
+type fakeSampler struct{ caps []timemap.Capture }
 
-func (f fakeSampler) SampleURLs(_ context.Context, n int, _ int64) ([]string, error) {
-	return f.urls[:min(n, len(f.urls))], nil
+func (f fakeSampler) SampleCaptures(_ context.Context, n int, _ int64) ([]timemap.Capture, error) {
+	return f.caps[:min(n, len(f.caps))], nil
 }
 
 // TestAuditHosts: the sites a CDX sample is drawn from are those of the
@@ -79,7 +83,7 @@ func TestAuditHosts(t *testing.T) {
 }
 
 // TestAuditBackgroundSampler: a given sampler draws the background, read
-// through the archive; one that draws nothing leaves the collection as its
+// through the archive (a capture that cannot be read is left out); one that draws nothing leaves the collection as its
 // own background.
 func TestAuditBackgroundSampler(t *testing.T) {
 	ctx := context.Background()
@@ -90,13 +94,21 @@ func TestAuditBackgroundSampler(t *testing.T) {
 	spec := &Spec{Name: "lights", ReferenceDocuments: []string{"http://www.coastallights-society.org/lens.html"},
 		Keywords: []string{"lighthouse keeper", "lens"}, EventStart: "2008-01-01", EventEnd: "2009-12-31",
 		Seeds: []string{"http://www.coastallights-society.org/"}}
-	urls := a.Sample(5, 1)
-	rep, err := AuditCollection(ctx, a, AuditOptions{Spec: spec, Archive: a, Background: fakeSampler{append(urls, "http://not.archived.example/")}, Seed: 1})
+	var caps []timemap.Capture
+	for _, u := range a.Sample(5, 1) {
+		c, _ := a.Resolve(ctx, u)
+		caps = append(caps, c[0])
+	}
+	lost := caps[0]
+	lost.URIR = "http://not.archived.example/"
+	lost.Loc.File = filepath.Join(t.TempDir(), "gone.warc.gz")
+	lost.Payload = lost.Loc
+	rep, err := AuditCollection(ctx, a, AuditOptions{Spec: spec, Archive: a, Background: fakeSampler{append(slices.Clone(caps), lost)}, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Background != len(urls) || rep.BackgroundFrom != "archive" || rep.Examples == 0 {
-		t.Errorf("background %d pages from the %s, %d examples: want the %d archived pages of the sampler's", rep.Background, rep.BackgroundFrom, rep.Examples, len(urls))
+	if rep.Background != len(caps) || rep.BackgroundFrom != "archive" || rep.Examples == 0 {
+		t.Errorf("background %d pages from the %s, %d examples: want the %d readable pages of the sampler's", rep.Background, rep.BackgroundFrom, rep.Examples, len(caps))
 	}
 	rep, err = AuditCollection(ctx, a, AuditOptions{Spec: spec, Archive: a, Background: fakeSampler{}, Seed: 1})
 	if err != nil {
