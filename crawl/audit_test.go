@@ -38,7 +38,7 @@ func TestLearnThresholdBalanced(t *testing.T) {
 	for i := range 200 {
 		bg = append(bg, 0.01+0.12*float64(i%40)/40) // 0.01 to 0.127
 	}
-	youden, heldY, _ := LearnThresholdContrast(ex, bg, 1)
+	youden, heldY, _ := learnThresholdContrast(ex, bg, 1)
 	th, held, fp := LearnThresholdBalanced(ex, bg, 1)
 	if !(th < youden && held > heldY) {
 		t.Errorf("balanced %v (held out %v), Youden %v (held out %v): want the balance point below, keeping more examples", th, held, youden, heldY)

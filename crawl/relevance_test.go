@@ -5,6 +5,7 @@ import (
 	"math"
 	"net/http"
 	"slices"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -281,17 +282,76 @@ func TestLearnThresholdContrast(t *testing.T) {
 		bg = append(bg, 0.01+0.1*float64(i%20)/20) // 0.01 to 0.105
 	}
 	klein, _ := LearnThreshold(ex, 1)
-	th, held, fp := LearnThresholdContrast(ex, bg, 1)
+	th, held, fp := learnThresholdContrast(ex, bg, 1)
 	if !(klein < 0.05 && th > 0.08 && th < 0.12) {
 		t.Errorf("thresholds: Klein %v, contrast %v: want Klein near 0 and contrast between the background and the related stories", klein, th)
 	}
 	if held < 0.5 || held > 1 || fp > 0.2 {
 		t.Errorf("held-out examples passing %v, background passing %v", held, fp)
 	}
-	if th2, _, _ := LearnThresholdContrast(ex, bg, 1); th2 != th {
+	if th2, _, _ := learnThresholdContrast(ex, bg, 1); th2 != th {
 		t.Errorf("not deterministic for a seed: %v then %v", th, th2)
 	}
-	if th, held, fp := LearnThresholdContrast(nil, bg, 1); th != 0 || held != 0 || fp != 0 {
+	if th, held, fp := learnThresholdContrast(nil, bg, 1); th != 0 || held != 0 || fp != 0 {
 		t.Errorf("no examples: %v %v %v, want zeros", th, held, fp)
 	}
+}
+
+// learnThresholdContrast, the audit's rule before the balance point (which
+// the tests measure it against), learns the threshold of an audit: the score that
+// best separates examples (documents that stand for the event: the
+// reference documents' outlinks, related stories and a few random ones)
+// from background (a random sample of the archive, nearly all about other
+// things). As LearnThreshold it takes Splits random 60/40 splits, here of
+// both sets; each split's threshold is the cut that maximises Youden's J on
+// its 60% (share of examples at or above minus share of background at or
+// above; a lone off-topic example cannot pull it down as it pulls a mean),
+// and the threshold is their mean. heldOut is the mean share of each split's
+// held-out examples at or above its threshold, falsePass that of its held-out
+// background. Deterministic for a seed.
+func learnThresholdContrast(examples, background []float64, seed int64) (threshold, heldOut, falsePass float64) {
+	return learnSplits(examples, background, seed, youdenCut)
+}
+
+// youdenCut is the threshold that maximises the share of pos at or above it
+// minus the share of neg at or above it, placed halfway between the lowest
+// score it admits and the next lower score of either set; of equal cuts the
+// lowest (it keeps the most examples). 0 when pos is empty or nothing beats
+// keeping everything.
+func youdenCut(pos, neg []float64) float64 {
+	type pt struct {
+		x   float64
+		pos bool
+	}
+	all := make([]pt, 0, len(pos)+len(neg))
+	for _, x := range pos {
+		all = append(all, pt{x, true})
+	}
+	for _, x := range neg {
+		all = append(all, pt{x, false})
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].x > all[j].x })
+	var np, nn, best float64
+	cut := 0.0
+	for i := 0; i < len(all); {
+		x := all[i].x
+		for ; i < len(all) && all[i].x == x; i++ {
+			if all[i].pos {
+				np++
+			} else {
+				nn++
+			}
+		}
+		j := np / float64(max(1, len(pos)))
+		if len(neg) > 0 {
+			j -= nn / float64(len(neg))
+		}
+		if j >= best {
+			best, cut = j, 0
+			if i < len(all) {
+				cut = (x + all[i].x) / 2
+			}
+		}
+	}
+	return cut
 }

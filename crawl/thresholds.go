@@ -40,32 +40,19 @@ func LearnThreshold(scores []float64, seed int64) (threshold, heldOut float64) {
 	return threshold / Splits, heldOut / Splits
 }
 
-// LearnThresholdContrast learns the threshold of an audit: the score that
-// best separates examples (documents that stand for the event: the
-// reference documents' outlinks, related stories and a few random ones)
-// from background (a random sample of the archive, nearly all about other
-// things). As LearnThreshold it takes Splits random 60/40 splits, here of
-// both sets; each split's threshold is the cut that maximises Youden's J on
-// its 60% (share of examples at or above minus share of background at or
-// above; a lone off-topic example cannot pull it down as it pulls a mean),
-// and the threshold is their mean. heldOut is the mean share of each split's
-// held-out examples at or above its threshold, falsePass that of its held-out
-// background. Deterministic for a seed.
-func LearnThresholdContrast(examples, background []float64, seed int64) (threshold, heldOut, falsePass float64) {
-	return learnSplits(examples, background, seed, youdenCut)
-}
-
 // LearnThresholdBalanced learns the threshold of an audit at the balance
 // point of examples (documents that stand for the event: the reference
 // documents' outlinks) and background (a sample of the archive, nearly all
 // about other things): the score at which the share of examples it would
 // flag equals the share of background it would keep (the equal error rate).
-// As LearnThresholdContrast it takes Splits random 60/40 splits of both sets
+// It takes Splits random 60/40 splits of both sets (as LearnThreshold does of
+// the examples)
 // and averages the splits' cuts; heldOut and falsePass are the mean shares
 // of held-out examples and background at or above each split's cut.
 //
 // The balance point lies below the cut that best separates the two sets
-// (Youden's J, LearnThresholdContrast), and that is the point of it: the
+// (Youden's J, the audit's rule before; see the tests), and that is the
+// point of it: the
 // outlinks mix related stories with navigation and random ones, so the
 // related stories the contrast would cut away, those whose scores reach
 // down into the background's upper tail, are the event's least typical
@@ -157,49 +144,6 @@ func shareAtLeast(xs []float64, t, empty float64) float64 {
 		}
 	}
 	return float64(n) / float64(len(xs))
-}
-
-// youdenCut is the threshold that maximises the share of pos at or above it
-// minus the share of neg at or above it, placed halfway between the lowest
-// score it admits and the next lower score of either set; of equal cuts the
-// lowest (it keeps the most examples). 0 when pos is empty or nothing beats
-// keeping everything.
-func youdenCut(pos, neg []float64) float64 {
-	type pt struct {
-		x   float64
-		pos bool
-	}
-	all := make([]pt, 0, len(pos)+len(neg))
-	for _, x := range pos {
-		all = append(all, pt{x, true})
-	}
-	for _, x := range neg {
-		all = append(all, pt{x, false})
-	}
-	sort.Slice(all, func(i, j int) bool { return all[i].x > all[j].x })
-	var np, nn, best float64
-	cut := 0.0
-	for i := 0; i < len(all); {
-		x := all[i].x
-		for ; i < len(all) && all[i].x == x; i++ {
-			if all[i].pos {
-				np++
-			} else {
-				nn++
-			}
-		}
-		j := np / float64(max(1, len(pos)))
-		if len(neg) > 0 {
-			j -= nn / float64(len(neg))
-		}
-		if j >= best {
-			best, cut = j, 0
-			if i < len(all) {
-				cut = (x + all[i].x) / 2
-			}
-		}
-	}
-	return cut
 }
 
 // learnThreshold learns the threshold from the archived outlinks of the

@@ -106,28 +106,14 @@ func TestNotOursNotReplaced(t *testing.T) {
 			if err := os.Symlink("real.txt", p); err != nil {
 				t.Fatal(err)
 			}
-			return func(t *testing.T) {
-				if st, err := os.Lstat(p); err != nil || st.Mode()&os.ModeSymlink == 0 {
-					t.Errorf("the link was replaced: %v", err)
-				}
-				if b, _ := os.ReadFile(target); string(b) != "hello" {
-					t.Errorf("the link's target holds %q, want hello", b)
-				}
-			}
+			return linkKept(p, target)
 		}},
 		{"dangling symlink", func(t *testing.T, p string) func(t *testing.T) {
 			target := filepath.Join(dir, "new.txt")
 			if err := os.Symlink(target, p); err != nil {
 				t.Fatal(err)
 			}
-			return func(t *testing.T) {
-				if st, err := os.Lstat(p); err != nil || st.Mode()&os.ModeSymlink == 0 {
-					t.Errorf("the link was replaced: %v", err)
-				}
-				if b, _ := os.ReadFile(target); string(b) != "hello" {
-					t.Errorf("the link's target holds %q, want hello", b)
-				}
-			}
+			return linkKept(p, target)
 		}},
 		{"char device", func(t *testing.T, p string) func(t *testing.T) {
 			// /dev/null's numbers (1, 3): writes vanish, as they must.
@@ -230,6 +216,19 @@ func TestDescriptorShared(t *testing.T) {
 	for p, want := range map[string]int{"/dev/stdout": 1, "/dev/stderr": 2, "/dev/fd/7": 7, "/proc/self/fd/12": 12, "/proc/1/fd/3": -1, "/dev/fd/x": -1, "/tmp/fd/3": -1} {
 		if got := descriptorNumber(p); got != want {
 			t.Errorf("descriptorNumber(%s) = %d, want %d", p, got, want)
+		}
+	}
+}
+
+// linkKept checks that the symbolic link p is still a link and that what
+// was written went to its target.
+func linkKept(p, target string) func(t *testing.T) {
+	return func(t *testing.T) {
+		if st, err := os.Lstat(p); err != nil || st.Mode()&os.ModeSymlink == 0 {
+			t.Errorf("the link was replaced: %v", err)
+		}
+		if b, _ := os.ReadFile(target); string(b) != "hello" {
+			t.Errorf("the link's target holds %q, want hello", b)
 		}
 	}
 }
