@@ -263,6 +263,9 @@ func judge(sc *scoring, res *TimeMapResult, measures []Measure, opts *Options) {
 			anchor = i
 		}
 	}
+	if opts.TopicCheck && !opts.Plain && opts.Continuity > 0 && !messageT0 {
+		sc.markDrift(res)
+	}
 }
 
 // roundScore keeps 6 decimals: sums over Go maps run in varying order, and

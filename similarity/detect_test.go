@@ -189,13 +189,15 @@ func subjectDoc(rng *rand.Rand, subject string, n int) string {
 	return strings.Join(words, " ")
 }
 
-// twoSubjects is a model builder holding 40 pages, half on each of two
-// subjects ("light" and "cook").
+// twoSubjects is a model builder holding 40 pages (each its own URI-R),
+// half on each of two subjects ("light" and "cook").
 func twoSubjects(rng *rand.Rand) *ModelBuilder {
 	b := NewModelBuilder(false, 5)
 	for i := range 40 {
 		subject := []string{"light", "cook"}[i%2]
-		b.Add(input([3]string{"200", "text/html", subjectDoc(rng, subject, 40)}))
+		in := input([3]string{"200", "text/html", subjectDoc(rng, subject, 40)})
+		in.TimeMap.Key = fmt.Sprintf("org,example,%s%d)/", subject, i)
+		b.Add(in)
 	}
 	return b
 }

@@ -1,0 +1,77 @@
+package similarity
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// TestDrift: a front page whose stories are replaced one at a time stays
+// on-topic while its new stories are of t0's part of the collection, and
+// ends drifted when its last captures are about another part; a page that
+// dips into another subject and comes back is not drifted, nor one whose
+// new subject no other page of the collection holds (nothing says it is
+// not the collection's).
+func TestDrift(t *testing.T) {
+	story := func(subject string, k int) string { // a story of 12 words no other story has
+		w := make([]string, 12)
+		for i := range w {
+			w[i] = fmt.Sprintf("%s%03d", subject, 12*k+i)
+			if subject == "sail" && i%4 == 0 { // a subject the collection has no page on, with a few of light's words
+				w[i] = fmt.Sprintf("light%03d", 12*k+i)
+			}
+		}
+		return strings.Join(w, " ")
+	}
+	// page gives the front page with stories new[0..n) on top of t0's first
+	// four minus n: four stories in all.
+	page := func(subject string, n int) [3]string {
+		var s []string
+		for k := n - 1; k >= 0; k-- {
+			s = append(s, story(subject, 10+k))
+		}
+		for k := 0; k < 4-n; k++ {
+			s = append(s, story("light", k))
+		}
+		return [3]string{"200", "text/html", strings.Join(s, " ")}
+	}
+	front := func(subject string, steps ...int) Input {
+		caps := make([][3]string, len(steps))
+		for i, n := range steps {
+			caps[i] = page(subject, n)
+		}
+		return input(caps...)
+	}
+	opts := Options{TopicCheck: true, MinT0Words: 5, Continuity: DefaultContinuity}.WithDefaults()
+	for _, tt := range []struct {
+		name string
+		in   Input
+		want []string // verdicts, "" for t0
+	}{
+		{"to another subject", front("cook", 0, 1, 2, 3, 4, 4, 4), []string{"", VerdictOn, VerdictOn, VerdictOn, VerdictOff, VerdictOff, VerdictOff}},
+		{"within its subject", front("light", 0, 1, 2, 3, 4, 4, 4), []string{"", VerdictOn, VerdictOn, VerdictOn, VerdictOn, VerdictOn, VerdictOn}},
+		{"to a subject no other page holds", front("sail", 0, 1, 2, 3, 4, 4, 4), []string{"", VerdictOn, VerdictOn, VerdictOn, VerdictOn, VerdictOn, VerdictOn}},
+		{"once at the end", front("cook", 0, 1, 2, 3, 4), []string{"", VerdictOn, VerdictOn, VerdictOn, VerdictOn}},
+		{"and back", front("cook", 0, 1, 2, 3, 4, 4, 3, 2), []string{"", VerdictOn, VerdictOn, VerdictOn, VerdictOn, VerdictOn, VerdictOn, VerdictOn}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			mb := twoSubjects(rand.New(rand.NewPCG(3, 3)))
+			mb.Add(tt.in)
+			res, err := Score(context.Background(), tt.in, mb.Build(), opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, w := range tt.want {
+				c := res.Captures[i]
+				if w == "" {
+					continue
+				}
+				if c.Verdict != w || w == VerdictOff && c.Kind != KindDrifted {
+					t.Errorf("capture %d: %s %q (%s), scores %v; want %s", i, c.Verdict, c.Kind, c.Reason, c.Scores, w)
+				}
+			}
+		})
+	}
+}
