@@ -66,13 +66,14 @@ func (s *scoring) driftedFrom(i int, scores map[string]float64) (string, bool) {
 }
 
 // markDrift turns the page's last stretch of drifted captures, when it has
-// at least driftRun, off-topic, of kind drifted.
+// at least driftRun, off-topic, of kind drifted. Captures off-topic already
+// (a parking page after the drift) neither count nor end the stretch.
 func (s *scoring) markDrift(res *TimeMapResult) {
 	var run []int
 	why := map[int]string{}
 	for i := len(s.prep) - 1; i > s.t0; i-- {
-		if s.prep[i] == nil || res.Captures[i].Verdict == VerdictNotScored {
-			continue
+		if s.prep[i] == nil || res.Captures[i].Verdict != VerdictOn {
+			continue // not scored, or off-topic already (a parking page after the drift)
 		}
 		w, ok := s.driftedFrom(i, res.Captures[i].Scores)
 		if !ok {
@@ -85,9 +86,6 @@ func (s *scoring) markDrift(res *TimeMapResult) {
 	}
 	for _, i := range run {
 		cr := &res.Captures[i]
-		if cr.Verdict == VerdictOff {
-			continue
-		}
 		cr.Verdict, cr.Kind = VerdictOff, KindDrifted
 		cr.Reason = fmt.Sprintf("%s: none of t0's stories is left, and the page's last %d captures are about what "+
 			"other pages of the collection hold, not t0's subject (%s)", KindDrifted.Label(), len(run), why[i])

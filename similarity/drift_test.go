@@ -44,6 +44,13 @@ func TestDrift(t *testing.T) {
 		}
 		return input(caps...)
 	}
+	parkedAfter := func(in Input) Input { // the page's last capture: a parking page
+		caps := make([][3]string, 0, len(in.Docs)+1)
+		for _, d := range in.Docs {
+			caps = append(caps, [3]string{"200", "text/html", d.Text})
+		}
+		return input(append(caps, [3]string{"200", "text/html", "this domain is for sale buy this domain today related searches"})...)
+	}
 	opts := Options{TopicCheck: true, MinT0Words: 5, Continuity: DefaultContinuity}.WithDefaults()
 	for _, tt := range []struct {
 		name string
@@ -52,6 +59,7 @@ func TestDrift(t *testing.T) {
 	}{
 		{"to another subject", front("cook", 0, 1, 2, 3, 4, 4, 4), []string{"", VerdictOn, VerdictOn, VerdictOn, VerdictOff, VerdictOff, VerdictOff}},
 		{"within its subject", front("light", 0, 1, 2, 3, 4, 4, 4), []string{"", VerdictOn, VerdictOn, VerdictOn, VerdictOn, VerdictOn, VerdictOn}},
+		{"then parked", parkedAfter(front("cook", 0, 1, 2, 3, 4, 4)), []string{"", VerdictOn, VerdictOn, VerdictOn, VerdictOff, VerdictOff, ""}},
 		{"to a subject no other page holds", front("sail", 0, 1, 2, 3, 4, 4, 4), []string{"", VerdictOn, VerdictOn, VerdictOn, VerdictOn, VerdictOn, VerdictOn}},
 		{"once at the end", front("cook", 0, 1, 2, 3, 4), []string{"", VerdictOn, VerdictOn, VerdictOn, VerdictOn}},
 		{"and back", front("cook", 0, 1, 2, 3, 4, 4, 3, 2), []string{"", VerdictOn, VerdictOn, VerdictOn, VerdictOn, VerdictOn, VerdictOn, VerdictOn}},
