@@ -799,6 +799,9 @@ func reviewInBrowser(t *testing.T, c *cdp, ev *pageEvents, dir string, results [
 	// The marks outlive a reload (IndexedDB), unsaved ones still counted.
 	reload := func() {
 		t.Helper()
+		// Marks are stored asynchronously; a reload before the store has
+		// them would lose them (a curator's reload comes seconds later).
+		c.waitFor(t, "the marks to be stored", `(document.getElementById('review').getAttribute('data-writing') || '0') === '0'`)
 		if err := c.call("Page.reload", map[string]any{"ignoreCache": true}, nil); err != nil {
 			t.Fatal(err)
 		}

@@ -86,6 +86,7 @@
   var storeKey = 'offtopic-decisions:' + meta.id; // the localStorage key of earlier versions
   var DB = 'offtopic', MARKS = 'marks';
   var db = null, dbState = 'opening', dbError = '';
+  var writing = 0; // write transactions not yet finished (data-writing on #review)
   var ndec = document.getElementById('ndec');
   var nunsaved = document.getElementById('nunsaved');
   var alertBox = document.getElementById('store-alert');
@@ -141,6 +142,7 @@
       return;
     }
     var tx;
+    function settled() { writing--; review.setAttribute('data-writing', String(writing)); }
     function failed(e) {
       keys.forEach(function (k) { pending[k] = true; }); // tried again at the next mark
       storageProblem('Storing ' + keys.length + ' marks failed (' + errText(e) + ').');
@@ -153,8 +155,10 @@
         if (!decisions[ck] && !unsaved[ck]) { st.delete([meta.id, ck]); } else { st.put(record(ck)); }
       });
     } catch (e) { failed(e); return; }
-    tx.oncomplete = function () { if (dbError) { storageProblem(''); } if (then) { then(true); } };
-    tx.onabort = function () { failed(tx.error); };
+    writing++;
+    review.setAttribute('data-writing', String(writing));
+    tx.oncomplete = function () { settled(); if (dbError) { storageProblem(''); } if (then) { then(true); } };
+    tx.onabort = function () { settled(); failed(tx.error); };
   }
   function persist() {
     recount();
