@@ -61,7 +61,7 @@ func (s *scoring) driftedFrom(i int, scores map[string]float64) (string, bool) {
 	if !ok || f >= driftFit {
 		return "", false
 	}
-	return fmt.Sprintf("content %.3f < %s; topic %.3f < %s; fit %.3f < %s",
+	return fmt.Sprintf("content %.3f < %s; topic %.3f < %s; likeness to t0's part of the collection over likeness to its own %.3f < %s",
 		content, fmtFloat(driftContent), topic, fmtFloat(driftTopic), f, fmtFloat(driftFit)), true
 }
 
