@@ -82,20 +82,20 @@ func (m *Model) localTopic(v sparse, vn float64, voc *vocab) ([]float64, float64
 	if m == nil || len(m.refs) == 0 || vn == 0 {
 		return nil, 0
 	}
-	return m.centroidOf(m.nearest(v, vn, voc, neighbours(len(m.refs))), voc)
-}
-
-// nearest gives the k sampled first captures most similar to v (itself, or
-// an identical document, excluded), in reference order. v is a vector with
-// collection IDF over voc, vn its length.
-func (m *Model) nearest(v sparse, vn float64, voc *vocab, k int) []int {
-	refOf := m.refIDs(voc)
+	refOf := make([]int32, len(voc.terms))
+	for id, t := range voc.terms {
+		if r, ok := m.refTerm[t]; ok {
+			refOf[id] = r
+		} else {
+			refOf[id] = -1
+		}
+	}
 	// Every reference's dot product with v/vn at once, through the inverted
 	// index: work in proportion to the postings of v's terms.
 	dots := make([]float64, len(m.refs))
-	for n, id := range v.ids {
+	for k, id := range v.ids {
 		if r := refOf[id]; r >= 0 {
-			w := v.w[n] / vn
+			w := v.w[k] / vn
 			for _, p := range m.post[r] {
 				dots[p.ref] += w * p.w
 			}
@@ -116,39 +116,16 @@ func (m *Model) nearest(v sparse, vn float64, voc *vocab, k int) []int {
 		all = append(all, scored{i, s})
 	}
 	slices.SortFunc(all, func(a, b scored) int { return cmp.Or(cmp.Compare(b.s, a.s), cmp.Compare(a.i, b.i)) })
-	all = all[:min(len(all), k)]
-	out := make([]int, len(all))
-	for n, b := range all {
-		out[n] = b.i
-	}
-	// Summed in reference order, so that a centroid is the same bit for bit
-	// whatever order the neighbours were found in.
-	slices.Sort(out)
-	return out
-}
-
-// refIDs maps voc's ids to the reference terms' numbers (-1: none).
-func (m *Model) refIDs(voc *vocab) []int32 {
-	refOf := make([]int32, len(voc.terms))
-	for id, t := range voc.terms {
-		if r, ok := m.refTerm[t]; ok {
-			refOf[id] = r
-		} else {
-			refOf[id] = -1
-		}
-	}
-	return refOf
-}
-
-// centroidOf is the centroid of the references refs: its weights at voc's
-// ids (0 where it has none) and its length.
-func (m *Model) centroidOf(refs []int, voc *vocab) ([]float64, float64) {
+	all = all[:min(len(all), neighbours(len(m.refs)))]
+	// Summed in reference order, so that the centroid is the same bit for
+	// bit whatever order the neighbours were found in.
+	slices.SortFunc(all, func(a, b scored) int { return cmp.Compare(a.i, b.i) })
 	c, _ := m.centroids.Get().(*centroid)
 	if c == nil {
 		c = &centroid{w: make([]float64, len(m.refTerm))}
 	}
-	for _, i := range refs {
-		r := m.refs[i]
+	for _, b := range all {
+		r := m.refs[b.i]
 		for k, t := range r.ids {
 			if c.w[t] == 0 {
 				c.touched = append(c.touched, t)
@@ -161,7 +138,7 @@ func (m *Model) centroidOf(refs []int, voc *vocab) ([]float64, float64) {
 		sum += c.w[t] * c.w[t]
 	}
 	at := make([]float64, len(voc.terms))
-	for id, r := range m.refIDs(voc) {
+	for id, r := range refOf {
 		if r >= 0 {
 			at[id] = c.w[r]
 		}

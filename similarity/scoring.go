@@ -68,7 +68,6 @@ type scoring struct {
 	// nbhdNorm its length; localT0 is t0's similarity to it (0: no topic).
 	nbhd     []float64
 	nbhdNorm float64
-	nbhdRefs []int
 	localT0  float64
 	// idsDone says prepared captures have their ids.
 	idsDone bool
@@ -185,11 +184,7 @@ func scoreSEKernel(s *scoring, i int) (float64, bool) {
 
 func prepareTopic(s *scoring) error {
 	t0 := s.prep[s.t0]
-	if s.model == nil || len(s.model.refs) == 0 || t0.cnorm == 0 {
-		return nil
-	}
-	s.nbhdRefs = s.model.nearest(t0.cvec, t0.cnorm, s.voc, neighbours(len(s.model.refs)))
-	if s.nbhd, s.nbhdNorm = s.model.centroidOf(s.nbhdRefs, s.voc); s.nbhd != nil {
+	if s.nbhd, s.nbhdNorm = s.model.localTopic(t0.cvec, t0.cnorm, s.voc); s.nbhd != nil {
 		s.localT0 = s.nbhdCosine(t0)
 	}
 	return nil
