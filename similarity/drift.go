@@ -38,11 +38,7 @@ func (s *scoring) fit(i int) (float64, bool) {
 	if s.localT0 <= 0 || p == nil || p.cnorm == 0 {
 		return 0, false
 	}
-	own, ownNorm := s.model.localTopic(p.cvec, p.cnorm, s.voc)
-	if ownNorm == 0 {
-		return 0, false
-	}
-	mine := clamp(p.cvec.dotDense(own)/(p.cnorm*ownNorm), 0, 1)
+	mine := p.denseCosine(s.model.localTopic(p.cvec, p.cnorm, s.voc))
 	if mine == 0 {
 		return 0, false
 	}
@@ -69,25 +65,28 @@ func (s *scoring) driftedFrom(i int, scores map[string]float64) (string, bool) {
 // at least driftRun, off-topic, of kind drifted. Captures off-topic already
 // (a parking page after the drift) neither count nor end the stretch.
 func (s *scoring) markDrift(res *TimeMapResult) {
-	var run []int
-	why := map[int]string{}
+	type drifted struct {
+		i   int
+		why string
+	}
+	var run []drifted
 	for i := len(s.prep) - 1; i > s.t0; i-- {
 		if s.prep[i] == nil || res.Captures[i].Verdict != VerdictOn {
 			continue // not scored, or off-topic already (a parking page after the drift)
 		}
-		w, ok := s.driftedFrom(i, res.Captures[i].Scores)
+		why, ok := s.driftedFrom(i, res.Captures[i].Scores)
 		if !ok {
 			break
 		}
-		run, why[i] = append(run, i), w
+		run = append(run, drifted{i, why})
 	}
 	if len(run) < driftRun {
 		return
 	}
-	for _, i := range run {
-		cr := &res.Captures[i]
+	for _, d := range run {
+		cr := &res.Captures[d.i]
 		cr.Verdict, cr.Kind = VerdictOff, KindDrifted
 		cr.Reason = fmt.Sprintf("%s: none of t0's stories is left, and the page's last %d captures are about what "+
-			"other pages of the collection hold, not t0's subject (%s)", KindDrifted.Label(), len(run), why[i])
+			"other pages of the collection hold, not t0's subject (%s)", KindDrifted.Label(), len(run), d.why)
 	}
 }

@@ -144,7 +144,7 @@ func (s *scoring) topicSim(i int) float64 {
 			s.topic[id] = m.Topic[t]
 		}
 	}
-	return clamp(p.cvec.dotDense(s.topic)/(p.cnorm*m.topicNorm), 0, 1)
+	return p.denseCosine(s.topic, m.topicNorm)
 }
 
 func prepareSEKernel(s *scoring) error {
@@ -191,11 +191,16 @@ func prepareTopic(s *scoring) error {
 }
 
 // nbhdCosine is the cosine of p (collection IDF) with the TimeMap's topic.
-func (s *scoring) nbhdCosine(p *prepared) float64 {
-	if p.cnorm == 0 || s.nbhdNorm == 0 {
+func (s *scoring) nbhdCosine(p *prepared) float64 { return p.denseCosine(s.nbhd, s.nbhdNorm) }
+
+// denseCosine is the cosine of p's content (collection IDF) with a dense
+// vector d over the TimeMap's vocabulary of length dn, in [0, 1]; 0 when
+// either is empty.
+func (p *prepared) denseCosine(d []float64, dn float64) float64 {
+	if p.cnorm == 0 || dn == 0 {
 		return 0
 	}
-	return clamp(p.cvec.dotDense(s.nbhd)/(p.cnorm*s.nbhdNorm), 0, 1)
+	return clamp(p.cvec.dotDense(d)/(p.cnorm*dn), 0, 1)
 }
 
 func scoreTopic(s *scoring, i int) (float64, bool) {
