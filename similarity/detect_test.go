@@ -191,10 +191,14 @@ func subjectDoc(rng *rand.Rand, subject string, n int) string {
 
 // twoSubjects is a model builder holding 40 pages (each its own URI-R),
 // half on each of two subjects ("light" and "cook").
-func twoSubjects(rng *rand.Rand) *ModelBuilder {
+func twoSubjects(rng *rand.Rand) *ModelBuilder { return subjects(rng, "light", "cook") }
+
+// subjects is a model builder holding 40 pages (each its own URI-R), as
+// many on each of the subjects named.
+func subjects(rng *rand.Rand, names ...string) *ModelBuilder {
 	b := NewModelBuilder(false, 5)
 	for i := range 40 {
-		subject := []string{"light", "cook"}[i%2]
+		subject := names[i%len(names)]
 		in := input([3]string{"200", "text/html", subjectDoc(rng, subject, 40)})
 		in.TimeMap.Key = fmt.Sprintf("org,example,%s%d)/", subject, i)
 		b.Add(in)

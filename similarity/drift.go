@@ -6,12 +6,14 @@ import "fmt"
 // little from one capture to the next, so continuity (Options.Continuity)
 // keeps every capture on-topic, also when its stories end up about another
 // subject. A curator replaying the captures in turn sees where the page ends
-// up: none of t0's stories is left, the stories are far from the page's
-// subject, and they belong with another part of the collection rather than
-// with t0's. A rotating page whose stories stay within its subject fits t0's
-// part of the collection about as well as any other part, and real rotating
-// pages that dip away from their subject come back to it: so only the page's
-// last stretch, of at least driftRun captures each like this, has drifted.
+// up: none of t0's stories is left, and the stories are far from the page's
+// subject and from what the collection is about (an Archive-It collection
+// has one subject; detect judges each collection against its own model). A
+// rotating page whose stories stay within the collection's subject is as
+// close to it as the collection's pages usually are, and real rotating
+// pages that dip away from their subject come back to it: so only the
+// page's last stretch, of at least driftRun captures each like this, has
+// drifted.
 const (
 	// driftContent: content cosine to t0 under which none of t0's stories
 	// is left.
@@ -20,45 +22,32 @@ const (
 	// relative to t0's own) under which the stories are far from the page's
 	// subject.
 	driftTopic = 0.35
-	// driftFit: the capture's similarity to t0's part of the collection,
-	// relative to its similarity to its own part, under which its stories
-	// belong elsewhere in the collection.
-	driftFit = 0.45
+	// driftAway: similarity to the collection's topic, relative to a
+	// typical first capture's (Model.TypicalTopicSim), under which the
+	// stories are not about the collection's subject.
+	driftAway = 0.3
 	// driftRun is the least number of captures at the end of the TimeMap
 	// that must all have drifted.
 	driftRun = 2
 )
 
-// fit is capture i's similarity to t0's part of the collection relative to
-// its similarity to its own part (the sampled first captures most like it):
-// about 1 when its stories are of t0's subject, small when another part of
-// the collection holds their subject. ok is false without a topic.
-func (s *scoring) fit(i int) (float64, bool) {
-	p := s.prep[i]
-	if s.localT0 <= 0 || p == nil || p.cnorm == 0 {
-		return 0, false
-	}
-	mine := p.denseCosine(s.model.localTopic(p.cvec, p.cnorm, s.voc))
-	if mine == 0 {
-		return 0, false
-	}
-	return roundScore(s.nbhdCosine(p) / mine), true
-}
-
 // driftedFrom reports whether capture i, with scores, has left t0's subject
-// the way a drifted page does, and says so in numbers.
+// the way a drifted page does, and says so in numbers. A capture without
+// content has no stories to judge: it is judged as a page without content.
 func (s *scoring) driftedFrom(i int, scores map[string]float64) (string, bool) {
 	content, ok1 := scores[MeasureContent]
 	topic, ok2 := scores[MeasureTopic]
-	if !ok1 || !ok2 || content >= driftContent || topic >= driftTopic {
+	p := s.prep[i]
+	if !ok1 || !ok2 || p == nil || p.cnorm == 0 || s.model == nil || s.model.TypicalTopicSim <= 0 ||
+		content >= driftContent || topic >= driftTopic {
 		return "", false
 	}
-	f, ok := s.fit(i)
-	if !ok || f >= driftFit {
+	away := roundScore(s.topicSim(i) / s.model.TypicalTopicSim)
+	if away >= driftAway {
 		return "", false
 	}
-	return fmt.Sprintf("content %.3f < %s; topic %.3f < %s; likeness to t0's part of the collection over likeness to its own %.3f < %s",
-		content, fmtFloat(driftContent), topic, fmtFloat(driftTopic), f, fmtFloat(driftFit)), true
+	return fmt.Sprintf("content %.3f < %s; topic %.3f < %s; likeness to the collection's subject over a typical page's %.3f < %s",
+		content, fmtFloat(driftContent), topic, fmtFloat(driftTopic), away, fmtFloat(driftAway)), true
 }
 
 // markDrift turns the page's last stretch of drifted captures, when it has
@@ -86,7 +75,7 @@ func (s *scoring) markDrift(res *TimeMapResult) {
 	for _, d := range run {
 		cr := &res.Captures[d.i]
 		cr.Verdict, cr.Kind = VerdictOff, KindDrifted
-		cr.Reason = fmt.Sprintf("%s: none of t0's stories is left, and the page's last %d captures are about what "+
-			"other pages of the collection hold, not t0's subject (%s)", KindDrifted.Label(), len(run), d.why)
+		cr.Reason = fmt.Sprintf("%s: none of t0's stories is left, and the page's last %d captures are about "+
+			"neither t0's subject nor the collection's (%s)", KindDrifted.Label(), len(run), d.why)
 	}
 }
