@@ -80,6 +80,16 @@ type Stats struct {
 	Failed int `json:"failed"`
 }
 
+// Add adds o's counts to s.
+func (s *Stats) Add(o Stats) {
+	s.TimeMaps += o.TimeMaps
+	s.Captures += o.Captures
+	s.OnTopic += o.OnTopic
+	s.OffTopic += o.OffTopic
+	s.NotScored += o.NotScored
+	s.Failed += o.Failed
+}
+
 // withDefaults fills in what the caller left unset.
 func (cfg Config) withDefaults() (Config, error) {
 	cfg.Options = cfg.Options.WithDefaults()

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -22,6 +23,8 @@ type detectOptions struct {
 	src     sourceOptions
 	run     runOptions
 	prof    profileOptions
+	// oneCollection judges files of several Archive-It collections together.
+	oneCollection bool
 }
 
 func detectCommand() *cli.Command {
@@ -36,7 +39,9 @@ scores each capture against URI-R@t0 and writes, in --out-dir:
    offtopic.json  OTMT's output schema
    offtopic.csv   one row per capture: scores, verdict and reason
 With --report-dir it writes these and the reports to review in (offtopic.html,
-offtopic.xlsx) into that directory instead.
+offtopic.xlsx) into that directory instead. Files of several Archive-It
+collections (named ARCHIVEIT-<id>-...) are judged each against its own
+model, as separate runs would judge them; --one-collection judges them as one.
 
 Examples:
    offtopic detect --report-dir review --archive-url https://wayback.archive-it.org/1234 collection/*.warc.gz
@@ -50,7 +55,10 @@ Examples:
 }
 
 func (o *detectOptions) flags() []cli.Flag {
-	return slices.Concat(o.out.flags(), o.scoring.flags(), []cli.Flag{o.scoring.modelFlag()}, o.src.flags(),
+	return slices.Concat(o.out.flags(), o.scoring.flags(), []cli.Flag{o.scoring.modelFlag(),
+		&cli.BoolFlag{Name: "one-collection", Destination: &o.oneCollection, Category: catScoring,
+			Usage: "judge files of several Archive-It collections as one (default: each against its own model)"}},
+		o.src.flags(),
 		o.run.flags("exit 1 when any record or payload had to be skipped"), o.prof.flags())
 }
 
@@ -76,10 +84,44 @@ func (o *detectOptions) run1(c *cli.Context) error {
 		return err
 	}
 	defer out.Abort()
-	err = score(c, st.shard.Select(src.src), st, out, scoreRun{prog: in.prog, warn: in.warn, total: src.total, strict: o.run.strict,
-		skipped: src.skipped, cut: src.cut, read: src.read, others: src.others(st), start: start})
+	err = score(c, o.collections(c, st, src), st, out, scoreRun{prog: in.prog, warn: in.warn, total: src.total, strict: o.run.strict,
+		skipped: src.skipped, cut: src.cut, read: src.read, start: start})
 	src.summary(c.App.ErrWriter)
 	return err
+}
+
+// part is what one detection pass scores: a collection, or the whole input.
+type part struct {
+	name string // the collection's id ("" for the whole input)
+	src  timemap.Source
+	// others are the collection's TimeMaps that src leaves out (seeds,
+	// shards), where redirects and frames are followed (nil: none).
+	others timemap.Source
+}
+
+// collections splits the input into the Archive-It collections that its
+// files' names carry, each to be judged against its own model: a
+// collection's subject is its own, and what another collection holds says
+// nothing of it. The input stays whole with --one-collection, a model
+// file, or files of one collection.
+func (o *detectOptions) collections(c *cli.Context, st *setup, src *source) []part {
+	whole := part{src: st.shard.Select(src.src), others: src.others(st)}
+	ids := timemap.Collections(c.Args().Slice())
+	if o.oneCollection || st.model != nil || len(ids) < 2 || len(o.src.index.Value()) > 0 || o.src.isRemote() {
+		return []part{whole}
+	}
+	if !o.run.quiet {
+		fmt.Fprintf(c.App.ErrWriter, "offtopic: files of %d Archive-It collections (%s): each judged against its own model (--one-collection to judge them as one)\n",
+			len(ids), strings.Join(slices.DeleteFunc(slices.Clone(ids), func(id string) bool { return id == "" }), ", "))
+	}
+	parts := make([]part, len(ids))
+	for i, id := range ids {
+		parts[i] = part{name: id, src: timemap.SelectCollection(whole.src, id)}
+		if whole.others != nil {
+			parts[i].others = timemap.SelectCollection(whole.others, id)
+		}
+	}
+	return parts
 }
 
 // warnings prints the first problems in full and counts the rest.
@@ -172,22 +214,32 @@ type scoreRun struct {
 	skipped int // records skipped while reading the source
 	cut     int // payloads cut at the body cap
 	read    similarity.PayloadReader
-	// others are the collection's TimeMaps that src leaves out (seeds,
-	// shards), where redirects and frames are followed (nil: none).
-	others timemap.Source
-	start  time.Time
+	start   time.Time
 	// noSummary is true for line-oriented commands whose stdout is data.
 	noSummary bool
 	// strict fails the run when anything was skipped.
 	strict bool
 }
 
-// score runs detection over src into out and reports how it went: the step
-// shared by detect and reduce.
-func score(c *cli.Context, src timemap.Source, st *setup, out *report.Outputs, sr scoreRun) error {
-	cfg := detectConfig(st, sr.read, sr.warn, sr.prog, sr.total)
-	cfg.Others = sr.others
-	stats, err := similarity.Detect(c.Context, src, cfg, out.Write)
+// score runs detection over each part into out, one after the other, and
+// reports how it went: the step shared by detect and reduce.
+func score(c *cli.Context, parts []part, st *setup, out *report.Outputs, sr scoreRun) error {
+	var stats similarity.Stats
+	var err error
+	total := sr.total
+	if len(parts) > 1 {
+		total = 0 // not known for each part
+	}
+	for _, p := range parts {
+		cfg := detectConfig(st, sr.read, sr.warn, sr.prog, total)
+		cfg.Others = p.others
+		var s similarity.Stats
+		s, err = similarity.Detect(c.Context, p.src, cfg, out.Write)
+		stats.Add(s)
+		if err != nil {
+			break
+		}
+	}
 	sr.prog.end()
 	sr.warn.summary()
 	if err != nil {

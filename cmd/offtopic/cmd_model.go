@@ -68,6 +68,9 @@ func (o *modelOptions) run1(c *cli.Context) error {
 	}
 	defer in.src.close()
 	st, src, prog, warn := in.st, in.src, in.prog, in.warn
+	if ids := timemap.Collections(c.Args().Slice()); len(ids) > 1 {
+		fmt.Fprintf(c.App.ErrWriter, "offtopic: warning: files of %d Archive-It collections modelled as one (detect judges each against its own model): for detect's verdicts, build one model per collection\n", len(ids))
+	}
 	cfg := detectConfig(st, src.read, warn, prog, src.total)
 	stats, sts, err := similarity.BuildModel(c.Context, st.shard.Select(src.src), cfg)
 	prog.end()

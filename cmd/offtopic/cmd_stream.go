@@ -54,12 +54,14 @@ func (o *mapOptions) run1(c *cli.Context) error {
 	out := bufio.NewWriterSize(c.App.Writer, 1<<20)
 	sc := bufio.NewScanner(stdin(c))
 	files, captures := 0, 0
+	colls := map[string]bool{} // the Archive-It collections of the files
 	for sc.Scan() {
 		path := strings.TrimSpace(sc.Text())
 		if path == "" {
 			continue
 		}
 		files++
+		colls[timemap.ArchiveItCollection(path)] = true
 		idx, err := timemap.BuildIndex(c.Context, []string{path}, timemap.IndexOptions{Canon: canon, TempDir: o.tempDir, OnError: warn.add})
 		if err != nil {
 			warn.add(err)
@@ -81,6 +83,9 @@ func (o *mapOptions) run1(c *cli.Context) error {
 		return fmt.Errorf("write: %w", err)
 	}
 	warn.summary()
+	if len(colls) > 1 {
+		fmt.Fprintf(c.App.ErrWriter, "offtopic: warning: files of %d Archive-It collections, which reduce models as one (detect judges each against its own model): for detect's verdicts, map each collection apart\n", len(colls))
+	}
 	fmt.Fprintf(c.App.ErrWriter, "offtopic: map: %d files, %d captures\n", files, captures)
 	if files > 0 && captures == 0 {
 		return errors.New("no captures found")
@@ -141,7 +146,7 @@ func (o *reduceOptions) run1(c *cli.Context) error {
 	out.AddWriter(rw)
 	pl := timemap.NewPayloads()
 	defer pl.Close()
-	return score(c, st.shard.Select(src), st, out, scoreRun{prog: newProgress(c.App.ErrWriter, true), warn: warn,
+	return score(c, []part{{src: st.shard.Select(src)}}, st, out, scoreRun{prog: newProgress(c.App.ErrWriter, true), warn: warn,
 		read: pl.Read, start: time.Now(), noSummary: true, strict: o.run.strict})
 }
 

@@ -45,7 +45,8 @@ func resultLines(t *testing.T, dir string) []string {
 
 // TestMapReduceEqualsDetect: map | sort | reduce | merge gives the results of
 // a single-process run byte for byte, on the sample and (where present) on
-// the dev corpus.
+// the dev corpus (three Archive-It collections, which runs split over
+// processes model as one: detect --one-collection).
 func TestMapReduceEqualsDetect(t *testing.T) {
 	sets := map[string][]string{"sample": sampleFiles(t)}
 	if dev := devFiles(); len(dev) > 0 {
@@ -56,7 +57,7 @@ func TestMapReduceEqualsDetect(t *testing.T) {
 	for name, files := range sets {
 		t.Run(name, func(t *testing.T) {
 			single, piped := t.TempDir(), t.TempDir()
-			if code, _, stderr := runCLI(t, append([]string{"detect", "-q", "--out-dir", single}, files...)...); code != 0 {
+			if code, _, stderr := runCLI(t, append([]string{"detect", "-q", "--one-collection", "--out-dir", single}, files...)...); code != 0 {
 				t.Fatalf("detect: %s", stderr)
 			}
 			mapSortReduceMerge(t, files, piped)
@@ -150,7 +151,8 @@ func partition(lines []string, r int) [][]string {
 
 // TestSplitRunsEqualDetect: a model job (reduce --stats, model --merge) and a
 // scoring job (reduce --model) over R reducers, and shards scored with
-// detect --model, give the single-process results byte for byte.
+// detect --model, give the single-process results byte for byte (detect
+// --one-collection: they model the dev corpus's three collections as one).
 func TestSplitRunsEqualDetect(t *testing.T) {
 	type set struct {
 		files []string
@@ -165,7 +167,7 @@ func TestSplitRunsEqualDetect(t *testing.T) {
 	for name, s := range sets {
 		t.Run(name, func(t *testing.T) {
 			single := t.TempDir()
-			if code, _, stderr := runCLI(t, append([]string{"detect", "-q", "--out-dir", single}, s.files...)...); code != 0 {
+			if code, _, stderr := runCLI(t, append([]string{"detect", "-q", "--one-collection", "--out-dir", single}, s.files...)...); code != 0 {
 				t.Fatalf("detect: %s", stderr)
 			}
 			want := resultLines(t, single)
