@@ -53,6 +53,13 @@ type Config struct {
 	// the selected TimeMaps are followed into them, which are read only for
 	// that and never scored.
 	Others timemap.Source
+	// Collections, when it holds two or more ids, has Detect judge the
+	// captures of each Archive-It collection (timemap.ArchiveItCollection of
+	// their files' names, "" for files whose names carry none) against its
+	// own model, one collection after the other, as separate runs would: a
+	// collection's subject is its own. DetectFiles fills it from its files'
+	// names when nil; empty judges them as one. Not used with Model.
+	Collections []string
 	// Model, when set, is the collection model's statistics built beforehand
 	// (by a model step over the whole collection): Detect then scores in one
 	// pass against it instead of building the model from src, so that shards
@@ -106,7 +113,7 @@ func (cfg Config) withDefaults() (Config, error) {
 }
 
 // Detect runs off-topic detection over every TimeMap of src and hands each
-// result to emit in key order. The first pass reads and extracts payloads
+// result to emit in key order (collection by collection: Config.Collections). The first pass reads and extracts payloads
 // (each distinct digest once) on all cores, spills each TimeMap's documents
 // to a temporary file and builds the collection model; the second pass scores
 // each TimeMap against it. Memory is bounded by the largest TimeMap plus the
@@ -115,6 +122,9 @@ func Detect(ctx context.Context, src timemap.Source, cfg Config, emit func(*Time
 	cfg, err := cfg.withDefaults()
 	if err != nil {
 		return Stats{}, fmt.Errorf("detect: %w", err)
+	}
+	if len(cfg.Collections) > 1 && cfg.Model == nil {
+		return detectEach(ctx, src, cfg, emit)
 	}
 	if cfg.Model != nil {
 		if cfg.Computes(MeasureSEKernel) {
@@ -193,6 +203,24 @@ func Detect(ctx context.Context, src timemap.Source, cfg Config, emit func(*Time
 		return Score(ctx, *in, model, cfg.Options)
 	}, counting(&stats, &cfg, emit))
 	return stats, err
+}
+
+// detectEach runs Detect over each of cfg.Collections in turn.
+func detectEach(ctx context.Context, src timemap.Source, cfg Config, emit func(*TimeMapResult) error) (Stats, error) {
+	var stats Stats
+	for _, id := range cfg.Collections {
+		c := cfg
+		c.Collections = nil
+		if cfg.Others != nil {
+			c.Others = timemap.SelectCollection(cfg.Others, id)
+		}
+		s, err := Detect(ctx, timemap.SelectCollection(src, id), c, emit)
+		stats.Add(s)
+		if err != nil {
+			return stats, fmt.Errorf("collection %s: %w", id, err)
+		}
+	}
+	return stats, nil
 }
 
 // prepareAll reads and extracts the TimeMaps of src one at a time, for the
@@ -460,7 +488,8 @@ func DefaultOptions() Options {
 }
 
 // DetectFiles indexes local WARC/ARC files and runs Detect over them,
-// returning every TimeMap's results in key order (cfg.ReadPayload defaults to
+// returning every TimeMap's results in key order, collection by collection
+// (Config.Collections; cfg.ReadPayload defaults to
 // reading payloads from the files). It holds all results in memory: for small
 // collections and tests; Detect streams.
 func DetectFiles(ctx context.Context, files []string, cfg Config) ([]*TimeMapResult, error) {
@@ -475,6 +504,9 @@ func DetectFiles(ctx context.Context, files []string, cfg Config) ([]*TimeMapRes
 		pl := timemap.NewPayloads()
 		defer pl.Close()
 		cfg.ReadPayload = pl.Read
+	}
+	if cfg.Collections == nil {
+		cfg.Collections = timemap.Collections(files)
 	}
 	var out []*TimeMapResult
 	_, err = Detect(ctx, idx, cfg, func(r *TimeMapResult) error { out = append(out, r); return nil })

@@ -61,9 +61,8 @@ func TestQualityOnLabelledCollections(t *testing.T) {
 // TestQualityPerLanguage scores the collections scripts/multilingual/build
 // makes (one per language, from corpora whose text stays outside the
 // repository) in $OFFTOPIC_MULTILINGUAL, where that is set: F1 at least
-// 0.85 in every language. (Thai, at 0.878, is the lowest: its generated
-// rotating front pages, whose short stories of one category fit other parts
-// of the collection as well as their own, cost 12 false drifts.)
+// 0.88 in every language. (Thai, at 0.905, is the lowest: 37 repurposed
+// pages missed, its letters read as trigrams.)
 func TestQualityPerLanguage(t *testing.T) {
 	root := os.Getenv("OFFTOPIC_MULTILINGUAL")
 	if root == "" {
@@ -79,8 +78,8 @@ func TestQualityPerLanguage(t *testing.T) {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			c := labelledF1(t, dir).Confusion
 			t.Logf("%s: TP=%d FP=%d TN=%d FN=%d F1=%.4f", filepath.Base(dir), c.TP, c.FP, c.TN, c.FN, c.F1())
-			if c.F1() < 0.85 {
-				t.Errorf("F1 %.4f, want at least 0.85", c.F1())
+			if c.F1() < 0.88 {
+				t.Errorf("F1 %.4f, want at least 0.88", c.F1())
 			}
 		})
 	}
@@ -117,8 +116,8 @@ func checkKinds(t *testing.T, ev *Evaluation, sc map[GoldKey]Scenario) {
 // TestQualityPhenomena scores a collection scripts/phenomena/gen.py makes
 // (redirects, frames, apps, shells, drift, injected spam, parked pages of
 // the site's own words), in $OFFTOPIC_PHENOMENA where that is set: F1 at
-// least 0.98 on every capture but those of drifting front pages, at least
-// 0.95 on all, a third of drifted captures caught at least (see
+// least 0.98 on every capture but those of drifting front pages and on
+// all, three quarters of drifted captures caught at least (see
 // docs/quality.md), and the kind named right for 90% of each kind.
 func TestQualityPhenomena(t *testing.T) {
 	dir := os.Getenv("OFFTOPIC_PHENOMENA")
@@ -155,11 +154,11 @@ func TestQualityPhenomena(t *testing.T) {
 	if rest.F1() < 0.98 {
 		t.Errorf("F1 %.4f on every capture but drift's, want at least 0.98", rest.F1())
 	}
-	if f := ev.Confusion.F1(); f < 0.95 {
-		t.Errorf("F1 %.4f on every capture, want at least 0.95", f)
+	if f := ev.Confusion.F1(); f < 0.98 {
+		t.Errorf("F1 %.4f on every capture, want at least 0.98", f)
 	}
-	if d := by["drift"]; d != nil && float64(d.TP) < float64(d.TP+d.FN)/3 {
-		t.Errorf("%d of %d drifted captures caught, want a third at least", d.TP, d.TP+d.FN)
+	if d := by["drift"]; d != nil && float64(d.TP) < float64(d.TP+d.FN)*3/4 {
+		t.Errorf("%d of %d drifted captures caught, want three quarters at least", d.TP, d.TP+d.FN)
 	}
 	checkKinds(t, ev, sc)
 }

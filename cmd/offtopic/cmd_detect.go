@@ -84,44 +84,28 @@ func (o *detectOptions) run1(c *cli.Context) error {
 		return err
 	}
 	defer out.Abort()
-	err = score(c, o.collections(c, st, src), st, out, scoreRun{prog: in.prog, warn: in.warn, total: src.total, strict: o.run.strict,
-		skipped: src.skipped, cut: src.cut, read: src.read, start: start})
+	err = score(c, st.shard.Select(src.src), st, out, scoreRun{prog: in.prog, warn: in.warn, total: src.total, strict: o.run.strict,
+		skipped: src.skipped, cut: src.cut, read: src.read, others: src.others(st), collections: o.collections(c, st), start: start})
 	src.summary(c.App.ErrWriter)
 	return err
 }
 
-// part is what one detection pass scores: a collection, or the whole input.
-type part struct {
-	name string // the collection's id ("" for the whole input)
-	src  timemap.Source
-	// others are the collection's TimeMaps that src leaves out (seeds,
-	// shards), where redirects and frames are followed (nil: none).
-	others timemap.Source
-}
-
-// collections splits the input into the Archive-It collections that its
-// files' names carry, each to be judged against its own model: a
-// collection's subject is its own, and what another collection holds says
-// nothing of it. The input stays whole with --one-collection, a model
-// file, or files of one collection.
-func (o *detectOptions) collections(c *cli.Context, st *setup, src *source) []part {
-	whole := part{src: st.shard.Select(src.src), others: src.others(st)}
+// collections returns the Archive-It collections that the input files'
+// names carry when there are several, each to be judged against its own
+// model (similarity.Config.Collections): a collection's subject is its own,
+// and what another collection holds says nothing of it. The input is one
+// collection with --one-collection, a model file, an index or a remote
+// source (nil).
+func (o *detectOptions) collections(c *cli.Context, st *setup) []string {
 	ids := timemap.Collections(c.Args().Slice())
 	if o.oneCollection || st.model != nil || len(ids) < 2 || len(o.src.index.Value()) > 0 || o.src.isRemote() {
-		return []part{whole}
+		return nil
 	}
 	if !o.run.quiet {
 		fmt.Fprintf(c.App.ErrWriter, "offtopic: files of %d Archive-It collections (%s): each judged against its own model (--one-collection to judge them as one)\n",
 			len(ids), strings.Join(slices.DeleteFunc(slices.Clone(ids), func(id string) bool { return id == "" }), ", "))
 	}
-	parts := make([]part, len(ids))
-	for i, id := range ids {
-		parts[i] = part{name: id, src: timemap.SelectCollection(whole.src, id)}
-		if whole.others != nil {
-			parts[i].others = timemap.SelectCollection(whole.others, id)
-		}
-	}
-	return parts
+	return ids
 }
 
 // warnings prints the first problems in full and counts the rest.
@@ -214,32 +198,28 @@ type scoreRun struct {
 	skipped int // records skipped while reading the source
 	cut     int // payloads cut at the body cap
 	read    similarity.PayloadReader
-	start   time.Time
+	// others are the collection's TimeMaps that src leaves out (seeds,
+	// shards), where redirects and frames are followed (nil: none).
+	others timemap.Source
+	// collections are the Archive-It collections judged apart (nil: one).
+	collections []string
+	start       time.Time
 	// noSummary is true for line-oriented commands whose stdout is data.
 	noSummary bool
 	// strict fails the run when anything was skipped.
 	strict bool
 }
 
-// score runs detection over each part into out, one after the other, and
-// reports how it went: the step shared by detect and reduce.
-func score(c *cli.Context, parts []part, st *setup, out *report.Outputs, sr scoreRun) error {
-	var stats similarity.Stats
-	var err error
+// score runs detection over src into out and reports how it went: the step
+// shared by detect and reduce.
+func score(c *cli.Context, src timemap.Source, st *setup, out *report.Outputs, sr scoreRun) error {
 	total := sr.total
-	if len(parts) > 1 {
-		total = 0 // not known for each part
+	if len(sr.collections) > 1 {
+		total = 0 // each collection's stages start anew
 	}
-	for _, p := range parts {
-		cfg := detectConfig(st, sr.read, sr.warn, sr.prog, total)
-		cfg.Others = p.others
-		var s similarity.Stats
-		s, err = similarity.Detect(c.Context, p.src, cfg, out.Write)
-		stats.Add(s)
-		if err != nil {
-			break
-		}
-	}
+	cfg := detectConfig(st, sr.read, sr.warn, sr.prog, total)
+	cfg.Others, cfg.Collections = sr.others, sr.collections
+	stats, err := similarity.Detect(c.Context, src, cfg, out.Write)
 	sr.prog.end()
 	sr.warn.summary()
 	if err != nil {

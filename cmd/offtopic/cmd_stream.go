@@ -146,7 +146,7 @@ func (o *reduceOptions) run1(c *cli.Context) error {
 	out.AddWriter(rw)
 	pl := timemap.NewPayloads()
 	defer pl.Close()
-	return score(c, []part{{src: st.shard.Select(src)}}, st, out, scoreRun{prog: newProgress(c.App.ErrWriter, true), warn: warn,
+	return score(c, st.shard.Select(src), st, out, scoreRun{prog: newProgress(c.App.ErrWriter, true), warn: warn,
 		read: pl.Read, start: time.Now(), noSummary: true, strict: o.run.strict})
 }
 
