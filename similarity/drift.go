@@ -25,7 +25,7 @@ const (
 	// driftAway: similarity to the collection's topic, relative to a
 	// typical first capture's (Model.TypicalTopicSim), under which the
 	// stories are not about the collection's subject.
-	driftAway = 0.3
+	driftAway = 0.35
 	// driftRun is the least number of captures at the end of the TimeMap
 	// that must all have drifted.
 	driftRun = 2
