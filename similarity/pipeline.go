@@ -87,8 +87,8 @@ type Stats struct {
 	Failed int `json:"failed"`
 }
 
-// Add adds o's counts to s.
-func (s *Stats) Add(o Stats) {
+// add adds o's counts to s.
+func (s *Stats) add(o Stats) {
 	s.TimeMaps += o.TimeMaps
 	s.Captures += o.Captures
 	s.OnTopic += o.OnTopic
@@ -215,7 +215,7 @@ func detectEach(ctx context.Context, src timemap.Source, cfg Config, emit func(*
 			c.Others = timemap.SelectCollection(cfg.Others, id)
 		}
 		s, err := Detect(ctx, timemap.SelectCollection(src, id), c, emit)
-		stats.Add(s)
+		stats.add(s)
 		if err != nil {
 			return stats, fmt.Errorf("collection %s: %w", id, err)
 		}
