@@ -113,10 +113,11 @@ func (cfg Config) withDefaults() (Config, error) {
 }
 
 // Detect runs off-topic detection over every TimeMap of src and hands each
-// result to emit in key order (collection by collection: Config.Collections). The first pass reads and extracts payloads
-// (each distinct digest once) on all cores, spills each TimeMap's documents
-// to a temporary file and builds the collection model; the second pass scores
-// each TimeMap against it. Memory is bounded by the largest TimeMap plus the
+// result to emit in key order (collection by collection where
+// Config.Collections names several). The first pass reads and extracts
+// payloads (each distinct digest once) on all cores, spills each TimeMap's
+// documents to a temporary file and builds the collection model; the second
+// pass scores each TimeMap against it. Memory is bounded by the largest TimeMap plus the
 // model's aggregated statistics.
 func Detect(ctx context.Context, src timemap.Source, cfg Config, emit func(*TimeMapResult) error) (Stats, error) {
 	cfg, err := cfg.withDefaults()
