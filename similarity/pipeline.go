@@ -74,6 +74,9 @@ type Progress struct {
 	Stage    string
 	TimeMaps int
 	Captures int
+	// Collection is the Archive-It collection being judged where
+	// Config.Collections names several ("" otherwise).
+	Collection string
 }
 
 // Stats sums up a detection run.
@@ -212,6 +215,9 @@ func detectEach(ctx context.Context, src timemap.Source, cfg Config, emit func(*
 	for _, id := range cfg.Collections {
 		c := cfg
 		c.Collections = nil
+		if progress := cfg.Progress; progress != nil {
+			c.Progress = func(p Progress) { p.Collection = id; progress(p) }
+		}
 		if cfg.Others != nil {
 			c.Others = timemap.SelectCollection(cfg.Others, id)
 		}

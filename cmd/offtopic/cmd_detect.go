@@ -181,9 +181,13 @@ func detectConfig(st *setup, read similarity.PayloadReader, warn *warnings, prog
 	cfg := similarity.Config{Options: st.opts, ArchiveURL: st.run.ArchiveURL, Workers: st.workers, TempDir: st.tempDir, Canon: st.canon,
 		ReadPayload: read, OnError: warn.add, OnWarning: warn.note, Model: st.model}
 	cfg.Progress = func(p similarity.Progress) {
-		if p.Stage != prog.stage {
+		stage := p.Stage
+		if p.Collection != "" {
+			stage += " " + p.Collection
+		}
+		if stage != prog.stage {
 			prog.end()
-			prog.begin(p.Stage, total)
+			prog.begin(stage, total)
 		}
 		prog.update(p.Captures, fmt.Sprintf("%d TimeMaps", p.TimeMaps))
 	}

@@ -32,6 +32,11 @@ type progress struct {
 	// lastDraw is the line on screen (tty), lastShown what the last line
 	// said (piped), to print nothing new when nothing changed.
 	lastDraw, lastShown string
+	// held is the latest update not shown (too soon after the last one):
+	// end shows it, so that each stage's line ends on its last figures.
+	held     bool
+	heldDone int
+	heldNote string
 }
 
 // defaultWidth is the width of progress lines when the terminal's is unknown.
@@ -52,7 +57,7 @@ func newProgress(w io.Writer, quiet bool) *progress {
 func (p *progress) begin(stage string, total int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.stage, p.total, p.start, p.last = stage, total, p.now(), time.Time{}
+	p.stage, p.total, p.start, p.last, p.held = stage, total, p.now(), time.Time{}, false
 }
 
 // update reports done units (and a short note) of the current stage.
@@ -64,9 +69,15 @@ func (p *progress) update(done int, note string) {
 	defer p.mu.Unlock()
 	now := p.now()
 	if !p.last.IsZero() && now.Sub(p.last) < p.every && done != p.total {
+		p.held, p.heldDone, p.heldNote = true, done, note
 		return
 	}
-	p.last = now
+	p.draw(done, note, now)
+}
+
+// draw shows an update (p.mu held).
+func (p *progress) draw(done int, note string, now time.Time) {
+	p.last, p.held = now, false
 	line := p.line(done, note, now.Sub(p.start))
 	if !p.tty {
 		if said := fmt.Sprint(p.stage, done, note); said != p.lastShown {
@@ -136,6 +147,9 @@ func (p *progress) end() {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if p.held {
+		p.draw(p.heldDone, p.heldNote, p.now())
+	}
 	if p.tty && p.lastDraw != "" {
 		io.WriteString(p.w, "\n")
 	}

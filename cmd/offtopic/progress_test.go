@@ -55,3 +55,24 @@ func TestProgressPipedOnlyChanges(t *testing.T) {
 		t.Errorf("piped progress redraws or draws a bar:\n%s", b.String())
 	}
 }
+
+// TestProgressEndShowsLast: a stage ends on its last figures, also when
+// they came too soon after the line before to be shown then.
+func TestProgressEndShowsLast(t *testing.T) {
+	var b bytes.Buffer
+	now := time.Unix(0, 0)
+	p := &progress{w: &b, width: 80, every: 5 * time.Second, now: func() time.Time { return now }}
+	p.begin("extract", 0)
+	p.update(1, "1 TimeMaps")
+	now = now.Add(time.Second)
+	p.update(50, "9 TimeMaps")
+	if strings.Contains(b.String(), "50") {
+		t.Fatalf("shown too soon:\n%s", b.String())
+	}
+	p.end()
+	p.end() // nothing more to show
+	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
+	if len(lines) != 2 || !strings.HasPrefix(lines[1], "extract  50 9 TimeMaps") {
+		t.Errorf("lines %q, want the first update and the last", lines)
+	}
+}
