@@ -102,8 +102,12 @@ func (o *detectOptions) collections(c *cli.Context, st *setup) []string {
 		return nil
 	}
 	if !o.run.quiet {
+		names := slices.Clone(ids)
+		if names[0] == "" { // sorted first
+			names = append(names[1:], "files named otherwise")
+		}
 		fmt.Fprintf(c.App.ErrWriter, "offtopic: files of %d Archive-It collections (%s): each judged against its own model (--one-collection to judge them as one)\n",
-			len(ids), strings.Join(slices.DeleteFunc(slices.Clone(ids), func(id string) bool { return id == "" }), ", "))
+			len(ids), strings.Join(names, ", "))
 	}
 	return ids
 }
