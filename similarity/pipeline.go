@@ -53,13 +53,13 @@ type Config struct {
 	// the selected TimeMaps are followed into them, which are read only for
 	// that and never scored.
 	Others timemap.Source
-	// Collections, when it holds two or more ids, has Detect judge the
-	// captures of each Archive-It collection (timemap.ArchiveItCollection of
-	// their files' names, "" for files whose names carry none) against its
-	// own model, one collection after the other, as separate runs would: a
-	// collection's subject is its own. DetectFiles fills it from its files'
-	// names when nil; empty judges them as one. Not used with Model.
-	Collections []string
+	// EachCollection judges each TimeMap against the model of its own
+	// Archive-It collection: the one named by the file its first capture
+	// was read from (timemap.ArchiveItCollection; files whose names carry
+	// none make one collection). A collection's subject is its own: a
+	// TimeMap wholly in one collection gets the verdicts of a run over that
+	// collection's files alone. Not used with Model.
+	EachCollection bool
 	// Model, when set, is the collection model's statistics built beforehand
 	// (by a model step over the whole collection): Detect then scores in one
 	// pass against it instead of building the model from src, so that shards
@@ -74,9 +74,6 @@ type Progress struct {
 	Stage    string
 	TimeMaps int
 	Captures int
-	// Collection is the Archive-It collection being judged where
-	// Config.Collections names several ("" otherwise).
-	Collection string
 }
 
 // Stats sums up a detection run.
@@ -88,16 +85,8 @@ type Stats struct {
 	NotScored int `json:"not_scored"`
 	// Failed counts captures whose payload could not be read or extracted.
 	Failed int `json:"failed"`
-}
-
-// add adds o's counts to s.
-func (s *Stats) add(o Stats) {
-	s.TimeMaps += o.TimeMaps
-	s.Captures += o.Captures
-	s.OnTopic += o.OnTopic
-	s.OffTopic += o.OffTopic
-	s.NotScored += o.NotScored
-	s.Failed += o.Failed
+	// Collections counts the collection models built (Config.EachCollection).
+	Collections int `json:"collections,omitempty"`
 }
 
 // withDefaults fills in what the caller left unset.
@@ -116,19 +105,16 @@ func (cfg Config) withDefaults() (Config, error) {
 }
 
 // Detect runs off-topic detection over every TimeMap of src and hands each
-// result to emit in key order (collection by collection where
-// Config.Collections names several). The first pass reads and extracts
-// payloads (each distinct digest once) on all cores, spills each TimeMap's
-// documents to a temporary file and builds the collection model; the second
-// pass scores each TimeMap against it. Memory is bounded by the largest TimeMap plus the
+// result to emit in key order. The first pass reads and extracts payloads
+// (each distinct digest once) on all cores, spills each TimeMap's documents
+// to a temporary file and builds the collection model (one per collection
+// with Config.EachCollection); the second pass scores each TimeMap against
+// it. Memory is bounded by the largest TimeMap plus the
 // model's aggregated statistics.
 func Detect(ctx context.Context, src timemap.Source, cfg Config, emit func(*TimeMapResult) error) (Stats, error) {
 	cfg, err := cfg.withDefaults()
 	if err != nil {
 		return Stats{}, fmt.Errorf("detect: %w", err)
-	}
-	if len(cfg.Collections) > 1 && cfg.Model == nil {
-		return detectEach(ctx, src, cfg, emit)
 	}
 	if cfg.Model != nil {
 		if cfg.Computes(MeasureSEKernel) {
@@ -143,7 +129,7 @@ func Detect(ctx context.Context, src timemap.Source, cfg Config, emit func(*Time
 	defer os.Remove(spill.Name())
 	defer spill.Close()
 
-	builder := NewModelBuilder(cfg.Computes(MeasureSEKernel), cfg.MinT0Words)
+	builders := map[string]*ModelBuilder{}
 	cache := extract.NewCache(cfg.CacheSize)
 	var stats Stats
 	var failed atomic.Int64
@@ -156,7 +142,11 @@ func Detect(ctx context.Context, src timemap.Source, cfg Config, emit func(*Time
 		return in, nil
 	}, func(in *Input) error {
 		// In key order, so that the model is the same however work was split.
-		builder.Add(*in)
+		id := cfg.collectionOf(in)
+		if builders[id] == nil {
+			builders[id] = NewModelBuilder(cfg.Computes(MeasureSEKernel), cfg.MinT0Words)
+		}
+		builders[id].Add(*in)
 		join.note(stats.TimeMaps, in)
 		stats.TimeMaps++
 		stats.Captures += len(in.TimeMap.Captures)
@@ -172,7 +162,13 @@ func Detect(ctx context.Context, src timemap.Source, cfg Config, emit func(*Time
 		return stats, fmt.Errorf("write spill file: %w", err)
 	}
 	stats.Failed = int(failed.Load())
-	model := builder.Build()
+	models := make(map[string]*Model, len(builders))
+	for id, b := range builders {
+		models[id] = b.Build()
+	}
+	if cfg.EachCollection {
+		stats.Collections = len(models)
+	}
 	for round := 0; round < maxHops && join.pending(cfg.Others != nil); round++ {
 		// Redirects and frames that lead to other TimeMaps: a pass over the
 		// spill finds their targets (and the next hop of a chain), then one
@@ -204,30 +200,19 @@ func Detect(ctx context.Context, src timemap.Source, cfg Config, emit func(*Time
 		}
 	}
 	err = orderedMap(ctx, cfg.Workers, inputs, func(ctx context.Context, in *Input) (*TimeMapResult, error) {
-		return Score(ctx, *in, model, cfg.Options)
+		return Score(ctx, *in, models[cfg.collectionOf(in)], cfg.Options)
 	}, counting(&stats, &cfg, emit))
 	return stats, err
 }
 
-// detectEach runs Detect over each of cfg.Collections in turn.
-func detectEach(ctx context.Context, src timemap.Source, cfg Config, emit func(*TimeMapResult) error) (Stats, error) {
-	var stats Stats
-	for _, id := range cfg.Collections {
-		c := cfg
-		c.Collections = nil
-		if progress := cfg.Progress; progress != nil {
-			c.Progress = func(p Progress) { p.Collection = id; progress(p) }
-		}
-		if cfg.Others != nil {
-			c.Others = timemap.SelectCollection(cfg.Others, id)
-		}
-		s, err := Detect(ctx, timemap.SelectCollection(src, id), c, emit)
-		stats.add(s)
-		if err != nil {
-			return stats, fmt.Errorf("collection %s: %w", id, err)
-		}
+// collectionOf is the collection whose model judges in: with
+// EachCollection, the Archive-It collection of the file its first capture
+// was read from; "" otherwise.
+func (cfg *Config) collectionOf(in *Input) string {
+	if !cfg.EachCollection || len(in.TimeMap.Captures) == 0 {
+		return ""
 	}
-	return stats, nil
+	return timemap.ArchiveItCollection(in.TimeMap.Captures[0].Loc.File)
 }
 
 // prepareAll reads and extracts the TimeMaps of src one at a time, for the
@@ -495,8 +480,7 @@ func DefaultOptions() Options {
 }
 
 // DetectFiles indexes local WARC/ARC files and runs Detect over them,
-// returning every TimeMap's results in key order, collection by collection
-// (Config.Collections; cfg.ReadPayload defaults to
+// returning every TimeMap's results in key order (cfg.ReadPayload defaults to
 // reading payloads from the files). It holds all results in memory: for small
 // collections and tests; Detect streams.
 func DetectFiles(ctx context.Context, files []string, cfg Config) ([]*TimeMapResult, error) {
@@ -511,9 +495,6 @@ func DetectFiles(ctx context.Context, files []string, cfg Config) ([]*TimeMapRes
 		pl := timemap.NewPayloads()
 		defer pl.Close()
 		cfg.ReadPayload = pl.Read
-	}
-	if cfg.Collections == nil {
-		cfg.Collections = timemap.Collections(files)
 	}
 	var out []*TimeMapResult
 	_, err = Detect(ctx, idx, cfg, func(r *TimeMapResult) error { out = append(out, r); return nil })

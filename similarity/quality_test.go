@@ -18,7 +18,7 @@ func labelledF1(t *testing.T, dir string) *Evaluation {
 	if len(files) == 0 {
 		t.Fatalf("no WARCs in %s", dir)
 	}
-	out, err := DetectFiles(context.Background(), files, Config{Options: DefaultOptions(), ArchiveURL: "http://a/"})
+	out, err := DetectFiles(context.Background(), files, Config{Options: DefaultOptions(), ArchiveURL: "http://a/", EachCollection: true})
 	if err != nil {
 		t.Fatal(err)
 	}

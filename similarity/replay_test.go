@@ -1,16 +1,15 @@
 package similarity
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/offtopic/offtopic/extract"
+	"github.com/offtopic/offtopic/internal/testcorpus"
 	"github.com/offtopic/offtopic/timemap"
 )
 
@@ -26,18 +25,12 @@ type warcResponse struct {
 // writeWARC writes records as an uncompressed WARC file and returns its path.
 func writeWARC(t *testing.T, recs []warcResponse) string {
 	t.Helper()
-	var b bytes.Buffer
-	for i, r := range recs {
-		http := fmt.Sprintf("HTTP/1.1 %d X\r\nContent-Type: text/html; charset=utf-8\r\n%sContent-Length: %d\r\n\r\n%s",
-			r.status, r.header, len(r.body), r.body)
-		fmt.Fprintf(&b, "WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: %s\r\nWARC-Date: %s\r\n"+
-			"WARC-Record-ID: <urn:uuid:00000000-0000-0000-0000-%012d>\r\nContent-Type: application/http; msgtype=response\r\n"+
-			"Content-Length: %d\r\n\r\n%s\r\n\r\n", r.uri, r.at.UTC().Format(time.RFC3339), i, len(http), http)
-	}
 	path := filepath.Join(t.TempDir(), "replay.warc")
-	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
+	rs := make([]testcorpus.Response, len(recs))
+	for i, r := range recs {
+		rs[i] = testcorpus.Response{URI: r.uri, At: r.at, Status: r.status, Header: r.header, Body: r.body}
 	}
+	testcorpus.WriteWARC(t, path, rs)
 	return path
 }
 

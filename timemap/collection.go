@@ -1,8 +1,6 @@
 package timemap
 
 import (
-	"context"
-	"iter"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -32,51 +30,4 @@ func Collections(files []string) []string {
 	}
 	slices.Sort(ids)
 	return ids
-}
-
-// SelectCollection is src with only the captures read from files of
-// Archive-It collection id ("": files whose names carry none); TimeMaps left
-// without captures are dropped, errors pass.
-func SelectCollection(src Source, id string) Source {
-	return collectionFilter{src, id}
-}
-
-type collectionFilter struct {
-	src Source
-	id  string
-}
-
-func (f collectionFilter) TimeMaps(ctx context.Context) iter.Seq2[*TimeMap, error] {
-	return func(yield func(*TimeMap, error) bool) {
-		for tm, err := range f.src.TimeMaps(ctx) {
-			if err == nil {
-				if tm = f.keep(tm); tm == nil {
-					continue
-				}
-			}
-			if !yield(tm, err) {
-				return
-			}
-		}
-	}
-}
-
-// keep returns tm with the collection's captures only (tm itself when it
-// has no other), nil when it has none.
-func (f collectionFilter) keep(tm *TimeMap) *TimeMap {
-	in := func(c Capture) bool { return ArchiveItCollection(c.Loc.File) == f.id }
-	if !slices.ContainsFunc(tm.Captures, func(c Capture) bool { return !in(c) }) {
-		return tm
-	}
-	out := *tm
-	out.Captures = nil
-	for _, c := range tm.Captures {
-		if in(c) {
-			out.Captures = append(out.Captures, c)
-		}
-	}
-	if len(out.Captures) == 0 {
-		return nil
-	}
-	return &out
 }

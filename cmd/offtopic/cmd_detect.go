@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -41,7 +40,7 @@ scores each capture against URI-R@t0 and writes, in --out-dir:
 With --report-dir it writes these and the reports to review in (offtopic.html,
 offtopic.xlsx) into that directory instead. Files of several Archive-It
 collections (named ARCHIVEIT-<id>-...) are judged each against its own
-model, as separate runs would judge them; --one-collection judges them as one.
+collection's model; --one-collection judges them against one.
 
 Examples:
    offtopic detect --report-dir review --archive-url https://wayback.archive-it.org/1234 collection/*.warc.gz
@@ -85,31 +84,9 @@ func (o *detectOptions) run1(c *cli.Context) error {
 	}
 	defer out.Abort()
 	err = score(c, st.shard.Select(src.src), st, out, scoreRun{prog: in.prog, warn: in.warn, total: src.total, strict: o.run.strict,
-		skipped: src.skipped, cut: src.cut, read: src.read, others: src.others(st), collections: o.collections(c, st), start: start})
+		skipped: src.skipped, cut: src.cut, read: src.read, others: src.others(st), eachCollection: !o.oneCollection, start: start})
 	src.summary(c.App.ErrWriter)
 	return err
-}
-
-// collections returns the Archive-It collections that the input files'
-// names carry when there are several, each to be judged against its own
-// model (similarity.Config.Collections): a collection's subject is its own,
-// and what another collection holds says nothing of it. The input is one
-// collection with --one-collection, a model file, an index or a remote
-// source (nil).
-func (o *detectOptions) collections(c *cli.Context, st *setup) []string {
-	ids := timemap.Collections(c.Args().Slice())
-	if o.oneCollection || st.model != nil || len(ids) < 2 || len(o.src.index.Value()) > 0 || o.src.isRemote() {
-		return nil
-	}
-	if !o.run.quiet {
-		names := slices.Clone(ids)
-		if names[0] == "" { // sorted first
-			names = append(names[1:], "files named otherwise")
-		}
-		fmt.Fprintf(c.App.ErrWriter, "offtopic: files of %d Archive-It collections (%s): each judged against its own model (--one-collection to judge them as one)\n",
-			len(ids), strings.Join(names, ", "))
-	}
-	return ids
 }
 
 // warnings prints the first problems in full and counts the rest.
@@ -185,13 +162,9 @@ func detectConfig(st *setup, read similarity.PayloadReader, warn *warnings, prog
 	cfg := similarity.Config{Options: st.opts, ArchiveURL: st.run.ArchiveURL, Workers: st.workers, TempDir: st.tempDir, Canon: st.canon,
 		ReadPayload: read, OnError: warn.add, OnWarning: warn.note, Model: st.model}
 	cfg.Progress = func(p similarity.Progress) {
-		stage := p.Stage
-		if p.Collection != "" {
-			stage += " " + p.Collection
-		}
-		if stage != prog.stage {
+		if p.Stage != prog.stage {
 			prog.end()
-			prog.begin(stage, total)
+			prog.begin(p.Stage, total)
 		}
 		prog.update(p.Captures, fmt.Sprintf("%d TimeMaps", p.TimeMaps))
 	}
@@ -209,9 +182,10 @@ type scoreRun struct {
 	// others are the collection's TimeMaps that src leaves out (seeds,
 	// shards), where redirects and frames are followed (nil: none).
 	others timemap.Source
-	// collections are the Archive-It collections judged apart (nil: one).
-	collections []string
-	start       time.Time
+	// eachCollection judges each TimeMap against its Archive-It
+	// collection's model (similarity.Config.EachCollection).
+	eachCollection bool
+	start          time.Time
 	// noSummary is true for line-oriented commands whose stdout is data.
 	noSummary bool
 	// strict fails the run when anything was skipped.
@@ -221,12 +195,8 @@ type scoreRun struct {
 // score runs detection over src into out and reports how it went: the step
 // shared by detect and reduce.
 func score(c *cli.Context, src timemap.Source, st *setup, out *report.Outputs, sr scoreRun) error {
-	total := sr.total
-	if len(sr.collections) > 1 {
-		total = 0 // each collection's stages start anew
-	}
-	cfg := detectConfig(st, sr.read, sr.warn, sr.prog, total)
-	cfg.Others, cfg.Collections = sr.others, sr.collections
+	cfg := detectConfig(st, sr.read, sr.warn, sr.prog, sr.total)
+	cfg.Others, cfg.EachCollection = sr.others, sr.eachCollection
 	stats, err := similarity.Detect(c.Context, src, cfg, out.Write)
 	sr.prog.end()
 	sr.warn.summary()
@@ -239,6 +209,9 @@ func score(c *cli.Context, src timemap.Source, st *setup, out *report.Outputs, s
 	w := c.App.ErrWriter
 	fmt.Fprintf(w, "offtopic: %d TimeMaps, %d captures: %d on-topic, %d off-topic, %d not scored; %d records skipped, %d payloads failed\n",
 		stats.TimeMaps, stats.Captures, stats.OnTopic, stats.OffTopic, stats.NotScored, sr.skipped, stats.Failed)
+	if stats.Collections > 1 {
+		fmt.Fprintf(w, "offtopic: %d Archive-It collections (by the ids in the files' names), each judged against its own model (--one-collection: against one)\n", stats.Collections)
+	}
 	if sr.cut > 0 {
 		fmt.Fprintln(w, cutSummary(sr.cut))
 	}
