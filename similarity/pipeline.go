@@ -109,8 +109,8 @@ func (cfg Config) withDefaults() (Config, error) {
 // (each distinct digest once) on all cores, spills each TimeMap's documents
 // to a temporary file and builds the collection model (one per collection
 // with Config.EachCollection); the second pass scores each TimeMap against
-// it. Memory is bounded by the largest TimeMap plus the
-// model's aggregated statistics.
+// it. Memory is bounded by the largest TimeMap plus the models' aggregated
+// statistics.
 func Detect(ctx context.Context, src timemap.Source, cfg Config, emit func(*TimeMapResult) error) (Stats, error) {
 	cfg, err := cfg.withDefaults()
 	if err != nil {
