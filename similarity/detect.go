@@ -61,8 +61,13 @@ type Options struct {
 	Continuity float64
 }
 
-// DefaultContinuity is the default Options.Continuity.
-const DefaultContinuity = 0.10
+// Defaults of Options.
+const (
+	// DefaultContinuity is the default Options.Continuity.
+	DefaultContinuity = 0.10
+	// DefaultMinT0Words is the default Options.MinT0Words.
+	DefaultMinT0Words = 20
+)
 
 // WithDefaults fills zero fields with their defaults.
 func (o Options) WithDefaults() Options {
@@ -70,7 +75,7 @@ func (o Options) WithDefaults() Options {
 		o.Rule, _ = ParseRule(DefaultMeasures)
 	}
 	if o.MinT0Words == 0 {
-		o.MinT0Words = 20
+		o.MinT0Words = DefaultMinT0Words
 	}
 	if o.ExcerptWords == 0 {
 		o.ExcerptWords = 60
@@ -207,65 +212,6 @@ func prepareMeasures(sc *scoring, opts Options) ([]Measure, error) {
 		measures = append(measures, m)
 	}
 	return measures, nil
-}
-
-// judge scores every scorable capture after sc.t0 with measures and gives
-// it its verdict, reason and, off-topic, its kind.
-func judge(sc *scoring, res *TimeMapResult, measures []Measure, opts *Options) {
-	t0 := sc.t0
-	// anchor is the latest capture judged on-topic and continuous with the
-	// anchor before it, t0 to begin with (see Options.Continuity).
-	// A t0 that is a message page means every capture is one (chooseT0
-	// takes the earliest that is not).
-	messageT0 := opts.TopicCheck && !opts.Plain && sc.messagePage(t0) != ""
-	anchor := t0
-	// last is the latest capture scored before i, and run the kind it got
-	// when off-topic ("" when on-topic): a capture that continues an
-	// off-topic one got there the same way.
-	last, run := -1, Kind("")
-	for i, p := range sc.prep {
-		if p == nil {
-			continue
-		}
-		scores := map[string]float64{}
-		for _, m := range measures {
-			if v, ok := m.score(sc, i); ok {
-				scores[m.Name] = roundScore(v)
-			}
-		}
-		cr := &res.Captures[i]
-		cr.Scores = scores
-		if i == t0 || messageT0 && sc.messagePage(i) != "" {
-			if messageT0 {
-				// Every capture the page has is a message page: none is
-				// the page, and each is off-topic.
-				k, cues := cueKind(p.doc.Title, p.doc.Text, sc.host)
-				cr.Verdict, cr.Kind = VerdictOff, k
-				cr.Reason = k.Label() + ": it says " + quoteCues(cues) + "; every capture of the page is a message page"
-				last, run = i, k
-				continue
-			}
-			cr.Verdict, cr.Reason = VerdictOn, "t0"
-			last, run = i, ""
-			continue
-		}
-		r := &reading{s: sc, i: i, anchor: anchor, last: last, run: run, scores: scores, opts: opts, replay: cr.Replay}
-		cr.Verdict, cr.Reason = r.verdict()
-		run = ""
-		if cr.Verdict == VerdictOff {
-			kind, why := r.kindOf()
-			cr.Kind, cr.Reason, run = kind, kind.Label()+": "+why+"; "+cr.Reason, kind
-		} else if cr.Replay != nil {
-			cr.Reason = "it " + describeReplay(cr.Replay) + "; " + cr.Reason
-		}
-		last = i
-		if cr.Verdict == VerdictOn && i > t0 && r.continuous() {
-			anchor = i
-		}
-	}
-	if opts.TopicCheck && !opts.Plain && opts.Continuity > 0 && !messageT0 {
-		sc.markDrift(res)
-	}
 }
 
 // roundScore keeps 6 decimals: sums over Go maps run in varying order, and

@@ -74,7 +74,7 @@ func (s *scoring) markDrift(res *TimeMapResult) {
 	}
 	for _, d := range run {
 		cr := &res.Captures[d.i]
-		cr.Verdict, cr.Kind = VerdictOff, KindDrifted
+		cr.Verdict, cr.Kind, cr.rule = VerdictOff, KindDrifted, "drifted"
 		cr.Reason = fmt.Sprintf("%s: none of t0's stories is left, and the page's last %d captures are about "+
 			"neither t0's subject nor the collection's (%s)", KindDrifted.Label(), len(run), d.why)
 	}

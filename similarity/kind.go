@@ -146,33 +146,27 @@ func (r *reading) contentKind() (Kind, string) {
 		return KindBlank, fmt.Sprintf("it has %d words of its own", doc.ContentWords)
 	}
 	switch {
-	case (r.run == KindDrifted || r.run == KindReplaced) && r.continues(r.last):
+	case (r.run == KindDrifted || r.run == KindReplaced) && r.stepped(r.last):
 		// The same other subject as the capture before it.
 		if r.run == KindDrifted {
 			return KindDrifted, "its stories changed step by step from t0's to another subject"
 		}
 		return KindReplaced, "another subject's text where t0's was, as in the capture before it"
-	case r.run == "" && r.i > r.s.t0 && r.continues(r.last):
+	case r.run == "" && r.i > r.s.t0 && r.stepped(r.last):
 		return KindDrifted, "its stories changed step by step from t0's to another subject"
 	}
 	return KindReplaced, "another subject's text where t0's was"
 }
 
-// continues reports whether the capture shares enough of capture j to have
-// changed from it step by step, as continuous measures it: page cosine at
-// least Options.Continuity (DefaultContinuity when off), and content cosine
-// at least contentContinuity of that (stories, not only the site's frame).
-func (r *reading) continues(j int) bool {
-	if j < 0 || r.s.prep[j] == nil {
-		return false
-	}
+// stepped reports whether the capture changed from capture j step by step
+// (see stepFrom), at Options.Continuity or, with continuity off,
+// DefaultContinuity: how an off-topic page got there names its kind either way.
+func (r *reading) stepped(j int) bool {
 	c := r.opts.Continuity
 	if c <= 0 {
 		c = DefaultContinuity
 	}
-	p, q := r.p(), r.s.prep[j]
-	return roundScore(pageCosine(p, q)) >= c &&
-		(q.contentNorm == 0 || roundScore(contentCosine(p, q)) >= contentContinuity*c)
+	return r.stepFrom(j, c)
 }
 
 // blankWords: a page with fewer words of its own than this shows nothing a

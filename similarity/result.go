@@ -54,6 +54,9 @@ type CaptureResult struct {
 	Published *Published `json:"published,omitempty"`
 	// Excerpt is the first words of the extracted text.
 	Excerpt string `json:"excerpt,omitempty"`
+	// rule names the rule of the curator's reading that decided the
+	// verdict (see rules), for tests.
+	rule string
 }
 
 // TimeMapResult is the detection result of one TimeMap: the unit that results

@@ -35,7 +35,7 @@ const DefaultScore = "cosine,jaccard,tfintersection,wordcount,bytecount"
 
 // DefaultSettings are the settings detect uses by default.
 func DefaultSettings() Settings {
-	return Settings{Measures: DefaultMeasures, Score: DefaultScore, IDF: "timemap", MinT0Words: 20, Continuity: DefaultContinuity}
+	return Settings{Measures: DefaultMeasures, Score: DefaultScore, IDF: "timemap", MinT0Words: DefaultMinT0Words, Continuity: DefaultContinuity}
 }
 
 // Options checks the settings and turns them into Options; errors name the
