@@ -58,7 +58,7 @@ type ruleCase struct {
 	rule, name string
 	pages      []page
 	// setup changes the input before scoring (replay references...).
-	setup  func(*Input)
+	setup   func(*Input)
 	verdict string
 	reason  string
 }
