@@ -49,13 +49,20 @@ SHARES = {
     'drift': 0.045,           # front page whose stories move to another subject one by one (1, then 0)
     'injected': 0.045,        # hacked: title + first paragraph kept, 3-10x as many words of SEO spam (0)
     'parked-topical': 0.045,  # parked page whose "related searches" are the site's own topic words (0)
+    # What real collections showed (issue 33), each a general web phenomenon:
+    'moved': 0.03,            # the address serves one old article of another address, frozen (1, then 0)
+    'bilingual': 0.03,        # the site writes English and Arabic, the main language changing (1)
+    'rotate-thin': 0.03,      # a blog front page showing only its newest one or two posts of its subject (1)
+    'hidden-text': 0.03,      # the page's posts in <code><!-- ... --></code> blocks its scripts show (1)
+    'splash': 0.03,           # a language-choice or campaign entrance page of the site (1)
+    'thin-t0': 0.02,          # a page of next to no words (a Flash intro), then suspended or maintenance (1, then 0)
 }
 # Variants, as shares of each phenomenon's seeds (rounded per collection as above):
 T0_SHARE = {'jsapp': 0.30, 'parked-topical': 1 / 3}  # from the first capture (parked-topical: 1-2 captures,
                                                      # then the real content)
-TEMPORARY = {'shell': 0.20, 'injected': 0.25}         # 1-3 captures, then the page comes back
+TEMPORARY = {'shell': 0.20, 'injected': 0.25, 'splash': 0.5}  # 1-3 captures, then the page comes back
 PHEN_KIND = {'redirect-away': 'redirected', 'shell': 'blank', 'drift': 'drifted', 'injected': 'spam',
-             'parked-topical': 'parked'}
+             'parked-topical': 'parked', 'moved': 'redirected'}
 GEN_KIND = {'parked': 'parked', 'spam': 'spam', 'suspended': 'suspended', 'dberror': 'error',
             'soft404': 'not-found', 'construction': 'maintenance', 'login': 'login', 'blank': 'blank',
             'repurposed': 'replaced'}
@@ -805,13 +812,262 @@ def ph_parked_topical(S, C):
                'parked-topical', key='parked')
 
 
+# ---------------------------------------------------------------- what real collections showed
+
+def decoded(body, site):
+    """A generator page body (bytes in the site's charset) as text."""
+    cs = site['charset']
+    return body.decode('cp1252' if cs == 'windows-1252' else 'latin-1' if cs == 'iso-8859-1' else 'utf-8')
+
+
+def retitle(html, title):
+    return re.sub(r'<title>.*?</title>', lambda m: '<title>%s</title>' % G.esc(title), html, count=1, flags=re.S)
+
+
+def topic_word(S):
+    """The thread's most frequent content word of its titles, capitalized: what a live page is titled by."""
+    freq = Counter(w.strip("'-") for a in S.thread for w in G.words(a['title']))
+    for w, _ in freq.most_common():
+        if len(w) > 3 and w.lower() not in G.STOP:
+            return w.title()
+    return S.thread[0]['title'].split()[0]
+
+
+def fresh_articles(S, rng, k):
+    """k articles of the collection's subject that are not in the seed's thread."""
+    mine = {a['id'] for a in S.thread}
+    pool = [a for a in S.pool if a['id'] not in mine]
+    return rng.sample(pool, min(k, len(pool)))
+
+
+def years_later(t, n):
+    try:
+        return t.replace(year=t.year + n)
+    except ValueError:  # 29 February
+        return t.replace(year=t.year + n, day=28)
+
+
+def ph_moved(S, C):
+    """The page's address stops serving it: from some capture on, every capture holds one and the same old
+    article of the collection's subject, published at another address of the site, in the site's later frame
+    (its footer and stamps 3-6 years after the capture). The article's canonical link, og:url and meta url
+    name its own address (in some seeds only og:url or only the canonical link, in some none). The page was a
+    live page titled '<topic> live | <site>'; the article is titled '<title> - <topic> | <site>', sharing the
+    topic word and the site's name with it. Label 1, then 0 (redirected)."""
+    rng = S.rng
+    n = len(S.times)
+    c = rng.randint(max(2, n // 3), n - 2)
+    S.c, S.e = 0, n
+    site0 = S.site_at(0)
+    name, topic = site0['name'], topic_word(S)
+    live_title = rng.choice(['%s live', 'Live: %s', '%s: latest updates', '%s blog']) % topic + ' | ' + name
+    art = fresh_articles(S, rng, 1)[0]
+    pub = S.times[0] - dt.timedelta(days=rng.randint(200, 1500))
+    host = ('www.' if site0['www'] else '') + site0['host']
+    if rng.random() < 0.3:
+        host = rng.choice(['blogs.', 'english.', 'archive.']) + site0['host']
+    addr = 'http://%s/%d/%02d/%s.html' % (host, pub.year, pub.month, slugify(art['title'])[:50])
+    evidence = rng.choices(['all', 'canonical', 'og', 'none'], [0.45, 0.2, 0.2, 0.15])[0]
+    tags = {'all': '<link rel="canonical" href="{u}"><meta property="og:url" content="{u}"><meta name="url" content="{u}">',
+            'canonical': '<link rel="canonical" href="{u}">', 'og': '<meta property="og:url" content="{u}">',
+            'none': ''}[evidence].format(u=G.esc(addr))
+    frame = dict(S.site_at(c), skin=rng.choice(['div', 'html5', 'table']), nav=rng.sample(G.NAV, 8))
+    later = years_later(S.times[c], rng.randint(3, 6))
+    title = '%s - %s | %s' % (art['title'], topic, name)
+    body = G.page(frame, title, G.article_html(art, pub, skin=frame['skin']), later, rng)
+    moved = body.replace('<head>', '<head>' + tags, 1)
+    for i in range(n):
+        when, site = S.times[i], S.site_at(i)
+        if i < c:
+            C.page(S.urir, when, retitle(decoded(S.content_at(i), site), live_title), site, 1, 'on')
+        else:
+            C.page(S.urir, when, moved, frame, 0, 'moved')
+
+
+# Arabic that a bilingual site writes beside its English: function words (from the usual stop lists) and
+# words of news about politics and rights, from which each site draws its own vocabulary.
+AR_FUNCTION = 'في من على إلى عن مع هذا هذه التي الذي أن إن كان قد لا ما بين بعد قبل حتى كل أو ثم عند منذ خلال حول'.split()
+AR_WORDS = ('مصر القاهرة الحكومة الرئيس الشعب الثورة الانتخابات البرلمان الشرطة المتظاهرين ميدان التحرير حقوق '
+            'الإنسان الحرية العدالة الدستور الجيش المجلس العسكري الأحزاب السياسية المعارضة الصحافة الإعلام '
+            'الاقتصاد الأسعار العمال الطلاب الجامعة المحكمة القضاء النيابة الاعتقال التعذيب السجون المرأة الشباب '
+            'المجتمع المدني المنظمات الدولية وزير الداخلية الخارجية الدولة القانون الطوارئ الأمن الاحتجاجات '
+            'المظاهرات الإضراب السلطة الديمقراطية الإصلاح الفساد الفقر البطالة التعليم الصحة الأزمة الحوار '
+            'المفاوضات السلام الحرب العرب العربية الأخبار تقرير بيان مؤتمر صحفي مقال رأي مدونة تعليق اليوم أمس '
+            'الأسبوع الشهر العام قال أعلن أكد طالب رفض دعا أضاف أشار أوضح نفى كشف مصدر مسؤول شهود ضحايا '
+            'عائلات أطفال نساء مواطنين مدينة قرية شارع محافظة الإسكندرية السويس سيناء').split()
+
+
+def arabic_paras(rng, vocab, words):
+    """Paragraphs of about `words` Arabic words: sentences of the site's vocabulary and function words."""
+    out, n = [], 0
+    while n < words:
+        sents = []
+        for _ in range(rng.randint(2, 4)):
+            k = rng.randint(8, 14)
+            sents.append(' '.join(rng.choice(AR_FUNCTION) if rng.random() < 0.3 else rng.choice(vocab) for _ in range(k)) + '.')
+            n += k
+        out.append('<p dir="rtl" lang="ar">%s</p>' % ' '.join(sents))
+    return out
+
+
+def english_words(html):
+    body = re.sub(r'<(script|style)\b.*?</\1>', ' ', html, flags=re.S | re.I)
+    return len(re.sub(r'<[^>]+>', ' ', body).split())
+
+
+def ph_bilingual(S, C):
+    """A site that writes English and Arabic: every capture holds both. At t0 Arabic is 5-35% of the words and
+    later 32-86% (or, in some seeds, the other way round), so the page's main language changes while neither
+    goes. The Arabic paragraphs are interleaved with the English ones, or in a block of posts of their own
+after them or before them. Label 1."""
+    rng = S.rng
+    n = len(S.times)
+    S.c, S.e = 0, n
+    vocab = rng.sample(AR_WORDS, 60)
+    grows = rng.random() < 0.6
+    place = rng.choice(['interleaved', 'after', 'before'])
+    for i in range(n):
+        when, site = S.times[i], S.site_at(i)
+        share = (rng.uniform(0.05, 0.35) if i == 0 else rng.uniform(0.32, 0.86)) if grows else \
+            (rng.uniform(0.6, 0.86) if i == 0 else rng.uniform(0.14, 0.45))
+        html = decoded(S.content_at(i), site)
+        en = english_words(html)
+        ar = arabic_paras(rng, vocab, int(en * share / (1 - share)))
+        if place == 'interleaved':  # an Arabic paragraph after each English one, the rest at the end
+            parts = html.split('</p>')
+            k = 0
+            for j in range(len(parts) - 1):
+                if k < len(ar):
+                    parts[j] += '</p>' + ar[k]
+                    k += 1
+                else:
+                    parts[j] += '</p>'
+            html = ''.join(parts[:-1]) + ''.join(ar[k:]) + parts[-1]
+        else:  # the Arabic posts in a block of their own, after the English ones or before them
+            at = html.rfind('</p>') + 4 if place == 'after' else html.find('<p')
+            html = html[:at] + '<div class="posts-ar" dir="rtl">%s</div>' % ''.join(ar) + html[at:]
+        C.page(S.urir, when, html, dict(site, charset='utf-8'), 1, 'bilingual')
+
+
+def ph_rotate_thin(S, C):
+    """A blog's front page that showed many posts at t0 and later shows its newest posts only, one to five,
+    some captures just one or two short ones: new stories of the collection's subject each time, in the same
+    frame, a third of t0's text or less. Label 1."""
+    rng = S.rng
+    n = len(S.times)
+    S.c, S.e = 0, n
+    posts = list(S.thread) + fresh_articles(S, rng, 3 * n)
+    shown = posts[:rng.randint(6, 8)]
+    rest = posts[len(shown):]
+    titled = rng.random() < 0.5
+    for i in range(n):
+        when, site = S.times[i], S.site_at(i)
+        if i > 0:
+            k = rng.choice([1, 1, 2, 2, 3, 5])
+            if rest and (i == 1 or rng.random() < 0.8):  # new posts since the last capture
+                shown = rest[:k]
+                rest = rest[k:] or posts[:]
+        paras = 2 if i == 0 else rng.choice([1, 1, 2])
+        main = ''.join(G.article_html(a, when, a['paras'][:paras], skin=site['skin']) for a in shown)
+        title = site['name'] + ' | Blog' if titled else shown[0]['title']
+        C.page(S.urir, when, G.page(site, title, main, when, rng), site, 1, 'rotate-thin',
+               key=tuple(a['id'] for a in shown))
+
+
+def ph_hidden_text(S, C):
+    """A social-network-style page whose posts sit in <code class="hidden_elem"><!-- ... --></code> blocks that
+    its scripts show (the whole timeline hidden from an HTML parser), a small bar of the site's name visible;
+    from t0, or from a redesign on. Label 1."""
+    rng = S.rng
+    S.c, S.e = window(S)
+    if rng.random() < 0.5:
+        S.c = 0
+    for i in range(S.c, S.e):
+        when, site = S.times[i], S.site_at(i)
+        html = decoded(S.content_at(i), site)
+        head = re.search(r'<head>.*?</head>', html, re.S).group(0)
+        inner = re.search(r'<body>(.*)</body>', html, re.S).group(1)
+        cuts = [m.end() for m in re.finditer(r'</div>', inner)]
+        cuts = sorted(rng.sample(cuts, min(len(cuts), rng.randint(0, 2))))
+        parts, last = [], 0
+        for x in cuts + [len(inner)]:
+            if inner[last:x].strip():
+                parts.append(inner[last:x])
+            last = x
+        blocks = ''.join('<code class="hidden_elem" id="u_0_%d"><!-- %s --></code>' % (
+            k + 1, part.replace('-->', '--&gt;')) for k, part in enumerate(parts))
+        page = ('<!DOCTYPE html><html lang="en">%s<body class="timeline"><div id="blueBar"><a href="/">%s</a>'
+                '<form action="/search"><input name="q" placeholder="Search"></form></div><div id="globalContainer">'
+                '%s<script>bigPipe.onPageletArrive({id:"pagelet_timeline",phase:%d,display_dependency:[]});</script>'
+                '</div></body></html>') % (head, G.esc(site['name']), blocks, rng.randint(1, 9))
+        C.page(S.urir, when, page, site, 1, 'hidden-text')
+
+
+SPLASH_LANGS = [('English', '/en/'), ('Français', '/fr/'), ('Español', '/es/'), ('العربية', '/ar/'), ('Deutsch', '/de/')]
+
+
+def ph_splash(S, C):
+    """The site's entrance instead of its page, for 1-3 captures or from some capture on: a language choice
+    (flag images linking to the site's language versions, the names of the languages at most) or a campaign
+    page (a banner linking into the site, in the site's frame), titled by the site's name. Label 1."""
+    rng = S.rng
+    S.c, S.e = window(S)
+    site0 = S.site_at(0)
+    campaign = rng.random() < 0.5
+    title = rng.choice(['{name}', '{name}: {camp}', 'Welcome - {name}']).format(
+        name=site0['name'], camp=rng.choice(['Campaign 2007', '10 years', 'Join us', 'Special']))
+    named = rng.random() < 0.5
+    for i in range(S.c, S.e):
+        when, site = S.times[i], S.site_at(i)
+        if campaign:
+            main = '<div class="campaign"><a href="/%s/"><img src="/img/banner-%d.jpg" alt="" width="760" height="420"></a></div>' % (
+                rng.choice(['campaign', 'special', 'anniversary']), when.year)
+            html = G.page(site, title, main, when, rng)
+        else:
+            langs = rng.sample(SPLASH_LANGS, rng.randint(2, 3))
+            links = ''.join('<a href="%s"><img src="/img/flag%s.gif" alt="">%s</a> ' % (
+                u, u.strip('/'), '<br>' + G.esc(l) if named else '') for l, u in langs)
+            html = ('<!DOCTYPE html><html><head><meta charset="utf-8"><title>%s</title></head><body style="background:'
+                    'url(/img/intro.jpg)"><div align="center" style="padding-top:400px">%s</div></body></html>') % (
+                G.esc(title), links)
+        C.page(S.urir, when, html, dict(site, charset='utf-8'), 1, 'splash', key='splash')
+
+
+def ph_thin_t0(S, C):
+    """A page of next to no words (a Flash intro: an embed, the site's name in the title, an "Enter" link), so
+    that no capture has the words to be t0, until the account is suspended, the site is under maintenance or
+    its database fails. Thin captures label 1, the message pages 0."""
+    rng = S.rng
+    n = len(S.times)
+    S.c, S.e = 0, n
+    c = rng.randint(1, n - 1)
+    kind = rng.choice(['suspended', 'construction', 'dberror'])
+    variant = rng.randrange(2)
+    site0 = S.site_at(0)
+    intro = ('<!DOCTYPE html><html><head><title>%s</title></head><body><div align="center"><object width="800" '
+             'height="600" data="/intro.swf"><embed src="/intro.swf" width="800" height="600"></object><p>'
+             '<a href="/home.html">%s</a></p></div></body></html>') % (G.esc(site0['name']), rng.choice(['Enter', 'Skip intro', '']))
+    for i in range(n):
+        when, site = S.times[i], S.site_at(i)
+        if i < c:
+            C.page(S.urir, when, intro, site, 1, 'thin-t0', key='intro')
+        else:
+            html, _ = G.off_page(kind, site, when, rng, variant)
+            C.page(S.urir, when, html, site, 0, kind, key=kind)
+
+
 PHENOMENA = {'redirect-away': ph_redirect_away, 'redirect-same': ph_redirect_same, 'frames': ph_frames,
              'jsapp': ph_jsapp, 'shell': ph_shell, 'drift': ph_drift, 'injected': ph_injected,
-             'parked-topical': ph_parked_topical}
+             'parked-topical': ph_parked_topical, 'moved': ph_moved, 'bilingual': ph_bilingual,
+             'rotate-thin': ph_rotate_thin, 'hidden-text': ph_hidden_text, 'splash': ph_splash, 'thin-t0': ph_thin_t0}
 # Which seeds can take a card: drift needs a front page (an article does not change subject story by story);
 # parked-topical at t0 needs three captures (1-2 parked, then the real content).
 ELIGIBLE = {'drift': lambda kind, n, v: kind in ('front', 'blog'),
-            'parked-topical': lambda kind, n, v: v != 't0' or n >= 3}
+            'parked-topical': lambda kind, n, v: v != 't0' or n >= 3,
+            'moved': lambda kind, n, v: kind in ('front', 'blog', 'live') and n >= 4,
+            'rotate-thin': lambda kind, n, v: kind in ('front', 'blog') and n >= 3,
+            'bilingual': lambda kind, n, v: n >= 3, 'splash': lambda kind, n, v: n >= 3,
+            'thin-t0': lambda kind, n, v: n >= 3, 'hidden-text': lambda kind, n, v: n >= 2}
 
 
 # ---------------------------------------------------------------- hooks into the generator
@@ -842,6 +1098,7 @@ class Phenomena:
         self.seeds, self.times, self.pending, self.deck = [], None, [], []
         self.events = Counter()
         self.other_hosts = set()  # hosts of the unrelated sites that redirect-away seeds go to, one each
+        self.articles, self.pools = None, {}
 
     def install(self):
         capture_times, seed_plan, write_warcs = G.capture_times, G.seed_plan, G.write_warcs
@@ -894,6 +1151,16 @@ class Phenomena:
                     break
         self.seeds.append(Seed(tm_id, coll, self.times, kind, thread, other, site, scen, card,
                                random.Random('phen:%d:%d' % (self.seed, tm_id)), self.other_hosts))
+        self.seeds[-1].pool = self.pool(coll)
+
+    def pool(self, coll):
+        """The articles of a collection's category (what moved, rotate-thin draw beside a seed's thread)."""
+        if coll not in self.pools:
+            if self.articles is None:
+                self.articles = [a for a in G.load_articles() if len(a['paras']) >= 3]
+            cat = dict((c, cat) for c, cat, _ in G.SETTINGS['cats'])[coll]
+            self.pools[coll] = [a for a in self.articles if a['cat'] == cat]
+        return self.pools[coll]
 
     def splice(self, coll, events):
         mine = {canon(S.urir): S for S in self.seeds if S.coll == coll and S.phen}
