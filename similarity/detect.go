@@ -129,17 +129,13 @@ func Score(ctx context.Context, in Input, model *Model, opts Options) (*TimeMapR
 	tm := in.TimeMap
 	res := &TimeMapResult{Key: tm.Key, URIR: tm.URIR, URIT: in.URIT, Captures: make([]CaptureResult, len(tm.Captures))}
 	prep, voc := prepareCaptures(&in, res, opts)
-	sc := &scoring{ctx: ctx, prep: prep, model: model, voc: voc, urir: tm.URIR, host: hostOf(tm.URIR)}
+	sc := &scoring{ctx: ctx, prep: prep, model: model, voc: voc, urir: tm.URIR, host: hostOf(tm.URIR), tm: tm}
 	sc.weigh(opts.CollectionIDF)
 
 	t0, why := chooseT0(in, sc, opts)
 	if t0 < 0 {
 		res.T0Reason = why
-		for i := range res.Captures {
-			if prep[i] != nil {
-				res.Captures[i].Verdict, res.Captures[i].Reason = VerdictNotScored, "no capture qualifies as t0: "+why
-			}
-		}
+		judgeWithoutT0(sc, res, why, &opts)
 		return res, nil
 	}
 	res.T0, res.T0Reason = res.Captures[t0].URIM, why

@@ -374,20 +374,90 @@ func TestRemnantInsideSpam(t *testing.T) {
 
 // TestEveryCaptureAMessagePage: a page every capture of which is a message
 // page (a parked host a redirect led to) has nothing on-topic: each is
-// off-topic, t0 included.
+// off-topic, and none is t0. A message page is off-topic too where no
+// capture has the words to be t0 (a Flash intro, then a suspended account);
+// the thin captures cannot be compared with anything.
 func TestEveryCaptureAMessagePage(t *testing.T) {
 	parked := "this domain is for sale buy this domain related searches hotels flights insurance loans credit cards dating jobs"
+	tests := []struct {
+		name  string
+		caps  [][3]string
+		kinds []Kind // per capture; "" for not scored
+	}{
+		{"every capture parked", [][3]string{{"200", "text/html", parked}, {"200", "text/html", parked + " travel"}},
+			[]Kind{KindParked, KindParked}},
+		{"a thin intro, then suspended", [][3]string{{"200", "text/html", "enter"}, {"200", "text/html", "enter"},
+			{"200", "text/html", "account suspended this account has been suspended"}}, []Kind{"", "", KindSuspended}},
+	}
+	for _, tt := range tests {
+		res, err := Score(context.Background(), input(tt.caps...), nil, Options{TopicCheck: true, MinT0Words: 5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.T0 != "" {
+			t.Errorf("%s: t0 %s, want none", tt.name, res.T0)
+		}
+		for i, c := range res.Captures {
+			want := VerdictOff
+			if tt.kinds[i] == "" {
+				want = VerdictNotScored
+			}
+			if c.Verdict != want || c.Kind != tt.kinds[i] {
+				t.Errorf("%s: capture %d: %s %q (%s), want %s %q", tt.name, i, c.Verdict, c.Kind, c.Reason, want, tt.kinds[i])
+			}
+		}
+	}
 	in := input([3]string{"200", "text/html", parked}, [3]string{"200", "text/html", parked + " travel"})
-	res, err := Score(context.Background(), in, nil, Options{TopicCheck: true, MinT0Words: 5})
+	if res, _ := Score(context.Background(), in, nil, Options{TopicCheck: true, Plain: true, MinT0Words: 5}); res.Captures[0].Verdict != VerdictOn {
+		t.Errorf("the paper's plain rule: t0 is %s", res.Captures[0].Verdict)
+	}
+}
+
+// TestNewStoriesInFrame: a blog's front page captured months apart shows
+// none of its earlier posts, only the site's frame and new posts; posts on
+// the collection's subject are the blog working, posts of another subject
+// in the same frame are not, and neither are the collection's subject's
+// posts shown by another site a redirect leads to.
+func TestNewStoriesInFrame(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 11))
+	frame := "lighthouse keepers society home news events membership donate contact archive " +
+		"copyright lighthouse keepers society all rights reserved privacy terms"
+	blog := func(subject string) *extract.Document {
+		return page{content: subjectDoc(rng, subject, 150), chrome: frame}.doc()
+	}
+	// posts of the subject's words from..from+99 only: none shared with
+	// a page of the others.
+	posts := func(from int) *extract.Document {
+		w := make([]string, 150)
+		for k := range w {
+			w[k] = fmt.Sprintf("light%03d", from+rng.IntN(100))
+		}
+		return page{content: strings.Join(w, " "), chrome: frame}.doc()
+	}
+	b := subjects(rng, "light")
+	in := pages(page{content: "x"}, page{content: "x"}, page{content: "x"}, page{content: "x"})
+	in.Docs = []*extract.Document{posts(0), posts(100), blog("cook"), posts(200)}
+	b.Add(in)
+	model := b.Build()
+	res, err := Score(context.Background(), in, model, Options{MinT0Words: 5, Continuity: DefaultContinuity, TopicCheck: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i, c := range res.Captures {
-		if c.Verdict != VerdictOff || c.Kind != KindParked {
-			t.Errorf("capture %d: %s %q (%s), want off-topic, parked", i, c.Verdict, c.Kind, c.Reason)
+	want := []string{VerdictOn, VerdictOn, VerdictOff, VerdictOn}
+	for i, w := range want {
+		if c := res.Captures[i]; c.Verdict != w {
+			t.Errorf("capture %d: %s (%s), scores %v; want %s", i, c.Verdict, c.Reason, c.Scores, w)
 		}
 	}
-	if res, _ := Score(context.Background(), in, nil, Options{TopicCheck: true, Plain: true, MinT0Words: 5}); res.Captures[0].Verdict != VerdictOn {
-		t.Errorf("the paper's plain rule: t0 is %s", res.Captures[0].Verdict)
+	// The last capture shown by a redirect to another site.
+	in.Refs = []Ref{{Capture: 3, How: HowRedirect, URL: "http://elsewhere.example.net/", Key: "net,example,elsewhere)/"}}
+	in.Targets = []Target{{Ref: 0, URIR: "http://elsewhere.example.net/", URIM: "m", Time: in.TimeMap.Captures[3].Time, Doc: posts(200)}}
+	in.TimeMap.Captures[3].Status = 301
+	res, err = Score(context.Background(), in, model, Options{MinT0Words: 5, Continuity: DefaultContinuity, TopicCheck: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := res.Captures[3]; c.Verdict != VerdictOff {
+		t.Errorf("the redirect to another site's posts: %s (%s)", c.Verdict, c.Reason)
 	}
 }

@@ -3,6 +3,9 @@ package similarity
 import (
 	"fmt"
 	"strconv"
+	"strings"
+
+	"golang.org/x/net/publicsuffix"
 
 	"github.com/offtopic/offtopic/extract"
 )
@@ -18,7 +21,10 @@ import (
 //	t0             chooseT0 (t0.go): the earliest capture that is the page;
 //	               a message page, or a short first capture far off the
 //	               collection's topic, is passed over
-//	every message  judge: when t0 is a message page, every capture is one
+//	off  message   judgeWithoutT0: where no capture can be t0 (too few
+//	               words, or every capture with enough is a message page),
+//	               a message page is off-topic all the same; the other
+//	               captures are not scored
 //
 // Per capture, the first rule of rules that applies decides (judge calls
 // reading.verdict; --plain stops at the paper's thresholds):
@@ -29,7 +35,10 @@ import (
 //	                       not-found, maintenance or login page
 //	off  spam              most of it is new since t0 and spam's
 //	off  language          it switched language
-//	off  content gone      the site's frame around a short message
+//	on   splash            no words of its own, titled by the site: its
+//	                       entrance (a language choice, a campaign)
+//	off  content gone      the site's frame around a short message, or
+//	                       other subjects in it
 //	on   no threshold      no threshold of the paper's rule is crossed
 //	on   trimmed           shorter than t0, but what is left is t0's
 //	on   title kept        its words changed, its title keeps t0's
@@ -60,6 +69,7 @@ var rules = []rule{
 	{"message page", VerdictOff, (*reading).messageInsteadOfPage},
 	{"spam", VerdictOff, (*reading).spamAround},
 	{"language", VerdictOff, (*reading).switchedLanguage},
+	{"splash", VerdictOn, (*reading).splash},
 	{"content gone", VerdictOff, (*reading).emptied},
 	{"no threshold", VerdictOn, (*reading).noThreshold},
 	{"trimmed", VerdictOn, (*reading).trimmed},
@@ -74,9 +84,6 @@ func judge(sc *scoring, res *TimeMapResult, measures []Measure, opts *Options) {
 	t0 := sc.t0
 	// anchor is the latest capture judged on-topic and continuous with the
 	// anchor before it, t0 to begin with (see Options.Continuity).
-	// A t0 that is a message page means every capture is one (chooseT0
-	// takes the earliest that is not).
-	messageT0 := opts.TopicCheck && !opts.Plain && sc.messagePage(t0) != ""
 	anchor := t0
 	// last is the latest capture scored before i, and run the kind it got
 	// when off-topic ("" when on-topic): a capture that continues an
@@ -94,16 +101,7 @@ func judge(sc *scoring, res *TimeMapResult, measures []Measure, opts *Options) {
 		}
 		cr := &res.Captures[i]
 		cr.Scores = scores
-		if i == t0 || messageT0 && sc.messagePage(i) != "" {
-			if messageT0 {
-				// Every capture the page has is a message page: none is
-				// the page, and each is off-topic.
-				k, cues := cueKind(p.doc.Title, p.doc.Text, sc.host)
-				cr.Verdict, cr.Kind = VerdictOff, k
-				cr.Reason = k.Label() + ": it says " + quoteCues(cues) + "; every capture of the page is a message page"
-				last, run = i, k
-				continue
-			}
+		if i == t0 {
 			cr.Verdict, cr.Reason = VerdictOn, "t0"
 			last, run = i, ""
 			continue
@@ -122,8 +120,28 @@ func judge(sc *scoring, res *TimeMapResult, measures []Measure, opts *Options) {
 			anchor = i
 		}
 	}
-	if opts.TopicCheck && !opts.Plain && opts.Continuity > 0 && !messageT0 {
+	if opts.TopicCheck && !opts.Plain && opts.Continuity > 0 {
 		sc.markDrift(res)
+	}
+}
+
+// judgeWithoutT0 judges the captures of a TimeMap none of which can be t0
+// (why says so): a message page (a suspended account, a site under
+// maintenance) is off-topic whatever the page was before it; the others
+// cannot be compared with anything and are not scored.
+func judgeWithoutT0(sc *scoring, res *TimeMapResult, why string, opts *Options) {
+	for i, p := range sc.prep {
+		if p == nil {
+			continue
+		}
+		cr := &res.Captures[i]
+		if opts.TopicCheck && !opts.Plain && sc.messagePage(i) != "" {
+			k, cues := cueKind(p.doc.Title, p.doc.Text, sc.host)
+			cr.Verdict, cr.Kind, cr.rule = VerdictOff, k, "message without t0"
+			cr.Reason = k.Label() + ": it says " + quoteCues(cues) + "; a message page, whatever the page was (no capture qualifies as t0: " + why + ")"
+			continue
+		}
+		cr.Verdict, cr.Reason = VerdictNotScored, "no capture qualifies as t0: "+why
 	}
 }
 
@@ -281,6 +299,29 @@ func shareOf(d *extract.Document, lang string) float64 {
 	return 0
 }
 
+// splash: a page with no words of its own (fewer than blankWords; images
+// and links, the names of languages at most), neither a script's shell nor
+// a page that shows others (frames, a redirect), saying nothing of any
+// kind of message, whose title names the site (its address spells it, or it
+// keeps t0's title or the latest on-topic capture's) is the site's
+// entrance: a language choice or a campaign page that leads into it.
+func (r *reading) splash() (string, bool) {
+	d := r.p().doc
+	if d.ContentWords >= blankWords || d.Shell || d.Title == "" || r.replay != nil || d.Redirect != "" || len(d.Frames) > 0 {
+		return "", false // words, a shell, or a page that shows others
+	}
+	if k, _ := cueKind(d.Title, d.Text, r.s.host); k != "" {
+		return "", false // "under construction": a message, however short
+	}
+	switch {
+	case len(r.s.siteWords(r.i)) > 0:
+		return fmt.Sprintf("a splash page: no words of its own (%d), and its title %q names the site: the site's entrance, not another page", d.ContentWords, d.Title), true
+	case r.s.keepsTitle(r.i, r.s.t0), r.anchor != r.s.t0 && r.s.keepsTitle(r.i, r.anchor):
+		return fmt.Sprintf("a splash page: no words of its own (%d), and its title %q keeps the site's: the site's entrance, not another page", d.ContentWords, d.Title), true
+	}
+	return "", false
+}
+
 // Content gone: what is left of the content (the page without its site
 // chrome) shares nothing with t0's (content cosine under emptiedCosine), is
 // at most a third of it (change under emptiedContent) and the page lost two
@@ -289,15 +330,24 @@ const (
 	emptiedCosine  = 0.10
 	emptiedContent = -0.65
 	emptiedPage    = -0.40
+	// emptiedWords is the most words of content a message in the frame
+	// has ("page not found", a login form, "no posts"): more is stories.
+	emptiedWords = 40
 )
 
 // emptied: a capture whose content is gone from the site's frame (page not
-// found, log in, an empty listing inside the site's menus) is off-topic
-// though the menus are t0's.
+// found, log in, an empty listing inside the site's menus: at most
+// emptiedWords words) is off-topic though the menus are t0's. New stories
+// on the page's subject or the collection's in its frame (a blog's front
+// page showing only its newest post: topic at least sameSubject, or see
+// aboutCollection) are the page working, not its content gone.
 func (r *reading) emptied() (string, bool) {
 	p, t0 := r.p(), r.t0()
 	if t0.doc.ContentWords == 0 || p.doc.WordCount == p.doc.ContentWords {
 		return "", false // no content to lose, or no frame left
+	}
+	if topic, ok := r.scores[MeasureTopic]; ok && topic >= sameSubject || p.doc.ContentWords > emptiedWords || r.aboutCollection() {
+		return "", false
 	}
 	c := roundScore(contentCosine(p, t0))
 	cc := roundScore(Change(p.doc.ContentWords, t0.doc.ContentWords))
@@ -395,7 +445,10 @@ const sameSubject = 0.5
 // capture judged on-topic and continuous itself) at Options.Continuity, or,
 // where every story changed between the two (a blog captured after a burst
 // of posts), its page still does and its new stories are as close to the
-// page's subject as sameSubject of t0's. Never with continuity off.
+// page's subject as sameSubject of t0's, or it keeps the anchor's frame
+// with new stories of the collection's subject (newStoriesInFrame). Never
+// with continuity off, and only with shared stories where replay shows
+// another site's page.
 func (r *reading) continuous() bool {
 	c := r.opts.Continuity
 	if c <= 0 {
@@ -404,8 +457,58 @@ func (r *reading) continuous() bool {
 	if r.stepFrom(r.anchor, c) {
 		return true
 	}
+	if r.elsewhere() {
+		return false // another site's page shares no stories with this one's
+	}
 	topic, ok := r.scores[MeasureTopic]
-	return ok && topic >= sameSubject && roundScore(pageCosine(r.p(), r.s.prep[r.anchor])) >= c
+	if ok && topic >= sameSubject && roundScore(pageCosine(r.p(), r.s.prep[r.anchor])) >= c {
+		return true
+	}
+	return r.newStoriesInFrame()
+}
+
+// A page whose stories all changed since the anchor (a blog captured months
+// later) is still the page when it keeps the anchor's frame (chrome cosine
+// at least frameKept) and its stories are about the collection's subject
+// (likeness to the collection's topic at least onSubject of a typical
+// first capture's).
+const (
+	frameKept = 0.5
+	onSubject = driftAway
+)
+
+// newStoriesInFrame reports a capture whose stories all changed but which
+// keeps the anchor's frame and the collection's subject (see frameKept).
+func (r *reading) newStoriesInFrame() bool {
+	p, a := r.p(), r.s.prep[r.anchor]
+	if p.doc.WordCount == p.doc.ContentWords || a.doc.WordCount == a.doc.ContentWords {
+		return false // no frame
+	}
+	return roundScore(r.s.frameCosine(p, a)) >= frameKept && r.aboutCollection()
+}
+
+// elsewhere reports whether replaying the capture shows a page of another
+// site (a redirect or a client-side redirect away; frames show their pages
+// inside the site's own).
+func (r *reading) elsewhere() bool {
+	rp := r.replay
+	if rp == nil || rp.How == HowFrame || rp.Problem != "" {
+		return false
+	}
+	to := rp.URIR
+	if to == "" {
+		to = rp.URL
+	}
+	return awayFrom(r.s.urir, to)
+}
+
+// aboutCollection reports whether the capture's content is about the
+// collection's subject: its likeness to the collection's topic is at least
+// onSubject of a typical first capture's (driftAway is the bound under
+// which the drift rule calls stories not about it).
+func (r *reading) aboutCollection() bool {
+	m := r.s.model
+	return m != nil && m.TypicalTopicSim > 0 && roundScore(r.s.topicSim(r.i)/m.TypicalTopicSim) >= onSubject
 }
 
 // stepFrom reports whether the capture changed from capture j step by step
@@ -420,12 +523,17 @@ func (r *reading) stepFrom(j int, c float64) bool {
 }
 
 // keepsTitle reports whether captures i and j have the same title in
-// substance: the shorter title's terms are mostly in the other (a site's
-// name stays in its titles while its pages change).
+// substance: the shorter title's terms are mostly in the other. The words
+// that spell the site's address (its name, which every title of the site
+// carries: "Al Jazeera" of aljazeera.net) do not count, unless a title is
+// nothing else (a front page titled by the site's name).
 func (s *scoring) keepsTitle(i, j int) bool {
 	a, b := s.titleTerms(i), s.titleTerms(j)
 	if len(a) == 0 || len(b) == 0 {
 		return false
+	}
+	if sa, sb := without(a, s.siteWords(i)), without(b, s.siteWords(j)); len(sa) > 0 && len(sb) > 0 {
+		a, b = sa, sb
 	}
 	if len(a) > len(b) {
 		a, b = b, a
@@ -451,6 +559,35 @@ func (s *scoring) titleTerms(i int) map[string]bool {
 	return p.title
 }
 
+// siteWords returns the terms of capture i's title that spell the site's
+// address (see spellsHost), worked out once.
+func (s *scoring) siteWords(i int) map[string]bool {
+	p := s.prep[i]
+	if p.site == nil {
+		p.site = map[string]bool{}
+		if words := spellsHost(p.doc.Title, s.host); words != "" {
+			for _, t := range extract.Terms(words, p.doc.TermsLang) {
+				p.site[t] = true
+			}
+		}
+	}
+	return p.site
+}
+
+// without returns the members of a that are not in b.
+func without(a, b map[string]bool) map[string]bool {
+	if len(b) == 0 {
+		return a
+	}
+	out := make(map[string]bool, len(a))
+	for t := range a {
+		if !b[t] {
+			out[t] = true
+		}
+	}
+	return out
+}
+
 // onlyContent reports whether every crossed threshold is one of content
 // similarity, which a page can cross by changing its stories.
 func onlyContent(crossed []Threshold) bool {
@@ -463,3 +600,47 @@ func onlyContent(crossed []Threshold) bool {
 }
 
 func fmtFloat(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+
+// spellsHost returns the words of a title that spell the site's name in
+// its address, separated by spaces ("" for none): runs of consecutive
+// words whose letters, run together, make at least half of the host's
+// registered name (the label before its public suffix) and at least four
+// letters: "Al Jazeera" of blogs.aljazeera.net, "Citizen Report" of
+// citizenreport91.com, but not "news" of dailynews.com.
+func spellsHost(title, host string) string {
+	domain, err := publicsuffix.EffectiveTLDPlusOne(strings.ToLower(host))
+	if err != nil {
+		return ""
+	}
+	name, _, _ := strings.Cut(domain, ".")
+	labels := []string{name}
+	words := strings.Fields(normalizeCue(title))
+	var out []string
+	for k := 0; k < len(words); {
+		best := 0 // words in the longest run from k that spells enough of a label
+		run := ""
+		for e := k; e < len(words); e++ {
+			run += words[e]
+			ok, in := false, false
+			for _, l := range labels {
+				if strings.Contains(l, run) {
+					in = true
+					ok = ok || len(run) >= 4 && 2*len(run) >= len(l)
+				}
+			}
+			if !in {
+				break
+			}
+			if ok {
+				best = e - k + 1
+			}
+		}
+		if best == 0 {
+			k++
+			continue
+		}
+		out = append(out, words[k:k+best]...)
+		k += best
+	}
+	return strings.Join(out, " ")
+}

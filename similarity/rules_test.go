@@ -86,6 +86,13 @@ var ruleCases = []ruleCase{
 	{rule: "language", name: "a page that switched language",
 		pages:   []page{{content: span("story", 0, 40), chrome: menu, langs: en}, {content: span("story", 0, 40), chrome: menu, langs: fr}},
 		verdict: VerdictOff, reason: "it switched language from t0's en to fr"},
+	{rule: "splash", name: "a language choice titled by the site's name, which its address spells",
+		pages:   []page{{content: span("story", 0, 60), chrome: menu, title: "Fishing the lighthouse coast"}, {content: "English", title: "Example"}},
+		verdict: VerdictOn, reason: "a splash page"},
+	{rule: "splash", name: "a campaign page in the site's frame that keeps t0's title",
+		pages: []page{{content: span("story", 0, 60), chrome: menu, title: "Human Rights Centre"},
+			{chrome: menu, title: "Human Rights Centre: 50 years"}},
+		verdict: VerdictOn, reason: "keeps the site's"},
 	{rule: "content gone", name: "the site's frame around a short message",
 		pages:   []page{{content: span("story", 0, 60), chrome: menu + " " + menu}, {content: "sorry nothing here today", chrome: menu + " " + menu}},
 		verdict: VerdictOff, reason: "its content is gone"},
@@ -171,5 +178,26 @@ func TestEveryRuleHasCases(t *testing.T) {
 	}
 	if next != len(ruleCases) {
 		t.Errorf("ruleCases[%d] (%q) names no rule, or is out of order", next, ruleCases[next].rule)
+	}
+}
+
+func TestSpellsHost(t *testing.T) {
+	tests := []struct{ title, host, want string }{
+		{"Egypt live blog | Al Jazeera Blogs", "blogs.aljazeera.net", "al jazeera"},
+		{"منظمة العفو الدولية", "www.amnesty.or.kr", ""},
+		{"Amnesty Korea", "amnesty.or.kr", "amnesty"},
+		{"Mubarak's last days - Egypt | Al Jazeera", "www.aljazeera.com", "al jazeera"},
+		{"Citizen Report - Latest news", "citizenreport91.com", "citizen report"},
+		{"Amnesty International Österreich", "www.amnesty.at", "amnesty"},
+		{"Politics news today", "dailynews.com", ""},                              // "news" is under half of the label
+		{"Egypt Independent: Cairo", "egyptindependent.com", "egypt independent"}, // the name, not the word alone
+		{"Egypt: the vote", "egyptindependent.com", ""},
+		{"Women's Centre for Legal Aid", "www.wclac.org", ""},
+		{"Home", "localhost", ""},
+	}
+	for _, tt := range tests {
+		if got := spellsHost(tt.title, tt.host); got != tt.want {
+			t.Errorf("spellsHost(%q, %q) = %q, want %q", tt.title, tt.host, got, tt.want)
+		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/offtopic/offtopic/extract"
+	"github.com/offtopic/offtopic/timemap"
 )
 
 // prepared is a scorable capture: its document and term statistics, as
@@ -24,11 +25,15 @@ type prepared struct {
 	cvec  sparse
 	cnorm float64
 	// content is the content's TF-IDF vector (the page's IDF) and
-	// contentNorm its length.
+	// contentNorm its length; frame is the chrome's (the page's vector less
+	// the content's; nil until needed) and frameNorm its length.
 	content     sparse
 	contentNorm float64
-	// title is the set of the title's terms (made on first use).
-	title map[string]bool
+	frame       sparse
+	frameNorm   float64
+	// title is the set of the title's terms, site those of them that
+	// spell the site's address (both made on first use).
+	title, site map[string]bool
 	// message is why the capture is a message page ("" when it is not;
 	// nil until worked out), spam the share of its terms that are spam's
 	// (-1 until worked out).
@@ -55,8 +60,9 @@ type scoring struct {
 	// voc numbers the TimeMap's terms: prep's vectors are over its ids.
 	voc *vocab
 	// urir and host are the TimeMap's URI-R and its host (parking pages are
-	// titled by it).
+	// titled by it); tm is the TimeMap.
 	urir, host string
+	tm         *timemap.TimeMap
 	// topic is the collection's topic at voc's ids (nil until needed).
 	topic []float64
 
@@ -125,6 +131,18 @@ func (s *scoring) weigh(collectionIDF bool) {
 func pageCosine(a, b *prepared) float64 { return cosine(a.vec, a.norm, b.vec, b.norm) }
 func contentCosine(a, b *prepared) float64 {
 	return cosine(a.content, a.contentNorm, b.content, b.contentNorm)
+}
+
+// frameCosine is the cosine of two prepared captures' chrome: how much of
+// the site's frame (navigation, header, footer, sidebars) they share.
+func (s *scoring) frameCosine(a, b *prepared) float64 {
+	for _, p := range [2]*prepared{a, b} {
+		if p.frame.ids == nil {
+			p.frame = minus(p.vec, p.content, &s.voc.idChunk, &s.voc.wChunk)
+			p.frameNorm = p.frame.norm()
+		}
+	}
+	return cosine(a.frame, a.frameNorm, b.frame, b.frameNorm)
 }
 
 // collectionCosine is the cosine of two prepared captures' contents with the

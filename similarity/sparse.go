@@ -85,6 +85,25 @@ func (s sparse) weigh(idf []float64, buf *[]float64) sparse {
 	return out
 }
 
+// minus is a less b, where b's ids are a's or a subset of them and no
+// weight of b exceeds a's: the terms left with a weight above zero, carved
+// from ids and ws (never nil).
+func minus(a, b sparse, ids *[]int32, ws *[]float64) sparse {
+	out := sparse{ids: carve(ids, len(a.ids))[:0], w: carve(ws, len(a.ids))[:0]}
+	for x, y := 0, 0; x < len(a.ids); x++ {
+		w := a.w[x]
+		if y < len(b.ids) && b.ids[y] == a.ids[x] {
+			w -= b.w[y]
+			y++
+		}
+		if w > 1e-12 {
+			out.ids = append(out.ids, a.ids[x])
+			out.w = append(out.w, w)
+		}
+	}
+	return out
+}
+
 // norm is the Euclidean length, summed in id order.
 func (s sparse) norm() float64 {
 	var sum float64

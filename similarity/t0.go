@@ -67,6 +67,9 @@ func chooseT0(in Input, s *scoring, opts Options) (int, string) {
 				return i, why + "; using the earliest capture that is not"
 			}
 		}
+		if !opts.Plain { // the paper's rule compares with the first capture, whatever it is
+			return -1, fmt.Sprintf("every capture with HTTP 200, an HTML type and at least %d words is a message page", opts.MinT0Words)
+		}
 	}
 	if model == nil || model.TypicalTopicSim == 0 {
 		return first, plain
