@@ -109,7 +109,9 @@ func (o *pruneOptions) plan(args []string) (*prunePlan, error) {
 	}
 	p := &prunePlan{plan: plan, unsure: unsure, files: args, dir: o.outDir, results: rf.path}
 	if len(p.files) == 0 {
-		p.files = rf.run.Inputs
+		if p.files, err = namedInputs(rf); err != nil {
+			return nil, err
+		}
 	}
 	if p.files, err = collectionFiles(p.files); err != nil {
 		return nil, err
@@ -118,6 +120,23 @@ func (o *pruneOptions) plan(args []string) (*prunePlan, error) {
 		p.dir = defaultPruneDir(rf.dir, o.mode)
 	}
 	return p, nil
+}
+
+// namedInputs are the collection's files the results name. Results record
+// them as absolute paths; those of older versions relative to the folder
+// detect ran in, which only works from there: a file not found is a usage
+// error that says what to do.
+func namedInputs(rf *resultsFile) ([]string, error) {
+	for _, f := range rf.run.Inputs {
+		if _, err := os.Stat(f); err != nil {
+			hint := "give the collection's files as arguments: offtopic prune --results " + rf.path + " FILE..."
+			if !filepath.IsAbs(f) {
+				hint = "the results name it relative to the folder detect ran in: run prune from there, or " + hint
+			}
+			return nil, usagef("%s names the input %s, which cannot be read (%w); %s", rf.path, f, errors.Unwrap(err), hint)
+		}
+	}
+	return rf.run.Inputs, nil
 }
 
 // defaultPruneDir is where prune writes when not told: beside the results
@@ -169,9 +188,12 @@ func (o *pruneOptions) run1(c *cli.Context) error {
 	}
 	w := c.App.ErrWriter
 	plan := p.plan
-	if plan.Unsure > 0 {
-		what := map[prune.Unsure]string{prune.UnsureKeep: "kept", prune.UnsureVerdict: "left to their verdicts", prune.UnsureOff: "left out"}[p.unsure]
-		fmt.Fprintf(w, "offtopic: %d captures marked unsure: %s (--unsure)\n", plan.Unsure, what)
+	if n := plan.DecidedOn + plan.DecidedOff + plan.Unsure; n > 0 {
+		fmt.Fprintf(w, "offtopic: %s: %d off-topic, %d on-topic, %d unsure", count(n, "curator decision"), plan.DecidedOff, plan.DecidedOn, plan.Unsure)
+		if plan.Unsure > 0 {
+			fmt.Fprintf(w, " (%s: --unsure %s)", map[prune.Unsure]string{prune.UnsureKeep: "kept", prune.UnsureVerdict: "left to the verdicts", prune.UnsureOff: "left out"}[p.unsure], o.unsure)
+		}
+		fmt.Fprintln(w)
 	}
 	if n := len(plan.Unmatched); n > 0 {
 		fmt.Fprintf(w, "offtopic: %d curator decisions match no capture of %s (first: %s %s): a decisions file of another run or collection?\n",
@@ -205,14 +227,21 @@ func (o *pruneOptions) copy(c *cli.Context, p *prunePlan) error {
 	for _, a := range plan.AlsoOff {
 		fmt.Fprintf(w, "offtopic: also excluded %s: %s\n", a.URIM, a.Reason)
 	}
-	damaged := fmt.Sprintf("%d damaged stretches left out", len(sum.Damaged))
-	if plan.KeepDamaged {
-		damaged = fmt.Sprintf("%d damaged stretches kept", len(sum.Damaged))
+	fmt.Fprintf(w, "offtopic: %d records in = %d kept + %d excluded\n", in, kept, ex)
+	fmt.Fprintln(w, "offtopic:", leftOutSummary(plan))
+	if n := len(plan.KeptOff); n > 0 {
+		fmt.Fprintf(w, "offtopic: %s kept: revisits replay them\n", count(n, "off-topic capture"))
+	}
+	if n := len(sum.Damaged); n > 0 {
+		what := "left out"
+		if plan.KeepDamaged {
+			what = "kept (--keep-damaged)"
+		}
+		fmt.Fprintf(w, "offtopic: %s of the inputs %s\n", count(n, "damaged stretch"), what)
 	}
 	absent := plan.Absent()
-	fmt.Fprintf(w, "offtopic: %d records in = %d kept + %d excluded (%d captures left out: %d off-topic, %d by curator decision, %d off-topic kept for revisits, %d revisits of curator-excluded payloads, %d not in the given files; %s); %d captures in %s\n",
-		in, kept, ex, plan.Excluded()-len(absent), plan.OffTopic, plan.Decided, len(plan.KeptOff), len(plan.AlsoOff), len(absent), damaged, sum.Captures, filepath.Join(p.dir, "index.cdxj"))
 	reportAbsent(w, absent)
+	fmt.Fprintf(w, "offtopic: wrote %s (%s)\n", p.dir, count(sum.Captures, "capture"))
 	if o.strict {
 		return strictPrune(len(sum.Damaged), len(absent), len(plan.Unmatched))
 	}
@@ -242,6 +271,29 @@ func (o *pruneOptions) acl(c *cli.Context, p *prunePlan) error {
 		return fmt.Errorf("%d records were skipped (--strict)", warn.n)
 	}
 	return strictPrune(0, len(absent), len(plan.Unmatched))
+}
+
+// leftOutSummary says how many captures a copy left out and why, parts
+// that add up to the whole.
+func leftOutSummary(plan *prune.Plan) string {
+	n := plan.LeftOut()
+	parts := []string{fmt.Sprintf("%d off-topic by verdict", n[prune.ByVerdict]), fmt.Sprintf("%d by curator decision", n[prune.ByCurator])}
+	if r := n[prune.ByRevisit]; r > 0 {
+		parts = append(parts, fmt.Sprintf("%d replaying what a curator left out", r))
+	}
+	return fmt.Sprintf("%s left out: %s", count(n[prune.ByVerdict]+n[prune.ByCurator]+n[prune.ByRevisit], "capture"), strings.Join(parts, ", "))
+}
+
+// count is n and noun, plural unless n is 1 ("1 capture", "2 captures",
+// "3 damaged stretches").
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	if strings.HasSuffix(noun, "ch") || strings.HasSuffix(noun, "s") {
+		return fmt.Sprintf("%d %ses", n, noun)
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // reportAbsent says which off-topic captures of the results the given files
