@@ -147,7 +147,7 @@ func (o *auditOptions) run1(c *cli.Context) error {
 // many documents it flagged.
 func writeAudit(c *cli.Context, in, dir, archiveURL string, spec *crawl.Spec, rep *crawl.AuditReport) (off int, _ error) {
 	from, to := rep.Event.Window()
-	run := &report.Run{Tool: "offtopic", Version: version, Started: time.Now().UTC(), Inputs: []string{in}, ArchiveURL: archiveURL, Measures: fmt.Sprintf("%s=%.4f", similarity.MeasureTopic, rep.Threshold),
+	run := &report.Run{Tool: "offtopic", Version: version, Started: time.Now().UTC(), Inputs: absPaths([]string{in}), ArchiveURL: archiveURL, Measures: fmt.Sprintf("%s=%.4f", similarity.MeasureTopic, rep.Threshold),
 		Options: map[string]string{"audit": spec.Name, "threshold": fmt.Sprintf("%.4f", rep.Threshold), "examples": fmt.Sprint(rep.Examples),
 			"background": fmt.Sprint(rep.Background), "background_from": rep.BackgroundFrom,
 			"window": from.Format("2006-01-02") + "/" + to.Format("2006-01-02")}}

@@ -133,6 +133,13 @@ func openInput(c *cli.Context, so *scoringOptions, src *sourceOptions, quiet boo
 	if len(files) == 0 && !src.isRemote() && len(src.index.Value()) == 0 {
 		return nil, usagef("no input files (try: %s)", example)
 	}
+	if len(files) > 0 {
+		// A folder stands for the WARC and ARC files in it, as for prune.
+		var err error
+		if files, err = collectionFiles(files); err != nil {
+			return nil, err
+		}
+	}
 	st, err := so.setup(files, c.App.ErrWriter)
 	if err != nil {
 		return nil, err

@@ -50,3 +50,17 @@ func (r *resultsFile) all() iter.Seq2[*similarity.TimeMapResult, error] {
 
 // Close closes the file.
 func (r *resultsFile) Close() error { return r.f.Close() }
+
+// absPaths are local paths made absolute, as a results file records its
+// inputs: prune and report find them from any folder. A path that cannot
+// be made absolute stays as it is.
+func absPaths(paths []string) []string {
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		out[i] = p
+		if abs, err := filepath.Abs(p); err == nil {
+			out[i] = abs
+		}
+	}
+	return out
+}

@@ -337,7 +337,7 @@ func (o *sourceOptions) open(ctx context.Context, st *setup, files []string, pro
 			ci.Select(seeds)
 		}
 		pl := timemap.NewPayloads()
-		return &source{src: ci, read: pl.Read, close: func() { pl.Close(); ci.Close() }, inputs: idx}, nil
+		return &source{src: ci, read: pl.Read, close: func() { pl.Close(); ci.Close() }, inputs: absPaths(idx)}, nil
 	}
 	if len(files) == 0 {
 		return nil, usagef("no input: give WARC/ARC files, --index, --timemap, --cdx-server, --timegate or --archiveit")
@@ -370,7 +370,7 @@ func (o *sourceOptions) open(ctx context.Context, st *setup, files []string, pro
 		src = seeds.Select(src)
 	}
 	pl := timemap.NewPayloads()
-	s := &source{src: src, read: pl.Read, close: func() { idx.Close(); pl.Close() }, inputs: files, total: is.Captures, skipped: is.Skipped, cut: is.Cut}
+	s := &source{src: src, read: pl.Read, close: func() { idx.Close(); pl.Close() }, inputs: absPaths(files), total: is.Captures, skipped: is.Skipped, cut: is.Cut}
 	if src != timemap.Source(idx) {
 		s.all = idx
 	}

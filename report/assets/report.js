@@ -220,12 +220,25 @@
   }
 
   // The toast: feedback shown where the curator is, whatever the scroll.
+  // A message goes after 6 s; one with commands to copy (sticky) stays
+  // until it is closed or the next message replaces it.
   var toast = document.getElementById('toast'), toastTimer = 0;
-  function say(text) {
-    toast.textContent = text;
-    toast.hidden = false;
+  function say(text, sticky) {
+    toast.textContent = '';
     clearTimeout(toastTimer);
-    toastTimer = setTimeout(function () { toast.hidden = true; }, 6000);
+    if (sticky) {
+      sticky.forEach(function (part, i) { toast.appendChild(i % 2 ? el('code', null, part) : document.createTextNode(part)); });
+      var x = el('button', 'toast-close', '\u00d7');
+      x.type = 'button';
+      x.title = 'close';
+      x.addEventListener('click', function () { toast.hidden = true; });
+      toast.appendChild(x);
+    } else {
+      toast.textContent = text;
+      toastTimer = setTimeout(function () { toast.hidden = true; }, 6000);
+    }
+    toast.setAttribute('data-sticky', sticky ? 'true' : 'false');
+    toast.hidden = false;
   }
 
   // The worklist.
@@ -794,7 +807,8 @@
     // results.jsonl's, as detect --report-dir and crawl audit write them).
     var dir = location.protocol === 'file:' ? decodeURIComponent(location.pathname.replace(/\/[^\/]*$/, '')) : 'RESULTS-DIR';
     if (/[^\w\/.,:@%+-]/.test(dir)) { dir = "'" + dir.replace(/'/g, "'\\''") + "'"; }
-    say('Saved ' + n + ' decisions as ' + name + ' (in your downloads); from there run: offtopic evaluate --gold ' + name + ' ' + dir + ' and offtopic prune --results ' + dir + ' --decisions ' + name);
+    say('', ['Saved ' + n + ' decisions as ' + name + ' (in your downloads). From there, check detection against them: ',
+      'offtopic evaluate --gold ' + name + ' ' + dir, ' and act on them: ', 'offtopic prune --results ' + dir + ' --decisions ' + name, '']);
   }
   document.getElementById('save').addEventListener('click', saveFile);
   document.getElementById('load').addEventListener('change', function (e) {

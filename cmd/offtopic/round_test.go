@@ -1,0 +1,116 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/offtopic/offtopic/report"
+	"github.com/offtopic/offtopic/similarity"
+)
+
+// TestWeeklyRound is the curator's week of docs/review.md, each command run
+// from the folder the page says: detect from the collection's parent folder
+// with relative paths, prune from the downloads folder where the decisions
+// were saved (as the report prints it), then a second prune into the same
+// output with more decisions, which replaces the first.
+func TestWeeklyRound(t *testing.T) {
+	home := t.TempDir()
+	coll := filepath.Join(home, "collection")
+	if err := os.MkdirAll(coll, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range sampleFiles(t) {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(coll, filepath.Base(f)), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Chdir(home)
+	if code, _, stderr := runCLI(t, "detect", "-q", "--report-dir", "review", "collection/"); code != 0 {
+		t.Fatalf("detect --report-dir review collection/: exit %d: %s", code, stderr)
+	}
+	review := filepath.Join(home, "review")
+	var run report.Run
+	rf, err := openResults(review)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var results []*similarity.TimeMapResult
+	for r, err := range report.ReadResults(rf.f, rf.path, &run) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		results = append(results, r)
+	}
+	rf.Close()
+	for _, in := range run.Inputs {
+		if !filepath.IsAbs(in) {
+			t.Errorf("results.jsonl records the input %q relative to the folder detect ran in", in)
+		}
+	}
+
+	// The curator marks one off-topic capture on-topic and one on-topic
+	// capture unsure, and saves from the report into ~/Downloads.
+	var on, off *similarity.CaptureResult
+	for _, r := range results {
+		for i := range r.Captures {
+			c := &r.Captures[i]
+			switch {
+			case c.Verdict == similarity.VerdictOff && off == nil:
+				off = c
+			case c.Verdict == similarity.VerdictOn && on == nil && i > 0:
+				on = c
+			}
+		}
+	}
+	if on == nil || off == nil {
+		t.Fatal("the sample has no on-topic and off-topic captures to decide")
+	}
+	downloads := filepath.Join(home, "Downloads")
+	os.MkdirAll(downloads, 0o755)
+	decide := func(name string, ds map[*similarity.CaptureResult]string) {
+		t.Helper()
+		csv := "key,timestamp,uri_m,uri_r,curator decision\n"
+		for c, d := range ds {
+			k := similarity.KeyOf(c)
+			csv += fmt.Sprintf("%q,%s,%q,%q,%s\n", k.Key, k.TS, c.URIM, c.URIR, d)
+		}
+		if err := os.WriteFile(filepath.Join(downloads, name), []byte(csv), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	decide("decisions-1.csv", map[*similarity.CaptureResult]string{off: "on-topic", on: "unsure"})
+	t.Chdir(downloads)
+	// The command the report prints after saving (its folder is absolute).
+	code, _, stderr := runCLI(t, "prune", "--results", review, "--decisions", "decisions-1.csv")
+	if code != 0 {
+		t.Fatalf("prune as the report prints it, run from the downloads folder: exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"2 curator decisions: 0 off-topic, 1 on-topic, 1 unsure (kept: --unsure keep)\n",
+		"3 captures left out: 3 off-topic by verdict, 0 by curator decision\n", "wrote " + review + "-pruned (11 captures)"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("prune says:\n%s\nwant %q", stderr, want)
+		}
+	}
+
+	// A week later: one more capture decided off-topic; prune again into
+	// the same folder.
+	decide("decisions-2.csv", map[*similarity.CaptureResult]string{off: "on-topic", on: "off-topic"})
+	code, _, stderr = runCLI(t, "prune", "--results", review, "--decisions", "decisions-2.csv")
+	if code != 0 {
+		t.Fatalf("a second prune into %s-pruned: exit %d: %s", review, code, stderr)
+	}
+	if want := "4 captures left out: 3 off-topic by verdict, 1 by curator decision\n"; !strings.Contains(stderr, want) {
+		t.Errorf("the second prune says:\n%s\nwant %q", stderr, want)
+	}
+	idx, err := os.ReadFile(filepath.Join(review+"-pruned", "index.cdxj"))
+	if err != nil || strings.Count(string(idx), "\n") != 10 {
+		t.Errorf("after the second prune index.cdxj holds %d captures (%v), want 10", strings.Count(string(idx), "\n"), err)
+	}
+}
