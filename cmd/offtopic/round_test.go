@@ -2,7 +2,10 @@ package main
 
 import (
 	"fmt"
+	"net"
 	"os"
+	"regexp"
+	"strconv"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -112,5 +115,37 @@ func TestWeeklyRound(t *testing.T) {
 	idx, err := os.ReadFile(filepath.Join(review+"-pruned", "index.cdxj"))
 	if err != nil || strings.Count(string(idx), "\n") != 10 {
 		t.Errorf("after the second prune index.cdxj holds %d captures (%v), want 10", strings.Count(string(idx), "\n"), err)
+	}
+}
+
+// TestDeadTimeGate: a TimeGate with nothing listening ends the run after
+// the first seed's tries, with a message that says what to check, not after
+// every seed's.
+func TestDeadTimeGate(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	dir := t.TempDir()
+	seeds := filepath.Join(dir, "seeds.txt")
+	var b strings.Builder
+	for i := range 30 {
+		fmt.Fprintf(&b, "http://example%d.org/\n", i)
+	}
+	os.WriteFile(seeds, []byte(b.String()), 0o644)
+	code, _, stderr := runCLI(t, "detect", "-q", "--no-cache", "--retries", "1", "--out-dir", filepath.Join(dir, "out"),
+		"--timegate", "http://"+addr+"/timegate/", "--seeds", seeds)
+	if code != exitFailed || !strings.Contains(stderr, addr+" refuses connections") {
+		t.Errorf("detect with a dead TimeGate: exit %d: %s", code, stderr)
+	}
+	m := regexp.MustCompile(`offtopic: (\d+) requests`).FindStringSubmatch(stderr)
+	if m == nil {
+		t.Fatalf("no request count in:\n%s", stderr)
+	}
+	// At most the first requests in flight (4 per host), each tried twice.
+	if n, _ := strconv.Atoi(m[1]); n > 8 {
+		t.Errorf("%d requests to a TimeGate that refused the first seed's every try, want at most 8", n)
 	}
 }
