@@ -777,7 +777,10 @@
       var id = has(idx, 'k ' + key) ? idx['k ' + key] : has(idx, 'u ' + urir) ? idx['u ' + urir] : -1;
       var ck = key + ' ' + rec[ti].trim();
       decide(ck, dv, mi >= 0 ? unneutralise(rec[mi] || '') : '', urir, id);
-      delete unsaved[ck]; // it is in the file loaded
+      // It is in the file loaded: saved, also in the browser's store (a
+      // mark the file repeats changes nothing but that).
+      if (unsaved[ck]) { pending[ck] = true; }
+      delete unsaved[ck];
       n++;
     }
     return n;
@@ -859,7 +862,9 @@
   if (mkApply) {
     mkApply.addEventListener('click', function () {
       var name = document.getElementById('mk-kind').value, as = document.getElementById('mk-as').value;
-      var kp = kindPos(name), n = 0, pages = 0;
+      // A capture the curator already marked otherwise keeps its mark: a
+      // sweep over the collection does not undo a decision made by hand.
+      var kp = kindPos(name), n = 0, pages = 0, kept = {}, nkept = 0;
       if (kp < 0) { return; }
       for (var id = 0; id < rows.length; id++) {
         var r = rows[id];
@@ -869,11 +874,18 @@
         pages++;
         d.c.forEach(function (c) {
           if ((c[OKIND] || 0) !== kp + 1) { return; }
-          decide(captureKey(d, c), as, captureURIM(d, r, c), r[URI], id); n++;
+          var ck = captureKey(d, c), had = decisions[ck] ? decisions[ck].d : '';
+          if (had && had !== as) { kept[had] = (kept[had] || 0) + 1; nkept++; return; }
+          decide(ck, as, captureURIM(d, r, c), r[URI], id); n++;
         });
       }
       persist(); list = null; render();
-      say('Marked ' + n + ' captures of kind ' + OFFKINDS[kp][1] + ' on ' + pages + ' pages ' + (as || 'without a decision') + '.');
+      var msg = 'Marked ' + n + ' captures of kind ' + OFFKINDS[kp][1] + ' on ' + pages + ' pages ' + (as || 'without a decision') + '.';
+      if (nkept) {
+        msg += ' ' + nkept + ' already marked otherwise kept their marks (' + DECISIONS.filter(function (v) { return kept[v]; }).map(function (v) { return kept[v] + ' ' + v; }).join(', ') +
+          '): change them on their pages.';
+      }
+      say(msg);
     });
   }
   show.addEventListener('change', refilter);
