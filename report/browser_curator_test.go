@@ -192,3 +192,35 @@ func loadFile(t *testing.T, c *cdp, path string) {
 		t.Fatalf("choose the decisions file: %v", err)
 	}
 }
+
+// TestHTMLAuditCloseCallInBrowser: an audited document a hair below the
+// threshold reads below it (topic and distance), and the note on links
+// names the command that wrote the audit.
+func TestHTMLAuditCloseCallInBrowser(t *testing.T) {
+	chromium := findChromium(t)
+	if testing.Short() {
+		t.Skip("browser test skipped in -short mode")
+	}
+	in := time.Date(2016, 5, 1, 0, 0, 0, 0, time.UTC)
+	run := *auditRun
+	run.Measures, run.ArchiveURL = "topic=0.085", DefaultArchiveURL
+	doc := auditedDoc("http://hair.example/", 0.08497, in, "meta", true)
+	doc.Captures[0].Verdict = similarity.VerdictOff
+	page := filepath.Join(t.TempDir(), "offtopic.html")
+	if err := os.WriteFile(page, renderHTMLRun(t, &run, []*similarity.TimeMapResult{doc}), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, ev := watchedPage(t, chromium)
+	c.open(t, ev, page)
+	var row struct{ Topic, Dist, Note string }
+	if err := c.eval(`(function(){var r = document.querySelector('#tms tbody tr[data-id]'); return {Topic: r.cells[1].textContent, Dist: r.cells[2].textContent,
+		Note: (document.getElementById('default-archive') || {}).textContent || ''};})()`, &row); err != nil {
+		t.Fatal(err)
+	}
+	if row.Topic != "0.08497" || row.Dist != "\u22120.00003" {
+		t.Errorf("a document at topic 0.08497 against a threshold of 0.085 reads topic %q, distance %q; want 0.08497 and \u22120.00003", row.Topic, row.Dist)
+	}
+	if !strings.Contains(row.Note, "Run offtopic crawl audit with --archive-url") {
+		t.Errorf("an audit's note on links says %q; want it to name crawl audit", row.Note)
+	}
+}

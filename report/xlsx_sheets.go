@@ -213,7 +213,8 @@ func (x *XLSXWriter) summaryNotes(r *summaryRows) {
 		"Text: each capture's excerpt; beside off-topic captures and those the curator's reading kept on-topic (on-topic although a score is below its threshold), t0's excerpt too.",
 	}
 	if x.run.DefaultArchive() {
-		notes = append(notes, "URI-Ms point at "+DefaultArchiveURL+", the archive URL detect uses when none is given: they open only while a Wayback serves the collection there. Run detect with --archive-url set to the collection's Wayback (for Archive-It: https://wayback.archive-it.org/COLLECTION-ID).")
+		cmd := x.run.Command()
+		notes = append(notes, "URI-Ms point at "+DefaultArchiveURL+", the archive URL "+cmd+" uses when none is given: they open only while a Wayback serves the collection there. Run offtopic "+cmd+" with --archive-url set to the collection's Wayback (for Archive-It: https://wayback.archive-it.org/COLLECTION-ID).")
 	}
 	if x.linksEnded {
 		notes = append(notes, fmt.Sprintf("Only the first %d URI-Ms are hyperlinks (Excel allows about 65,530 per sheet); later ones are plain text.", len(x.links)))

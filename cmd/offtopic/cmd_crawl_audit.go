@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -147,8 +148,8 @@ func (o *auditOptions) run1(c *cli.Context) error {
 // many documents it flagged.
 func writeAudit(c *cli.Context, in, dir, archiveURL string, spec *crawl.Spec, rep *crawl.AuditReport) (off int, _ error) {
 	from, to := rep.Event.Window()
-	run := &report.Run{Tool: "offtopic", Version: version, Started: time.Now().UTC(), Inputs: absPaths([]string{in}), ArchiveURL: archiveURL, Measures: fmt.Sprintf("%s=%.4f", similarity.MeasureTopic, rep.Threshold),
-		Options: map[string]string{"audit": spec.Name, "threshold": fmt.Sprintf("%.4f", rep.Threshold), "examples": fmt.Sprint(rep.Examples),
+	run := &report.Run{Tool: "offtopic", Version: version, Started: time.Now().UTC(), Inputs: absPaths([]string{in}), ArchiveURL: archiveURL, Measures: similarity.MeasureTopic + "=" + exact(rep.Threshold),
+		Options: map[string]string{"audit": spec.Name, "threshold": exact(rep.Threshold), "examples": fmt.Sprint(rep.Examples),
 			"background": fmt.Sprint(rep.Background), "background_from": rep.BackgroundFrom,
 			"window": from.Format("2006-01-02") + "/" + to.Format("2006-01-02")}}
 	var ds []destination
@@ -170,6 +171,10 @@ func writeAudit(c *cli.Context, in, dir, archiveURL string, spec *crawl.Spec, re
 	}
 	return off, out.Commit()
 }
+
+// exact writes a threshold with every digit it has: a document whose
+// topic is a hair below it stays below it in the reports.
+func exact(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 
 // auditResult is one audited document as a TimeMap of one capture, the unit
 // of a results file; its URI-M and URI-T are in the archive at archiveURL

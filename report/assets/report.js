@@ -363,7 +363,10 @@
   // published and whether that is in the event's window.
   function aud(r) { return r[AUD] || [null, 0, '', 0, null, 3]; }
   function distance(r) { var v = aud(r)[A_TOPIC]; return v === null ? Infinity : Math.abs(v - audit.thr); }
-  function signed(v) { return (v >= 0 ? '+' : '\u2212') + Math.abs(v).toFixed(3); }
+  // digits: 3 decimals, or as many more (up to 8) as a and b need to read
+  // differently when they differ (0.0849 against a threshold of 0.0850).
+  function digits(a, b) { var p = 3; while (p < 8 && a !== b && a.toFixed(p) === b.toFixed(p)) { p++; } return p; }
+  function signed(v) { var p = digits(Math.abs(v), 0); return (v >= 0 ? '+' : '\u2212') + Math.abs(v).toFixed(p); }
   function auditRowElement(id, r) {
     var a = aud(r), tr = el('tr');
     tr.id = 'row-' + id;
@@ -376,7 +379,7 @@
     td.appendChild(ln);
     tr.appendChild(td);
     var topic = a[A_TOPIC];
-    tr.appendChild(topic === null ? num('', '', '\u2013') : num(a[A_WHY] === 1 ? 'offn' : '', topic, topic.toFixed(3)));
+    tr.appendChild(topic === null ? num('', '', '\u2013') : num(a[A_WHY] === 1 ? 'offn' : '', topic, topic.toFixed(digits(topic, audit.thr))));
     tr.appendChild(topic === null ? num('', '', '\u2013') : num('', Math.abs(topic - audit.thr), signed(topic - audit.thr)));
     tr.appendChild(num('', a[A_PUB], a[A_PUB] ? day(a[A_PUB]) : 'undated'));
     tr.appendChild(el('td', 'from', String(a[A_FROM] || '').replace(/-/g, ' ')));
@@ -394,7 +397,7 @@
     p.appendChild(document.createTextNode('Document '));
     p.appendChild(u ? link(u, r[URI]) : el('span', 'nolink', r[URI]));
     p.appendChild(document.createTextNode(u ? ' (the live page)' : ''));
-    var line = ' \u00b7 topic ' + (a[A_TOPIC] === null ? 'not scored' : a[A_TOPIC].toFixed(3) + ' (threshold ' + audit.thr + ')') +
+    var line = ' \u00b7 topic ' + (a[A_TOPIC] === null ? 'not scored' : a[A_TOPIC].toFixed(digits(a[A_TOPIC], audit.thr)) + ' (threshold ' + audit.thr + ')') +
       ' \u00b7 published ' + (a[A_PUB] ? day(a[A_PUB]) + (a[A_FROM] ? ' (from ' + String(a[A_FROM]).replace(/-/g, ' ') + ')' : '') : 'undated') +
       (a[A_WIN] === null ? '' : ', ' + (a[A_WIN] ? 'in' : 'outside') + ' the window ' + audit.from + ' to ' + audit.to) + ' \u00b7 ';
     p.appendChild(document.createTextNode(line));
