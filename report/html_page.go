@@ -20,8 +20,8 @@ type htmlPage struct {
 	// DefaultArchive is set when URI-Ms point at DefaultArchiveURL.
 	DefaultArchive bool
 	// Command is the command that wrote the results (Run.Command).
-	Command string
-	ArchiveURL     string
+	Command    string
+	ArchiveURL string
 }
 
 func (h *HTMLWriter) pageData() htmlPage {
