@@ -64,7 +64,7 @@ func (o *evaluateOptions) run1(c *cli.Context) error {
 	if err != nil {
 		return asUsage(err)
 	}
-	rf, err := openResults(c.Args().First())
+	rf, err := openResults(c.Args().First(), c.App.ErrWriter)
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -84,7 +85,7 @@ type prunePlan struct {
 
 // plan reads the results and decisions and checks the flags: errors are
 // usage errors, except a results file that cannot be read whole.
-func (o *pruneOptions) plan(args []string) (*prunePlan, error) {
+func (o *pruneOptions) plan(args []string, stderr io.Writer) (*prunePlan, error) {
 	if o.mode != "copy" && o.mode != "acl" {
 		return nil, usagef("--mode %q: want copy or acl", o.mode)
 	}
@@ -92,7 +93,7 @@ func (o *pruneOptions) plan(args []string) (*prunePlan, error) {
 	if err != nil {
 		return nil, usagef("--%w", err)
 	}
-	rf, err := openResults(o.results)
+	rf, err := openResults(o.results, stderr)
 	if err != nil {
 		return nil, err
 	}
@@ -106,6 +107,10 @@ func (o *pruneOptions) plan(args []string) (*prunePlan, error) {
 	plan, err := prune.NewPlan(rf.all(), decisions, unsure)
 	if err != nil {
 		return nil, err
+	}
+	if rf.defaulted && len(decisions) > 0 && len(plan.Unmatched) == len(decisions) {
+		return nil, usagef("none of the %d decisions in %s is of a capture in %s, the default results: name the results of the run you reviewed with --results",
+			len(decisions), o.decisions, rf.path)
 	}
 	p := &prunePlan{plan: plan, unsure: unsure, files: args, dir: o.outDir, results: rf.path}
 	if len(p.files) == 0 {
@@ -163,7 +168,12 @@ func collectionFiles(paths []string) ([]string, error) {
 	for _, p := range paths {
 		fi, err := os.Stat(p)
 		if err != nil || !fi.IsDir() {
-			files = append(files, p) // a file, or what prune says cannot be read
+			if err == nil {
+				if err := looksLikeRecords(p); err != nil {
+					return nil, err
+				}
+			}
+			files = append(files, p) // a file, or what the reader says cannot be read
 			continue
 		}
 		var in []string
@@ -180,9 +190,51 @@ func collectionFiles(paths []string) ([]string, error) {
 	return files, nil
 }
 
+// looksLikeRecords refuses (a usage error) a file that neither is named nor
+// starts like a WARC or ARC file: a gold standard or a report given where
+// the collection goes. A file named like one is read whatever it starts
+// with: junk before the first record is a damaged stretch, reported as such.
+func looksLikeRecords(path string) error {
+	if isRecordFile(path) {
+		return nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil // the reader says why
+	}
+	defer f.Close()
+	head := make([]byte, 64)
+	n, _ := io.ReadFull(f, head)
+	head = head[:n]
+	start := bytes.TrimLeft(head, " \t\r\n")
+	for _, magic := range [][]byte{{0x1f, 0x8b}, {0x28, 0xb5, 0x2f, 0xfd}, []byte("WARC/"), []byte("filedesc:")} {
+		if bytes.HasPrefix(start, magic) || n == 0 {
+			return nil
+		}
+	}
+	shown := strings.Map(func(r rune) rune {
+		if r < ' ' || r == 0x7f {
+			return ' '
+		}
+		return r
+	}, strings.ToValidUTF8(string(head[:min(n, 32)]), "?"))
+	return usagef("%s is not a WARC or ARC file (it starts %q): give WARC/ARC files, or folders of them (gold standards and decisions go to --gold and --decisions)", path, shown)
+}
+
+// isRecordFile reports whether a file is named like a WARC or ARC file.
+func isRecordFile(path string) bool {
+	n := strings.ToLower(path)
+	for _, ext := range []string{".warc", ".warc.gz", ".arc", ".arc.gz", ".warc.zst", ".arc.zst"} {
+		if strings.HasSuffix(n, ext) {
+			return true
+		}
+	}
+	return false
+}
+
 // run1 is prune's action.
 func (o *pruneOptions) run1(c *cli.Context) error {
-	p, err := o.plan(c.Args().Slice())
+	p, err := o.plan(c.Args().Slice(), c.App.ErrWriter)
 	if err != nil {
 		return err
 	}

@@ -73,7 +73,7 @@ func (o *reportOptions) run1(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	rf, err := openResults(c.Args().First())
+	rf, err := openResults(c.Args().First(), c.App.ErrWriter)
 	if err != nil {
 		return err
 	}

@@ -2,6 +2,8 @@ package main
 
 import (
 	"errors"
+	"fmt"
+	"io"
 	"io/fs"
 	"iter"
 	"os"
@@ -17,14 +19,17 @@ type resultsFile struct {
 	// path is the file's path; dir the folder it is in.
 	path, dir string
 	f         *os.File
+	// defaulted is set when no results were named (defaultResultsDir).
+	defaulted bool
 	// run is the file's run line, once the results are read.
 	run report.Run
 }
 
 // openResults opens the results file arg names: a file, or a folder holding
-// results.jsonl ("": defaultResultsDir). A file that cannot be opened is a
-// usage error (an option file that cannot be read).
-func openResults(arg string) (*resultsFile, error) {
+// results.jsonl ("": defaultResultsDir, which it says on stderr: they may
+// be another run's). A file that cannot be opened is a usage error (an
+// option file that cannot be read).
+func openResults(arg string, stderr io.Writer) (*resultsFile, error) {
 	given := arg != ""
 	if !given {
 		arg = defaultResultsDir
@@ -40,7 +45,10 @@ func openResults(arg string) (*resultsFile, error) {
 	if err != nil {
 		return nil, usagef("results: %w", err)
 	}
-	return &resultsFile{path: path, dir: filepath.Dir(path), f: f}, nil
+	if !given {
+		fmt.Fprintf(stderr, "offtopic: reading %s (no results named: the default folder of detect)\n", path)
+	}
+	return &resultsFile{path: path, dir: filepath.Dir(path), f: f, defaulted: !given}, nil
 }
 
 // all reads the results (the run line into r.run).

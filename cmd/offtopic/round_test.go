@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"path/filepath"
@@ -40,7 +41,7 @@ func TestWeeklyRound(t *testing.T) {
 	}
 	review := filepath.Join(home, "review")
 	var run report.Run
-	rf, err := openResults(review)
+	rf, err := openResults(review, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
