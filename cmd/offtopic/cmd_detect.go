@@ -45,7 +45,7 @@ collection's model; --one-collection judges them against one.
 Examples:
    offtopic detect --report-dir review --archive-url https://wayback.archive-it.org/1234 collection/*.warc.gz
    offtopic detect --out-dir out collection/*.warc.gz
-   offtopic detect --measures cosine=0.15 --csv scores.csv collection/*.warc.gz
+   offtopic detect --plain --measures cosine=0.15 --csv scores.csv collection/   (OTMT's rule alone)
    offtopic detect --format csv --output - collection/*.warc.gz > scores.csv
    offtopic detect --measures cosine,jaccard,sekernel --idf collection coll/*.warc.gz`,
 		Flags:  o.flags(),
