@@ -44,7 +44,7 @@ collection specification, following the links of the documents most relevant
 to the event first, and writes into --out-dir:
    <name>.warc.gz     the collected records, copied byte for byte
    index.cdxj         their CDXJ index;  timemaps.link  their TimeMaps
-   crawl.jsonl        the crawl log, one document per line in the order collected
+   crawl.jsonl        the crawl log, a document a line in the order collected
    missing.tsv        linked URLs the archive lacks
    relevance.csv      accumulated relevance by documents crawled
    harvest.html       accumulated relevance (and relevant pages with --evaluate)
@@ -68,7 +68,8 @@ prune the off-topic documents.
 
 Examples:
    offtopic crawl --spec election/spec.json --archive archive --out-dir coll
-   offtopic crawl --spec spec.json --archive archive --out-dir cmp --strategy ctg,ct-f,c-f,t-f,unfocused --evaluate relevant.tsv
+   offtopic crawl --spec spec.json --archive archive --out-dir cmp \
+       --strategy ctg,ct-f,c-f,t-f,unfocused --evaluate relevant.tsv
    offtopic crawl audit --spec election/spec.json --archive archive coll
    offtopic prune --results coll-audit`,
 		Flags:       o.flags(),

@@ -33,9 +33,9 @@ func crawlAuditCommand() *cli.Command {
 		Name:      "audit",
 		Usage:     "score every document of an extracted collection against the event and flag the off-topic ones",
 		ArgsUsage: "COLLECTION",
-		Description: `Scores every HTML document of a collection (a crawl's --out-dir folder, or a folder
-or file of WARCs) against the event of --spec, as the crawl scores what it
-reads (topical relevance to the reference documents and keywords), and flags
+		Description: `Scores every HTML document of a collection (a crawl's --out-dir folder, or a
+folder or file of WARCs) against the event of --spec, as the crawl scores what
+it reads (topical relevance to the reference documents and keywords), and flags
 those below a topical threshold or published outside the event's window (the
 span widened by the lead and cool-down times). The threshold is learnt as in
 Klein et al. by random splits of the reference documents' outlinks, here
@@ -45,8 +45,9 @@ that it errs towards keeping what a curator would want (or --threshold). The
 background's document frequencies weigh the terms, so that a page scores the
 same in a focused collection as in a broad one. It writes the results file
 and every report as detect --report-dir does (open offtopic.html to review),
-so that evaluate, review and prune work on the collection. One TimeMap per document; its score "topic" is
-its topical relevance (1 = as topical as the reference documents).
+so that evaluate, review and prune work on the collection. One TimeMap per
+document; its score "topic" is its topical relevance (1 = as topical as the
+reference documents).
 
 The archive the collection was extracted from (--archive DIR, or a remote one
 as crawl takes it: --cdx-server URL or --timegate URL) resolves the reference
@@ -62,9 +63,13 @@ focused one.
 
 Examples:
    offtopic crawl audit --spec spec.json --archive archive coll
-   offtopic crawl audit --spec spec.json --archive archive --evaluate relevant.tsv coll
-   offtopic crawl audit --spec spec.json --cdx-server https://web.archive.org/cdx/search/cdx --memento-prefix https://web.archive.org/web coll
-   offtopic crawl audit --spec spec.json --timegate http://localhost:1208/timegate/ --threshold 0.1 coll
+   offtopic crawl audit --spec spec.json --archive archive \
+       --evaluate relevant.tsv coll
+   offtopic crawl audit --spec spec.json \
+       --cdx-server https://web.archive.org/cdx/search/cdx \
+       --memento-prefix https://web.archive.org/web coll
+   offtopic crawl audit --spec spec.json \
+       --timegate http://localhost:1208/timegate/ --threshold 0.1 coll
    offtopic prune --results coll-audit --out-dir coll-pruned`,
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "spec", Destination: &o.spec, Usage: "collection specification `FILE` (JSON; required)"},

@@ -34,7 +34,7 @@ func detectCommand() *cli.Command {
 		ArgsUsage: "FILE.warc[.gz]|FILE.arc[.gz]...",
 		Description: `Reads WARC and ARC files, groups captures into TimeMaps by canonical URI-R,
 scores each capture against URI-R@t0 and writes, in --out-dir:
-   results.jsonl  one JSON line per TimeMap (the input of 'evaluate' and of reports)
+   results.jsonl  one JSON line per TimeMap (read by evaluate, report, prune)
    offtopic.json  OTMT's output schema
    offtopic.csv   one row per capture: scores, verdict and reason
 With --report-dir it writes these and the reports to review in (offtopic.html,
@@ -43,11 +43,13 @@ collections (named ARCHIVEIT-<id>-...) are judged each against its own
 collection's model; --one-collection judges them against one.
 
 Examples:
-   offtopic detect --report-dir review --archive-url https://wayback.archive-it.org/1234 collection/*.warc.gz
+   offtopic detect --report-dir review \
+       --archive-url https://wayback.archive-it.org/1234 collection/
    offtopic detect --out-dir out collection/*.warc.gz
-   offtopic detect --plain --measures cosine=0.15 --csv scores.csv collection/   (OTMT's rule alone)
+   offtopic detect --plain --measures cosine=0.15 --csv scores.csv collection/
+       (OTMT's rule alone)
    offtopic detect --format csv --output - collection/*.warc.gz > scores.csv
-   offtopic detect --measures cosine,jaccard,sekernel --idf collection coll/*.warc.gz`,
+   offtopic detect --measures cosine,jaccard,sekernel --idf collection coll/`,
 		Flags:  o.flags(),
 		Action: action(o.run1),
 	}
@@ -214,10 +216,13 @@ func score(c *cli.Context, src timemap.Source, st *setup, out *report.Outputs, s
 		return err
 	}
 	w := c.App.ErrWriter
-	fmt.Fprintf(w, "offtopic: %d TimeMaps, %d captures: %d on-topic, %d off-topic, %d not scored; %d records skipped, %d payloads failed\n",
-		stats.TimeMaps, stats.Captures, stats.OnTopic, stats.OffTopic, stats.NotScored, sr.skipped, stats.Failed)
+	// Summary lines fit 80 columns.
+	fmt.Fprintf(w, "offtopic: %d TimeMaps, %d captures: %d on-topic, %d off-topic, %d not scored\n",
+		stats.TimeMaps, stats.Captures, stats.OnTopic, stats.OffTopic, stats.NotScored)
+	fmt.Fprintf(w, "offtopic: %d records skipped, %d payloads failed\n", sr.skipped, stats.Failed)
 	if stats.Collections > 1 {
-		fmt.Fprintf(w, "offtopic: %d Archive-It collections (by the ids in the files' names), each judged against its own model (--one-collection: against one)\n", stats.Collections)
+		fmt.Fprintf(w, "offtopic: %d Archive-It collections (by the ids in the files' names),\n", stats.Collections)
+		fmt.Fprintln(w, "offtopic: each judged against its own model (--one-collection: against one)")
 	}
 	if sr.cut > 0 {
 		fmt.Fprintln(w, cutSummary(sr.cut))

@@ -97,30 +97,9 @@ func writeCommand(b *strings.Builder, app, name string, cmd *cli.Command, notes 
 	if cmd.Description != "" {
 		fmt.Fprintf(b, "\n```text\n%s\n```\n", cmd.Description)
 	}
-	var cats []string
-	byCat := map[string][]cli.Flag{}
-	for _, f := range cmd.Flags {
-		if vf, ok := f.(cli.VisibleFlag); ok && !vf.IsVisible() {
-			continue
-		}
-		cat := ""
-		if cf, ok := f.(cli.CategorizableFlag); ok {
-			cat = cf.GetCategory()
-		}
-		if _, seen := byCat[cat]; !seen {
-			cats = append(cats, cat)
-		}
-		byCat[cat] = append(byCat[cat], f)
-	}
-	for _, cat := range cats {
-		if cat == "" {
-			cat = "Options"
-		}
-		fmt.Fprintf(b, "\n### %s\n\n", cat)
-		if cat == "Options" {
-			cat = ""
-		}
-		for _, f := range byCat[cat] {
+	for _, g := range flagGroups(cmd.Flags) {
+		fmt.Fprintf(b, "\n### %s\n\n", cmp.Or(g.name, "Options"))
+		for _, f := range g.flags {
 			writeFlag(b, f, cmp.Or(notes[name+" "+f.Names()[0]], notes[f.Names()[0]]))
 		}
 	}

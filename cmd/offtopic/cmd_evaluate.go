@@ -38,7 +38,8 @@ by 'detect' or the directory holding results.jsonl (default: ` + defaultResultsD
 Examples:
    offtopic evaluate --gold gold.tsv out
    offtopic evaluate --gold ~/Downloads/decisions.csv out
-   offtopic evaluate --gold gold.tsv --sweep --kinds scenarios.tsv out/results.jsonl`,
+   offtopic evaluate --gold gold.tsv --sweep --kinds scenarios.tsv \
+       out/results.jsonl`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "gold", Destination: &o.gold,
 				Usage: "gold standard `FILE` (required): a TSV, decisions.csv or a reviewed XLSX"},

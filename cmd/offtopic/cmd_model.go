@@ -40,8 +40,10 @@ statistics merge exactly, in any order).
 
 Examples:
    offtopic model -o model.json.gz coll/*.warc.gz
-   offtopic detect --model model.json.gz --shard 0/4 --results part-0.jsonl coll/*.warc.gz
-   ls coll/*.warc.gz | offtopic map | LC_ALL=C sort | offtopic reduce --stats | offtopic model --merge -o model.json.gz`,
+   offtopic detect --model model.json.gz --shard 0/4 --results part-0.jsonl \
+       coll/*.warc.gz
+   ls coll/*.warc.gz | offtopic map | LC_ALL=C sort | offtopic reduce --stats |
+       offtopic model --merge -o model.json.gz`,
 		Flags: slices.Concat([]cli.Flag{
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "model.json.gz", Destination: &o.output,
 				Usage: "write the model to `FILE` (-: stdout, uncompressed)"},

@@ -51,7 +51,8 @@ stands for the WARC and ARC files in it, as a crawl's or audit's does):
 Examples:
    offtopic prune --results out                   (writes out-pruned)
    offtopic prune --results out --decisions reviewed.xlsx --out-dir clean
-   offtopic prune --results out --decisions decisions.csv --unsure verdict --out-dir clean
+   offtopic prune --results out --decisions decisions.csv --unsure verdict \
+       --out-dir clean
    offtopic prune --results out --mode acl --out-dir acl
    offtopic prune --results coll-audit            (after crawl audit coll)`,
 		Flags: []cli.Flag{

@@ -24,7 +24,7 @@ func reportCommand() *cli.Command {
 		Usage:     "render a saved results file as XLSX, HTML, OTMT JSON or CSV (nothing is recomputed)",
 		ArgsUsage: "[RESULTS.jsonl|DIR]",
 		Description: `Reads the results file written by 'detect' (or the directory holding
-results.jsonl; default " + defaultResultsDir + ") and writes the reports asked for.
+results.jsonl; default offtopic-out) and writes the reports asked for.
 
 Examples:
    offtopic report --format html out

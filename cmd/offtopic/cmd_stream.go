@@ -38,7 +38,8 @@ ARC file; every capture in it becomes one line "SURT key<TAB>14-digit time<TAB>
 capture as JSON" on stdout. Sorting the output as text groups it by TimeMap.
 
 Examples:
-   ls coll/*.warc.gz | offtopic map | LC_ALL=C sort | offtopic reduce | offtopic merge --out-dir out`,
+   ls coll/*.warc.gz | offtopic map | LC_ALL=C sort | offtopic reduce |
+       offtopic merge --out-dir out`,
 		Flags:  []cli.Flag{canonicalizeFlag(&o.canonicalize, ""), tempDirFlag(&o.tempDir, "")},
 		Action: action(o.run1),
 	}

@@ -28,12 +28,13 @@ func timemapCommand() *cli.Command {
 		ArgsUsage: "FILE.warc[.gz]|FILE.arc[.gz]...",
 		Description: `Groups every capture by canonical URI-R and writes, in --out-dir:
    index.cdxj        a pywb-compatible CDXJ index of the input
-   timemaps.link     every TimeMap in RFC 7089 link-format, separated by blank lines
+   timemaps.link     every TimeMap in RFC 7089 link-format, blank lines between
    timemaps.jsonl    every TimeMap as JSON (MemGator's shape), one per line
 
 Examples:
    offtopic timemap --out-dir idx collection/*.warc.gz
-   offtopic timemap --canonicalize none --archive-url https://wayback.example.org/web coll.warc.gz`,
+   offtopic timemap --canonicalize none \
+       --archive-url https://wayback.example.org/web coll.warc.gz`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "out-dir", Aliases: []string{"d"}, Value: "offtopic-timemaps", Destination: &o.outDir,
 				Usage: "write the index and TimeMaps into `DIR`"},
