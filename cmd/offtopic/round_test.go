@@ -150,3 +150,117 @@ func TestDeadTimeGate(t *testing.T) {
 		t.Errorf("%d requests to a TimeGate that refused the first seed's every try, want at most 8", n)
 	}
 }
+
+// TestWeeklyRoundAsDocumented runs docs/review.md's weekly round as it is
+// printed: each "cd" and each offtopic command of its block, in order, with
+// ~ a home of the test's; the decisions files the browser would download
+// are written when a command first names them.
+func TestWeeklyRoundAsDocumented(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "docs", "review.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(b), "## The weekly round\n")
+	_, block, ok2 := strings.Cut(section, "```sh\n")
+	block, _, ok3 := strings.Cut(block, "```")
+	if !ok || !ok2 || !ok3 {
+		t.Fatal("docs/review.md has no sh block under \"## The weekly round\"")
+	}
+	home := t.TempDir()
+	coll := filepath.Join(home, "archive", "collection")
+	os.MkdirAll(coll, 0o755)
+	os.MkdirAll(filepath.Join(home, "Downloads"), 0o755)
+	for _, f := range sampleFiles(t) {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(coll, filepath.Base(f)), data, 0o644)
+	}
+	expand := func(s string) string {
+		if s == "~" || strings.HasPrefix(s, "~/") {
+			return home + s[1:]
+		}
+		return s
+	}
+	decisionsFiles := 0
+	ran := 0
+	for _, line := range strings.Split(block, "\n") {
+		cmd, _, _ := strings.Cut(line, "#")
+		fields := strings.Fields(cmd)
+		if len(fields) == 0 {
+			continue
+		}
+		for i := range fields {
+			fields[i] = expand(fields[i])
+		}
+		switch fields[0] {
+		case "cd":
+			t.Chdir(fields[1])
+			continue
+		case "offtopic":
+		default:
+			t.Fatalf("docs/review.md's round runs %q, which this test does not know", line)
+		}
+		for i, f := range fields {
+			if i > 0 && (fields[i-1] == "--gold" || fields[i-1] == "--decisions") {
+				if _, err := os.Stat(f); err != nil {
+					decisionsFiles++
+					writeDecisions(t, f, filepath.Join(home, "archive", "review"), decisionsFiles)
+				}
+			}
+		}
+		code, _, stderr := runCLI(t, fields[1:]...)
+		if code != 0 {
+			t.Fatalf("%s (in %s): exit %d: %s", strings.TrimSpace(cmd), mustGetwd(t), code, stderr)
+		}
+		ran++
+	}
+	if ran < 4 || decisionsFiles != 2 {
+		t.Errorf("the round ran %d commands with %d decisions files, want detect, evaluate and two prunes with two files", ran, decisionsFiles)
+	}
+	if _, err := os.Stat(filepath.Join(home, "archive", "review-pruned", "index.cdxj")); err != nil {
+		t.Errorf("the round left no pruned copy: %v", err)
+	}
+}
+
+// writeDecisions writes the decisions the curator saves in the week's
+// round n: the first off-topic capture on-topic, then (n > 1) the first
+// on-topic capture after a t0 off-topic too.
+func writeDecisions(t *testing.T, path, results string, n int) {
+	t.Helper()
+	rf, err := openResults(results, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rf.Close()
+	csv := "key,timestamp,uri_m,uri_r,curator decision\n"
+	var on, off bool
+	for r, err := range rf.all() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, c := range r.Captures {
+			k := similarity.KeyOf(&c)
+			switch {
+			case c.Verdict == similarity.VerdictOff && !off:
+				csv += fmt.Sprintf("%q,%s,%q,%q,on-topic\n", k.Key, k.TS, c.URIM, c.URIR)
+				off = true
+			case c.Verdict == similarity.VerdictOn && i > 0 && n > 1 && !on:
+				csv += fmt.Sprintf("%q,%s,%q,%q,off-topic\n", k.Key, k.TS, c.URIM, c.URIR)
+				on = true
+			}
+		}
+	}
+	if err := os.WriteFile(path, []byte(csv), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func mustGetwd(t *testing.T) string {
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return wd
+}
