@@ -132,12 +132,12 @@ type input struct {
 // usual form.
 func openInput(c *cli.Context, so *scoringOptions, src *sourceOptions, quiet bool, example string) (*input, error) {
 	files := c.Args().Slice()
-	if len(files) == 0 && !src.isRemote() && len(src.index.Value()) == 0 {
-		return nil, usagef("no input files (try: %s)", example)
+	kind, err := src.kind(files, example)
+	if err != nil {
+		return nil, err
 	}
 	if len(files) > 0 {
 		// A folder stands for the WARC and ARC files in it, as for prune.
-		var err error
 		if files, err = collectionFiles(files); err != nil {
 			return nil, err
 		}
@@ -146,11 +146,8 @@ func openInput(c *cli.Context, so *scoringOptions, src *sourceOptions, quiet boo
 	if err != nil {
 		return nil, err
 	}
-	if err := src.check(); err != nil {
-		return nil, err
-	}
 	in := &input{st: st, prog: newProgress(c.App.ErrWriter, quiet), warn: &warnings{w: c.App.ErrWriter}}
-	if in.src, err = src.open(c.Context, st, files, in.prog, in.warn); err != nil {
+	if in.src, err = src.open(c.Context, kind, st, files, in.prog, in.warn); err != nil {
 		in.warn.summary()
 		return nil, err
 	}

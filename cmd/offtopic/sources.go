@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -14,9 +13,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/offtopic/offtopic/extract"
 	"github.com/offtopic/offtopic/remote"
-	"github.com/offtopic/offtopic/similarity"
 	"github.com/offtopic/offtopic/timemap"
 )
 
@@ -56,26 +53,6 @@ func (o *sourceOptions) flags() []cli.Flag {
 	flags = append(flags, o.cdx.serverFlags()...)
 	flags = append(flags, o.cdx.queryFlags()...)
 	return append(flags, o.client.flags()...)
-}
-
-// isRemote reports whether any remote source is selected.
-func (o *sourceOptions) isRemote() bool {
-	return len(o.timemaps.Value()) > 0 || o.cdx.server != "" || o.archiveit != "" || o.timegate != ""
-}
-
-// check refuses flag values out of range (usage errors).
-func (o *sourceOptions) check() error {
-	if o.isRemote() {
-		if err := o.client.check(); err != nil {
-			return err
-		}
-	}
-	if o.cdx.server != "" {
-		if _, err := o.cdx.query(); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // archiveHosts are the archives the flags name, which the client may reach
@@ -285,6 +262,8 @@ type source struct {
 	// all is every TimeMap of local files when src selects some (seeds):
 	// redirects and frames are followed into the others.
 	all timemap.Source
+	// tmOpts are how a remote source reads TimeMaps.
+	tmOpts remote.TimeMapOptions
 }
 
 // others is where redirects and frames that leave the TimeMaps scored are
@@ -315,159 +294,6 @@ func (s *source) summary(w io.Writer) {
 		cs.Requests, cs.Retries, cs.Failures, cs.CacheHits, cs.CacheMisses, cs.Bytes)
 	fmt.Fprintf(w, "offtopic: %d TimeMaps dropped for errors, %d without mementos, %d linked TimeMap pages skipped\n",
 		s.counts.dropped.Load(), s.counts.noMementos.Load(), s.counts.pages.Load())
-}
-
-// open opens the source the flags name: remote TimeMaps, a CDX server,
-// Archive-It, CDX/CDXJ indexes, or (by default) WARC/ARC files.
-func (o *sourceOptions) open(ctx context.Context, st *setup, files []string, prog *progress, warn *warnings) (*source, error) {
-	if o.isRemote() {
-		return o.openRemote(st, warn)
-	}
-	if idx := o.index.Value(); len(idx) > 0 {
-		ci, err := timemap.OpenIndex(idx, timemap.CDXOptions{WARCDir: o.warcDir, Canon: st.canon, OnError: warn.add, TempDir: st.tempDir})
-		if err != nil {
-			return nil, err
-		}
-		if o.seeds != "" {
-			seeds, err := readSeedsFile(o.seeds, st.canon)
-			if err != nil {
-				ci.Close()
-				return nil, err
-			}
-			ci.Select(seeds)
-		}
-		pl := timemap.NewPayloads()
-		return &source{src: ci, read: pl.Read, close: func() { pl.Close(); ci.Close() }, inputs: absPaths(idx)}, nil
-	}
-	if len(files) == 0 {
-		return nil, usagef("no input: give WARC/ARC files, --index, --timemap, --cdx-server, --timegate or --archiveit")
-	}
-	prog.begin("index", 0)
-	// Payloads are extracted as the index reads them, not read again.
-	notes := similarity.NewPayloadNotes(st.opts, extract.Options{})
-	idx, err := timemap.BuildIndex(ctx, files, timemap.IndexOptions{Canon: st.canon, TempDir: st.tempDir, OnError: warn.add, Workers: st.workers,
-		Note: notes.Note, WantsNote: notes.Wants,
-		Progress: func(filesDone, captures int) {
-			prog.update(captures, fmt.Sprintf("captures, %d/%d files", filesDone, len(files)))
-		}})
-	if err != nil {
-		prog.end()
-		return nil, err
-	}
-	is := idx.Stats()
-	prog.finish(is.Captures, fmt.Sprintf("captures, %d/%d files", is.Files, len(files)))
-	if is.Captures == 0 {
-		idx.Close()
-		return nil, errors.New("no captures found in the input")
-	}
-	var src timemap.Source = idx
-	if o.seeds != "" {
-		seeds, err := readSeedsFile(o.seeds, st.canon)
-		if err != nil {
-			idx.Close()
-			return nil, err
-		}
-		src = seeds.Select(src)
-	}
-	pl := timemap.NewPayloads()
-	s := &source{src: src, read: pl.Read, close: func() { idx.Close(); pl.Close() }, inputs: absPaths(files), total: is.Captures, skipped: is.Skipped, cut: is.Cut}
-	if src != timemap.Source(idx) {
-		s.all = idx
-	}
-	return s, nil
-}
-
-func readSeedsFile(path string, canon timemap.CanonMode) (*timemap.Seeds, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return timemap.ReadSeeds(f, path, canon)
-}
-
-// openRemote sets up the polite client and the remote source.
-func (o *sourceOptions) openRemote(st *setup, warn *warnings) (_ *source, err error) {
-	client, cleanup, err := o.client.newRunClient(o.archiveHosts(), st.tempDir)
-	if err != nil {
-		return nil, err
-	}
-	defer func() {
-		if err != nil {
-			cleanup()
-		}
-	}()
-	mopts := o.client.mementoOptions()
-	counts := &remoteCounts{}
-	s := &source{client: client, close: cleanup, read: remote.MementoReader(client, mopts), counts: counts}
-	src, err := o.remoteSource(s, client, st, warn)
-	if err != nil {
-		return nil, err
-	}
-	// Every capture's memento is fetched (once: the cache serves the second
-	// read) to learn its archived status and type; failures are listed as
-	// not scored with their reason.
-	resolved := remote.ResolveMementos(src, client, mopts, func(c timemap.Capture, err error) {
-		warn.add(fmt.Errorf("%s: %w", timemap.URIM("", c), err))
-	})
-	s.src = remote.SkipFailed(resolved, func(err error) {
-		if errors.Is(err, remote.ErrNotArchived) {
-			counts.noMementos.Add(1)
-		} else {
-			counts.dropped.Add(1)
-		}
-		warn.add(err)
-	})
-	return s, nil
-}
-
-// remoteSource is the remote source the flags name, whose inputs it
-// records in s.
-func (o *sourceOptions) remoteSource(s *source, client *remote.Client, st *setup, warn *warnings) (timemap.Source, error) {
-	tmOpts := remote.TimeMapOptions{Canon: st.canon, ArchivePrefix: o.cdx.mementoPrefix, OnWarning: func(err error) {
-		s.counts.pages.Add(1)
-		warn.add(err)
-	}}
-	switch {
-	case len(o.timemaps.Value()) > 0:
-		uris, err := expandList(o.timemaps.Value())
-		if err != nil {
-			return nil, err
-		}
-		s.inputs = uris
-		return remote.NewTimeMapSource(client, uris, tmOpts), nil
-	case o.timegate != "":
-		if o.seeds == "" {
-			return nil, usagef("--timegate needs --seeds: the URI-Rs to look up")
-		}
-		urirs, err := expandList([]string{"@" + o.seeds})
-		if err != nil {
-			return nil, err
-		}
-		s.inputs = []string{o.timegate}
-		return remote.NewTimeGateSource(client, o.timegate, urirs, time.Time{}, tmOpts), nil
-	case o.cdx.server != "":
-		srv, err := o.cdx.open(client, st.canon)
-		if err != nil {
-			return nil, err
-		}
-		if o.seeds == "" {
-			return nil, usagef("--cdx-server needs --seeds: the URLs whose captures to list")
-		}
-		seeds, err := expandList([]string{"@" + o.seeds})
-		if err != nil {
-			return nil, err
-		}
-		q, err := o.cdx.query()
-		if err != nil {
-			return nil, err
-		}
-		s.inputs = []string{o.cdx.server}
-		return srv.SeedSource(seeds, q), nil
-	}
-	s.inputs = []string{"archive-it:" + o.archiveit}
-	return &remote.ArchiveIt{Collection: o.archiveit, Doer: client,
-		BaseURL: o.archiveitWayback, CollectionBaseURL: o.archiveitSite}, nil
 }
 
 // expandList reads "@FILE" entries as one item per line.
