@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -20,7 +21,7 @@ type detectOptions struct {
 	out     outputOptions
 	scoring scoringOptions
 	src     sourceOptions
-	run     runOptions
+	runOpts runOptions
 	prof    profileOptions
 	// oneCollection judges files of several Archive-It collections together.
 	oneCollection bool
@@ -51,7 +52,7 @@ Examples:
    offtopic detect --format csv --output - collection/*.warc.gz > scores.csv
    offtopic detect --measures cosine,jaccard,sekernel --idf collection coll/`,
 		Flags:  o.flags(),
-		Action: action(o.run1),
+		Action: action(o.run),
 	}
 }
 
@@ -60,12 +61,12 @@ func (o *detectOptions) flags() []cli.Flag {
 		&cli.BoolFlag{Name: "one-collection", Destination: &o.oneCollection, Category: catScoring,
 			Usage: "judge files of several Archive-It collections as one (default: each against its own model)"}},
 		o.src.flags(),
-		o.run.flags("exit 1 when any record or payload had to be skipped"), o.prof.flags())
+		o.runOpts.flags("exit 1 when any record or payload had to be skipped"), o.prof.flags())
 }
 
 // run1 is detect's action.
-func (o *detectOptions) run1(c *cli.Context) error {
-	stopProfiles, err := o.prof.start(c.App.ErrWriter)
+func (o *detectOptions) run(ctx context.Context, e env) error {
+	stopProfiles, err := o.prof.start(e.stderr)
 	if err != nil {
 		return err
 	}
@@ -74,20 +75,20 @@ func (o *detectOptions) run1(c *cli.Context) error {
 	if err := o.out.check(); err != nil {
 		return err
 	}
-	in, err := openInput(c, &o.scoring, &o.src, o.run.quiet, "offtopic detect --out-dir out collection/*.warc.gz")
+	in, err := openInput(ctx, e, &o.scoring, &o.src, o.runOpts.quiet, "offtopic detect --out-dir out collection/*.warc.gz")
 	if err != nil {
 		return err
 	}
 	defer in.src.close()
 	st, src := in.st, in.src
-	out, err := o.out.open(st.run, c.App.Writer)
+	out, err := o.out.open(st.run, e.stdout)
 	if err != nil {
 		return err
 	}
 	defer out.Abort()
-	err = score(c, st.shard.Select(src.src), st, out, scoreRun{prog: in.prog, warn: in.warn, total: src.total, strict: o.run.strict,
+	err = score(ctx, e, st.shard.Select(src.src), st, out, scoreRun{prog: in.prog, warn: in.warn, total: src.total, strict: o.runOpts.strict,
 		skipped: src.skipped, cut: src.cut, read: src.read, others: src.others(st), eachCollection: !o.oneCollection, start: start})
-	src.summary(c.App.ErrWriter)
+	src.summary(e.stderr)
 	return err
 }
 
@@ -130,8 +131,8 @@ type input struct {
 // openInput checks the scoring and source flags (usage errors) and opens
 // the source they and the arguments name. example shows the command's
 // usual form.
-func openInput(c *cli.Context, so *scoringOptions, src *sourceOptions, quiet bool, example string) (*input, error) {
-	files := c.Args().Slice()
+func openInput(ctx context.Context, e env, so *scoringOptions, src *sourceOptions, quiet bool, example string) (*input, error) {
+	files := e.args
 	kind, err := src.kind(files, example)
 	if err != nil {
 		return nil, err
@@ -142,12 +143,12 @@ func openInput(c *cli.Context, so *scoringOptions, src *sourceOptions, quiet boo
 			return nil, err
 		}
 	}
-	st, err := so.setup(files, c.App.ErrWriter)
+	st, err := so.setup(files, e.stderr)
 	if err != nil {
 		return nil, err
 	}
-	in := &input{st: st, prog: newProgress(c.App.ErrWriter, quiet), warn: &warnings{w: c.App.ErrWriter}}
-	if in.src, err = src.open(c.Context, kind, st, files, in.prog, in.warn); err != nil {
+	in := &input{st: st, prog: newProgress(e.stderr, quiet), warn: &warnings{w: e.stderr}}
+	if in.src, err = src.open(ctx, kind, st, files, in.prog, in.warn); err != nil {
 		in.warn.summary()
 		return nil, err
 	}
@@ -200,10 +201,10 @@ type scoreRun struct {
 
 // score runs detection over src into out and reports how it went: the step
 // shared by detect and reduce.
-func score(c *cli.Context, src timemap.Source, st *setup, out *report.Outputs, sr scoreRun) error {
+func score(ctx context.Context, e env, src timemap.Source, st *setup, out *report.Outputs, sr scoreRun) error {
 	cfg := detectConfig(st, sr.read, sr.warn, sr.prog, sr.total)
 	cfg.Others, cfg.EachCollection = sr.others, sr.eachCollection
-	stats, err := similarity.Detect(c.Context, src, cfg, out.Write)
+	stats, err := similarity.Detect(ctx, src, cfg, out.Write)
 	sr.prog.end()
 	sr.warn.summary()
 	if err != nil {
@@ -212,7 +213,7 @@ func score(c *cli.Context, src timemap.Source, st *setup, out *report.Outputs, s
 	if err := out.Commit(); err != nil {
 		return err
 	}
-	w := c.App.ErrWriter
+	w := e.stderr
 	// Summary lines fit 80 columns.
 	fmt.Fprintf(w, "offtopic: %d TimeMaps, %d captures: %d on-topic, %d off-topic, %d not scored\n",
 		stats.TimeMaps, stats.Captures, stats.OnTopic, stats.OffTopic, stats.NotScored)

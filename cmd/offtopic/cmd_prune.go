@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -71,7 +72,7 @@ Examples:
 			&cli.BoolFlag{Name: "strict", Destination: &o.strict, Category: catRun,
 				Usage: "exit 1 when anything could not be done as the results and decisions ask"},
 		},
-		Action: action(o.run1),
+		Action: action(o.run),
 	}
 }
 
@@ -234,12 +235,12 @@ func isRecordFile(path string) bool {
 }
 
 // run1 is prune's action.
-func (o *pruneOptions) run1(c *cli.Context) error {
-	p, err := o.plan(c.Args().Slice(), c.App.ErrWriter)
+func (o *pruneOptions) run(ctx context.Context, e env) error {
+	p, err := o.plan(e.args, e.stderr)
 	if err != nil {
 		return err
 	}
-	w := c.App.ErrWriter
+	w := e.stderr
 	plan := p.plan
 	if n := plan.DecidedOn + plan.DecidedOff + plan.Unsure; n > 0 {
 		fmt.Fprintf(w, "offtopic: %s: %d off-topic, %d on-topic, %d unsure", count(n, "curator decision"), plan.DecidedOff, plan.DecidedOn, plan.Unsure)
@@ -253,16 +254,16 @@ func (o *pruneOptions) run1(c *cli.Context) error {
 			n, p.results, plan.Unmatched[0].Key, plan.Unmatched[0].TS)
 	}
 	if o.mode == "acl" {
-		return o.acl(c, p)
+		return o.acl(ctx, e, p)
 	}
-	return o.copy(c, p)
+	return o.copy(ctx, e, p)
 }
 
 // copy writes the collection without its off-topic captures (--mode copy).
-func (o *pruneOptions) copy(c *cli.Context, p *prunePlan) error {
-	w, plan := c.App.ErrWriter, p.plan
+func (o *pruneOptions) copy(ctx context.Context, e env, p *prunePlan) error {
+	w, plan := e.stderr, p.plan
 	plan.KeepDamaged = o.keepDamaged
-	sum, err := prune.Copy(c.Context, plan, p.files, p.dir)
+	sum, err := prune.Copy(ctx, plan, p.files, p.dir)
 	if err != nil {
 		return err
 	}
@@ -303,10 +304,10 @@ func (o *pruneOptions) copy(c *cli.Context, p *prunePlan) error {
 
 // acl writes pywb access rules and an index without the off-topic
 // captures (--mode acl).
-func (o *pruneOptions) acl(c *cli.Context, p *prunePlan) error {
-	w, plan := c.App.ErrWriter, p.plan
+func (o *pruneOptions) acl(ctx context.Context, e env, p *prunePlan) error {
+	w, plan := e.stderr, p.plan
 	warn := &warnings{w: w}
-	sum, kept, err := prune.WriteACLFiles(c.Context, plan, p.files, p.dir, warn.add)
+	sum, kept, err := prune.WriteACLFiles(ctx, plan, p.files, p.dir, warn.add)
 	if err != nil {
 		return err
 	}

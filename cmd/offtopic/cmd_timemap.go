@@ -43,13 +43,13 @@ Examples:
 			tempDirFlag(&o.tempDir, ""),
 			&cli.BoolFlag{Name: "strict", Destination: &o.strict, Usage: "exit 1 when any record had to be skipped"},
 		},
-		Action: action(o.run1),
+		Action: action(o.run),
 	}
 }
 
 // run1 is timemap's action.
-func (o *timemapOptions) run1(c *cli.Context) error {
-	files := c.Args().Slice()
+func (o *timemapOptions) run(ctx context.Context, e env) error {
+	files := e.args
 	if len(files) == 0 {
 		return usagef("no input files")
 	}
@@ -57,21 +57,21 @@ func (o *timemapOptions) run1(c *cli.Context) error {
 	if err != nil {
 		return usagef("--canonicalize: %w", err)
 	}
-	warn := &warnings{w: c.App.ErrWriter}
-	idx, err := timemap.BuildIndex(c.Context, files, timemap.IndexOptions{Canon: canon, TempDir: o.tempDir, OnError: warn.add})
+	warn := &warnings{w: e.stderr}
+	idx, err := timemap.BuildIndex(ctx, files, timemap.IndexOptions{Canon: canon, TempDir: o.tempDir, OnError: warn.add})
 	warn.summary()
 	if err != nil {
 		return err
 	}
 	defer idx.Close()
-	n, err := writeTimeMaps(c.Context, idx, o.outDir, timemap.LinkOptions{ArchivePrefix: o.archiveURL})
+	n, err := writeTimeMaps(ctx, idx, o.outDir, timemap.LinkOptions{ArchivePrefix: o.archiveURL})
 	if err != nil {
 		return err
 	}
 	st := idx.Stats()
-	fmt.Fprintf(c.App.ErrWriter, "offtopic: %d files, %d captures in %d TimeMaps, %d records skipped; wrote %s\n", st.Files, st.Captures, n, st.Skipped, o.outDir)
+	fmt.Fprintf(e.stderr, "offtopic: %d files, %d captures in %d TimeMaps, %d records skipped; wrote %s\n", st.Files, st.Captures, n, st.Skipped, o.outDir)
 	if st.Cut > 0 {
-		fmt.Fprintln(c.App.ErrWriter, cutSummary(st.Cut))
+		fmt.Fprintln(e.stderr, cutSummary(st.Cut))
 	}
 	switch {
 	case st.FilesFailed > 0:

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -112,11 +113,29 @@ func exitStatus(ctx context.Context, err error) int {
 	return exitFailed
 }
 
-// action wraps a command's action: its errors name the command, and usage
-// errors point to the command's --help.
-func action(fn cli.ActionFunc) cli.ActionFunc {
+// env is what an action runs with besides its options: its arguments and
+// where it reads and writes. Actions take it, not urfave/cli's Context, so
+// that they run, and are tested, without the command-line library: each
+// command is its options' run(ctx, env).
+type env struct {
+	args           []string
+	stdin          io.Reader
+	stdout, stderr io.Writer
+}
+
+// first is the first argument, "" without any.
+func (e env) first() string {
+	if len(e.args) == 0 {
+		return ""
+	}
+	return e.args[0]
+}
+
+// action makes a command's run its urfave/cli action: its errors name the
+// command, and usage errors point to the command's --help.
+func action(run func(ctx context.Context, e env) error) cli.ActionFunc {
 	return func(c *cli.Context) error {
-		err := fn(c)
+		err := run(c.Context, env{args: c.Args().Slice(), stdin: c.App.Reader, stdout: c.App.Writer, stderr: c.App.ErrWriter})
 		if err == nil {
 			return nil
 		}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -60,5 +62,57 @@ func TestSummaryFits(t *testing.T) {
 		if !strings.HasPrefix(line, "offtopic: wrote ") && len(line) > 80 {
 			t.Errorf("detect's summary has a line of %d columns: %s", len(line), line)
 		}
+	}
+}
+
+// TestFlagNames: a flag that takes a value shows what (no bare "value"),
+// detect's results file is --jsonl beside --json and --csv (prune's
+// --results reads results), evaluate writes into --report-dir as detect
+// does, crawl's random seed is --random-seed beside detect's --seeds FILE;
+// the old names still work and say the new ones (issue 37 item 5).
+func TestFlagNames(t *testing.T) {
+	var notFound error
+	var walk func(path string, cmds []*cli.Command)
+	walk = func(path string, cmds []*cli.Command) {
+		for _, c := range cmds {
+			p := strings.TrimSpace(path + " " + c.Name)
+			for _, f := range c.Flags {
+				if vf, ok := f.(cli.VisibleFlag); ok && !vf.IsVisible() {
+					continue
+				}
+				if names, _ := flagHelp(f); strings.Contains(names, " VALUE") || strings.Contains(names, " value") {
+					t.Errorf("offtopic %s: %s has no placeholder", p, names)
+				}
+			}
+			walk(p, c.Subcommands)
+		}
+	}
+	walk("", newApp(nil, nil, nil, &notFound).Commands)
+	for _, tc := range []struct {
+		cmd, flag string
+		absent    []string
+	}{
+		{"detect", "--jsonl FILE", []string{"--results"}},
+		{"evaluate", "--report-dir DIR", []string{"--report "}},
+		{"crawl", "--random-seed N", []string{"--seed "}},
+		{"crawl audit", "--random-seed N", []string{"--seed "}},
+	} {
+		_, out, _ := runCLI(t, append(strings.Fields(tc.cmd), "--help")...)
+		if !strings.Contains(out, tc.flag) {
+			t.Errorf("offtopic %s --help does not show %s", tc.cmd, tc.flag)
+		}
+		for _, a := range tc.absent {
+			if strings.Contains(out, a) {
+				t.Errorf("offtopic %s --help still shows %s", tc.cmd, a)
+			}
+		}
+	}
+	dir := t.TempDir()
+	code, _, stderr := runCLI(t, append([]string{"detect", "-q", "--results", filepath.Join(dir, "r.jsonl")}, sampleFiles(t)...)...)
+	if code != 0 || !strings.Contains(stderr, "--results is now --jsonl") {
+		t.Errorf("detect --results (the old name): exit %d: %s", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "r.jsonl")); err != nil {
+		t.Errorf("detect --results wrote nothing: %v", err)
 	}
 }

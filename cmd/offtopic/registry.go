@@ -35,8 +35,8 @@ func sourceKinds() []sourceKind {
 	cdx := []string{"cdx-from", "cdx-to", "cdx-limit", "cdx-filter", "memento-prefix"}
 	return []sourceKind{
 		{name: "WARC/ARC files", given: func(_ *sourceOptions, files []string) bool { return len(files) > 0 }, takes: []string{"seeds"}, local: (*sourceOptions).openFiles},
-		{name: "--index", given: func(o *sourceOptions, _ []string) bool { return len(o.index.Value()) > 0 }, takes: []string{"seeds", "warc-dir"}, local: (*sourceOptions).openIndex},
-		{name: "--timemap", given: func(o *sourceOptions, _ []string) bool { return len(o.timemaps.Value()) > 0 }, takes: []string{"memento-prefix"}, remote: (*sourceOptions).timeMapSource},
+		{name: "--index", given: func(o *sourceOptions, _ []string) bool { return len(o.index) > 0 }, takes: []string{"seeds", "warc-dir"}, local: (*sourceOptions).openIndex},
+		{name: "--timemap", given: func(o *sourceOptions, _ []string) bool { return len(o.timemaps) > 0 }, takes: []string{"memento-prefix"}, remote: (*sourceOptions).timeMapSource},
 		{name: "--timegate", given: func(o *sourceOptions, _ []string) bool { return o.timegate != "" }, takes: []string{"seeds"}, remote: (*sourceOptions).timeGateSource},
 		{name: "--cdx-server", given: func(o *sourceOptions, _ []string) bool { return o.cdx.server != "" }, takes: append([]string{"seeds"}, cdx...), remote: (*sourceOptions).cdxSource},
 		{name: "--archiveit", given: func(o *sourceOptions, _ []string) bool { return o.archiveit != "" }, remote: (*sourceOptions).archiveItSource},
@@ -52,7 +52,7 @@ func (o *sourceOptions) set() []string {
 		given bool
 	}{
 		{"seeds", o.seeds != ""}, {"warc-dir", o.warcDir != ""}, {"memento-prefix", o.cdx.mementoPrefix != ""},
-		{"cdx-from", o.cdx.from != ""}, {"cdx-to", o.cdx.to != ""}, {"cdx-limit", o.cdx.limit != 0}, {"cdx-filter", len(o.cdx.filters.Value()) > 0},
+		{"cdx-from", o.cdx.from != ""}, {"cdx-to", o.cdx.to != ""}, {"cdx-limit", o.cdx.limit != 0}, {"cdx-filter", len(o.cdx.filters) > 0},
 	} {
 		if f.given {
 			set = append(set, f.name)
@@ -143,7 +143,7 @@ func (o *sourceOptions) openFiles(ctx context.Context, st *setup, files []string
 
 // openIndex reads captures from CDX/CDXJ indexes of WARCs in --warc-dir.
 func (o *sourceOptions) openIndex(_ context.Context, st *setup, _ []string, _ *progress, warn *warnings) (*source, error) {
-	idx := o.index.Value()
+	idx := o.index
 	ci, err := timemap.OpenIndex(idx, timemap.CDXOptions{WARCDir: o.warcDir, Canon: st.canon, OnError: warn.add, TempDir: st.tempDir})
 	if err != nil {
 		return nil, err
@@ -213,7 +213,7 @@ func (o *sourceOptions) openRemote(k *sourceKind, st *setup, warn *warnings) (_ 
 
 // timeMapSource fetches the TimeMaps --timemap names (@FILE: one a line).
 func (o *sourceOptions) timeMapSource(s *source, client *remote.Client, _ *setup) (timemap.Source, error) {
-	uris, err := expandList(o.timemaps.Value())
+	uris, err := expandList(o.timemaps)
 	if err != nil {
 		return nil, usagef("--timemap: %w", err)
 	}

@@ -20,9 +20,9 @@ import (
 // sourceOptions say where captures come from besides WARC/ARC files
 // (detect, model).
 type sourceOptions struct {
-	index            cli.StringSlice
+	index            []string
 	warcDir, seeds   string
-	timemaps         cli.StringSlice
+	timemaps         []string
 	archiveit        string
 	timegate         string
 	archiveitWayback string
@@ -33,13 +33,13 @@ type sourceOptions struct {
 
 func (o *sourceOptions) flags() []cli.Flag {
 	flags := []cli.Flag{
-		&cli.StringSliceFlag{Name: "index", Destination: &o.index, Category: catSources,
+		&cli.StringSliceFlag{Name: "index", Action: setSlice(&o.index), Category: catSources,
 			Usage: "read captures from CDX/CDXJ `FILE`s, not WARCs"},
 		&cli.StringFlag{Name: "warc-dir", Destination: &o.warcDir, Category: catSources,
 			Usage: "with --index: the `DIR` the index's file names are in"},
 		&cli.StringFlag{Name: "seeds", Destination: &o.seeds, Category: catSources,
 			Usage: "score only these URI-Rs: `FILE` of URLs or prefixes (URL*)"},
-		&cli.StringSliceFlag{Name: "timemap", Destination: &o.timemaps, Category: catSources,
+		&cli.StringSliceFlag{Name: "timemap", Action: setSlice(&o.timemaps), Category: catSources,
 			Usage: "fetch TimeMaps by `URI-T` (or @FILE) and their mementos"},
 		&cli.StringFlag{Name: "archiveit", Destination: &o.archiveit, Category: catSources,
 			Usage: "score Archive-It collection `ID` from its public Wayback"},
@@ -59,7 +59,7 @@ func (o *sourceOptions) flags() []cli.Flag {
 // on non-public addresses (a local pywb, an intranet Wayback).
 func (o *sourceOptions) archiveHosts() []string {
 	hosts := o.cdx.hosts(o.timegate, o.archiveitWayback, o.archiveitSite)
-	uris, _ := expandList(o.timemaps.Value()) // a list that cannot be read is reported where it is used
+	uris, _ := expandList(o.timemaps) // a list that cannot be read is reported where it is used
 	return append(hosts, uris...)
 }
 
@@ -69,7 +69,7 @@ type cdxOptions struct {
 	server, kind, mementoPrefix string
 	from, to                    string
 	limit                       int
-	filters                     cli.StringSlice
+	filters                     []string
 }
 
 // serverFlags name the server (detect, crawl).
@@ -93,14 +93,14 @@ func (o *cdxOptions) queryFlags() []cli.Flag {
 			Usage: "only captures at or before `TIMESTAMP` (1 to 14 digits)"},
 		&cli.IntFlag{Name: "cdx-limit", Destination: &o.limit, Category: catCDX, DefaultText: "0: all",
 			Usage: "at most `N` captures per seed"},
-		&cli.StringSliceFlag{Name: "cdx-filter", Destination: &o.filters, Category: catCDX,
-			Usage: "only captures matching [!]FIELD:REGEX (repeatable)"},
+		&cli.StringSliceFlag{Name: "cdx-filter", Action: setSlice(&o.filters), Category: catCDX,
+			Usage: "only captures matching `[!]FIELD:REGEX` (repeatable)"},
 	}
 }
 
 // query is the query the --cdx-* flags describe; an error is a usage error.
 func (o *cdxOptions) query() (remote.Query, error) {
-	q := remote.Query{From: o.from, To: o.to, Limit: o.limit, Filters: o.filters.Value()}
+	q := remote.Query{From: o.from, To: o.to, Limit: o.limit, Filters: o.filters}
 	if err := q.Check(); err != nil {
 		return q, usagef("--cdx-from/--cdx-to/--cdx-limit/--cdx-filter: %w", err)
 	}
@@ -315,4 +315,13 @@ func expandList(items []string) ([]string, error) {
 		}
 	}
 	return out, nil
+}
+
+// setSlice binds a repeatable flag to a plain slice (options hold no
+// urfave/cli types, so that actions run without the library).
+func setSlice(dest *[]string) func(*cli.Context, []string) error {
+	return func(_ *cli.Context, v []string) error {
+		*dest = v
+		return nil
+	}
 }
