@@ -262,6 +262,3 @@ func (o *mergeOptions) run(ctx context.Context, e env) error {
 	}
 	return nil
 }
-
-// stdin is the command's standard input.
-func stdin(ctx context.Context, e env) io.Reader { return e.stdin }
