@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -340,7 +341,20 @@ func (a Audited) Reason(threshold float64, ev Event) string {
 		where = "outside"
 	}
 	from, to := ev.Window()
-	return fmt.Sprintf("topic %.3f %s threshold %.3f; published %s (from %s) %s the event's window %s to %s",
-		a.Topic, cmp, threshold, a.DocTime.Format("2006-01-02"), strings.ReplaceAll(a.DocTimeFrom, "-", " "), where,
+	topic, thr := apart(a.Topic, threshold)
+	return fmt.Sprintf("topic %s %s threshold %s; published %s (from %s) %s the event's window %s to %s",
+		topic, cmp, thr, a.DocTime.Format("2006-01-02"), strings.ReplaceAll(a.DocTimeFrom, "-", " "), where,
 		from.Format("2006-01-02"), to.Format("2006-01-02"))
+}
+
+// apart writes a and b with 3 decimals, or as many more (up to 8) as they
+// need to read differently when they differ: "0.0849 < 0.0850", never
+// "0.085 < 0.085".
+func apart(a, b float64) (string, string) {
+	for p := 3; ; p++ {
+		sa, sb := strconv.FormatFloat(a, 'f', p, 64), strconv.FormatFloat(b, 'f', p, 64)
+		if sa != sb || a == b || p == 8 {
+			return sa, sb
+		}
+	}
 }

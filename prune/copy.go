@@ -69,9 +69,12 @@ type entry struct {
 // and metadata records, plus index.cdxj (of the new files) and excluded.tsv.
 // The copy is built in a temporary directory beside outDir and renamed into
 // place at the end, so an interrupted run leaves no partial output. outDir
-// must not exist or be empty. Input files are only read.
+// must not exist, be empty, or be an earlier copy (which the new one
+// replaces, as a second detect replaces its outputs); a folder holding
+// anything else is refused. Input files are only read.
 func Copy(ctx context.Context, plan *Plan, files []string, outDir string) (*Summary, error) {
-	if err := checkOutDir(outDir, files); err != nil {
+	earlier, err := checkOutDir(outDir, files)
+	if err != nil {
 		return nil, err
 	}
 	parent := filepath.Dir(filepath.Clean(outDir))
@@ -111,12 +114,68 @@ func Copy(ctx context.Context, plan *Plan, files []string, outDir string) (*Summ
 	if err := writeExcluded(sum.Excluded, filepath.Join(tmp, "excluded.tsv")); err != nil {
 		return nil, err
 	}
-	os.Remove(outDir) // an empty directory; checkOutDir refused anything else
-	if err := os.Rename(tmp, outDir); err != nil {
-		return nil, fmt.Errorf("move the copy into %s: %w", outDir, err)
+	if err := replaceDir(tmp, outDir, earlier); err != nil {
+		return nil, err
 	}
 	done = true
 	return sum, nil
+}
+
+// replaceDir renames the finished copy tmp to outDir. An earlier copy there
+// is moved aside first and removed once the new one is in place (put back
+// if it cannot be); an empty outDir is removed.
+func replaceDir(tmp, outDir string, earlier bool) error {
+	if !earlier {
+		os.Remove(outDir) // an empty directory; checkOutDir refused anything else
+		if err := os.Rename(tmp, outDir); err != nil {
+			return fmt.Errorf("move the copy into %s: %w", outDir, err)
+		}
+		return nil
+	}
+	aside := tmp + ".earlier"
+	if err := os.Rename(outDir, aside); err != nil {
+		return fmt.Errorf("move the earlier copy in %s aside: %w", outDir, err)
+	}
+	if err := os.Rename(tmp, outDir); err != nil {
+		os.Rename(aside, outDir)
+		return fmt.Errorf("move the copy into %s: %w", outDir, err)
+	}
+	if err := os.RemoveAll(aside); err != nil {
+		return fmt.Errorf("remove the earlier copy %s: %w", aside, err)
+	}
+	return nil
+}
+
+// isRecordFile reports whether name is a WARC or ARC file's.
+func isRecordFile(name string) bool {
+	n := strings.ToLower(name)
+	for _, ext := range []string{".warc", ".warc.gz", ".arc", ".arc.gz"} {
+		if strings.HasSuffix(n, ext) {
+			return true
+		}
+	}
+	return false
+}
+
+// copyFiles are the files a copy writes besides the WARC/ARC files.
+var copyFiles = []string{"index.cdxj", "excluded.tsv"}
+
+// isCopy reports whether the folder's entries are those of a copy Copy
+// wrote: its index, its list of exclusions and WARC/ARC files, nothing else.
+func isCopy(entries []os.DirEntry) bool {
+	own := 0
+	for _, e := range entries {
+		name := e.Name()
+		switch {
+		case !e.Type().IsRegular():
+			return false
+		case slices.Contains(copyFiles, name):
+			own++
+		case !isRecordFile(name):
+			return false
+		}
+	}
+	return own == len(copyFiles)
 }
 
 // mkdirPartial creates the temporary directory a copy is built in, named
@@ -143,25 +202,32 @@ func mkdirPartial(parent, name string) (string, error) {
 	return "", fmt.Errorf("create temporary output in %s: no free name", parent)
 }
 
-// checkOutDir refuses an output directory that holds anything (so no output
-// is ever mixed with an older one) or that would put a file over its input.
-func checkOutDir(outDir string, files []string) error {
-	if entries, err := os.ReadDir(outDir); err == nil && len(entries) > 0 {
-		return fmt.Errorf("output directory %s is not empty", outDir)
-	}
+// checkOutDir refuses an output directory that holds anything but an
+// earlier copy (so no output is ever mixed with an older one, and no folder
+// prune did not write is replaced) or that would put a file over its
+// input. earlier says whether outDir holds an earlier copy.
+func checkOutDir(outDir string, files []string) (earlier bool, _ error) {
 	absOut, _ := filepath.Abs(outDir)
 	seen := map[string]string{}
 	for _, f := range files {
 		base := filepath.Base(f)
 		if prev, ok := seen[base]; ok {
-			return fmt.Errorf("inputs %s and %s have the same name; prune them separately", prev, f)
+			return false, fmt.Errorf("inputs %s and %s have the same name; prune them separately", prev, f)
 		}
 		seen[base] = f
 		if absIn, _ := filepath.Abs(filepath.Dir(f)); absIn == absOut {
-			return fmt.Errorf("output directory %s holds the input %s", outDir, f)
+			return false, fmt.Errorf("output directory %s holds the input %s", outDir, f)
 		}
 	}
-	return nil
+	entries, err := os.ReadDir(outDir)
+	if err != nil || len(entries) == 0 {
+		return false, nil
+	}
+	if !isCopy(entries) {
+		return false, fmt.Errorf("output directory %s holds files prune did not write (it replaces only its own earlier copy: %s and WARC/ARC files); choose another --out-dir, or empty it",
+			outDir, strings.Join(copyFiles, ", "))
+	}
+	return true, nil
 }
 
 // scan lists the records of one file with what pairing needs, and reports

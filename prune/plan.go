@@ -68,9 +68,24 @@ type need struct {
 	decided bool      // a curator decided the revisit on-topic
 }
 
+// Cause is why a cleaned copy leaves a capture out.
+type Cause int
+
+// The causes of leaving a capture out.
+const (
+	// ByVerdict: detection judged it off-topic and no curator decided it.
+	ByVerdict Cause = iota
+	// ByCurator: a curator decided it off-topic.
+	ByCurator
+	// ByRevisit: a revisit that replays the payload of a capture a curator
+	// decided off-topic.
+	ByRevisit
+)
+
 // Plan is what to exclude, built by one pass over the results.
 type Plan struct {
 	excluded map[locKey]Exclusion
+	cause    map[locKey]Cause
 	// found holds the excluded records a copy or an index met in its inputs.
 	found map[locKey]bool
 	// Unmatched lists curators' decisions that match no capture of the
@@ -80,8 +95,9 @@ type Plan struct {
 	// (by default they are left out and listed).
 	KeepDamaged bool
 	acl         []aclRun
-	// Decided counts captures whose verdict came from a curator's decision.
-	Decided int
+	// DecidedOn and DecidedOff count captures a curator decided on-topic
+	// and off-topic (Unsure those marked unsure).
+	DecidedOn, DecidedOff int
 	// Unsure counts captures a curator marked unsure (see Unsure).
 	Unsure int
 	// OffTopic counts captures off-topic by verdict or curator decision.
@@ -134,10 +150,9 @@ const DecisionUnsure = "unsure"
 // "on-topic", "off-topic" or "unsure" by capture key; unsure says what
 // "unsure" does) into a plan.
 func NewPlan(results iter.Seq2[*similarity.TimeMapResult, error], decisions map[similarity.GoldKey]string, unsure Unsure) (*Plan, error) {
-	p := &Plan{excluded: map[locKey]Exclusion{}, found: map[locKey]bool{}}
+	p := &Plan{excluded: map[locKey]Exclusion{}, cause: map[locKey]Cause{}, found: map[locKey]bool{}}
 	matched := map[similarity.GoldKey]bool{}
 	needed := map[locKey][]need{} // payload record -> kept revisits replaying it
-	byCurator := map[locKey]bool{}
 	for r, err := range results {
 		if err != nil {
 			return nil, err
@@ -150,6 +165,12 @@ func NewPlan(results iter.Seq2[*similarity.TimeMapResult, error], decisions map[
 			decided := false
 			if d, ok := decisions[similarity.KeyOf(c)]; ok {
 				matched[similarity.KeyOf(c)] = true
+				switch d {
+				case similarity.VerdictOn:
+					p.DecidedOn++
+				case similarity.VerdictOff:
+					p.DecidedOff++
+				}
 				if d == DecisionUnsure {
 					p.Unsure++
 					switch unsure {
@@ -160,7 +181,6 @@ func NewPlan(results iter.Seq2[*similarity.TimeMapResult, error], decisions map[
 					}
 				}
 				if d != DecisionUnsure {
-					p.Decided++
 					off = d == similarity.VerdictOff
 					reason = "curator decision: " + d
 					decided = true
@@ -171,7 +191,10 @@ func NewPlan(results iter.Seq2[*similarity.TimeMapResult, error], decisions map[
 			if off {
 				p.OffTopic++
 				p.excluded[keyOf(c.Loc)] = ex
-				byCurator[keyOf(c.Loc)] = decided
+				p.cause[keyOf(c.Loc)] = ByVerdict
+				if decided {
+					p.cause[keyOf(c.Loc)] = ByCurator
+				}
 			} else if c.Revisit && !c.Payload.IsZero() {
 				k := keyOf(c.Payload)
 				needed[k] = append(needed[k], need{loc: keyOf(c.Loc), ex: ex, decided: decided})
@@ -181,7 +204,7 @@ func NewPlan(results iter.Seq2[*similarity.TimeMapResult, error], decisions map[
 			p.acl = append(p.acl, run)
 		}
 	}
-	p.resolveNeeded(needed, byCurator)
+	p.resolveNeeded(needed)
 	for k := range decisions {
 		if !matched[k] {
 			p.Unmatched = append(p.Unmatched, k)
@@ -211,11 +234,24 @@ func (p *Plan) Absent() []Exclusion {
 	return out
 }
 
+// LeftOut counts the captures a copy or an index made with the plan left
+// out, by cause: the captures to exclude that it met in its inputs (Absent
+// lists the others). Their sum is what it left out.
+func (p *Plan) LeftOut() map[Cause]int {
+	n := map[Cause]int{}
+	for k := range p.excluded {
+		if p.found[k] {
+			n[p.cause[k]]++
+		}
+	}
+	return n
+}
+
 // resolveNeeded settles off-topic records that kept revisits replay: the
 // record stays when its verdict was automatic, or when a curator decided
 // one of the revisits on-topic; otherwise the curator's off-topic decision
 // wins and the revisits with automatic verdicts go too.
-func (p *Plan) resolveNeeded(needed map[locKey][]need, byCurator map[locKey]bool) {
+func (p *Plan) resolveNeeded(needed map[locKey][]need) {
 	keys := slices.SortedFunc(maps.Keys(needed), func(a, b locKey) int {
 		return cmp.Or(cmp.Compare(a.file, b.file), cmp.Compare(a.offset, b.offset), cmp.Compare(a.member, b.member))
 	})
@@ -226,7 +262,7 @@ func (p *Plan) resolveNeeded(needed map[locKey][]need, byCurator map[locKey]bool
 		}
 		revs := needed[k]
 		var because *need
-		if !byCurator[k] {
+		if p.cause[k] != ByCurator {
 			because = &revs[0]
 		} else {
 			for i := range revs {
@@ -242,6 +278,7 @@ func (p *Plan) resolveNeeded(needed map[locKey][]need, byCurator map[locKey]bool
 				who = "curator's on-topic decision"
 			}
 			delete(p.excluded, k)
+			delete(p.cause, k)
 			p.KeptOff = append(p.KeptOff, Kept{Exclusion: ex,
 				Because: fmt.Sprintf("the revisit %s (%s) replays its payload", uriM(because.ex), who)})
 			continue
@@ -253,6 +290,7 @@ func (p *Plan) resolveNeeded(needed map[locKey][]need, byCurator map[locKey]bool
 			rex := r.ex
 			rex.Reason = fmt.Sprintf("replays the payload of %s, which a curator decided off-topic", uriM(ex))
 			p.excluded[r.loc] = rex
+			p.cause[r.loc] = ByRevisit
 			p.AlsoOff = append(p.AlsoOff, rex)
 		}
 	}

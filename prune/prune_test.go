@@ -215,8 +215,11 @@ func TestCopyRefusesToMix(t *testing.T) {
 	plan, _ := NewPlan(seq(nil), nil, UnsureKeep)
 	out := t.TempDir()
 	os.WriteFile(filepath.Join(out, "old.txt"), []byte("x"), 0o644)
-	if _, err := Copy(context.Background(), plan, files, out); err == nil || !strings.Contains(err.Error(), "not empty") {
-		t.Errorf("Copy into a non-empty directory: %v", err)
+	if _, err := Copy(context.Background(), plan, files, out); err == nil || !strings.Contains(err.Error(), "holds files prune did not write") {
+		t.Errorf("Copy into a folder it did not write: %v", err)
+	}
+	if b, err := os.ReadFile(filepath.Join(out, "old.txt")); err != nil || string(b) != "x" {
+		t.Errorf("a refused Copy touched the folder's file: %q, %v", b, err)
 	}
 	if _, err := Copy(context.Background(), plan, files, filepath.Dir(files[0])); err == nil {
 		t.Error("Copy over its own input directory must fail")
@@ -233,5 +236,40 @@ func TestCopyRefusesToMix(t *testing.T) {
 	left, _ := filepath.Glob(filepath.Join(filepath.Dir(fresh), ".clean.partial-*"))
 	if len(left) > 0 {
 		t.Errorf("temporary output left: %v", left)
+	}
+}
+
+// TestCopyReplacesItsOwn: a second copy into the same folder replaces the
+// first (prune, review, prune again), and a copy with a file added by hand
+// beside it is not replaced.
+func TestCopyReplacesItsOwn(t *testing.T) {
+	files := sampleFiles(t)
+	out := filepath.Join(t.TempDir(), "clean")
+	none, _ := NewPlan(seq(nil), nil, UnsureKeep)
+	first, err := Copy(context.Background(), none, files, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, _ := NewPlan(seq(detect(t, files)), nil, UnsureKeep)
+	second, err := Copy(context.Background(), plan, files, out)
+	if err != nil {
+		t.Fatalf("a second copy into %s: %v", out, err)
+	}
+	if second.Captures >= first.Captures {
+		t.Errorf("the second copy indexes %d captures, the first %d: want fewer (it left one out)", second.Captures, first.Captures)
+	}
+	idx, _ := os.ReadFile(filepath.Join(out, "index.cdxj"))
+	if n := strings.Count(string(idx), "\n"); n != second.Captures {
+		t.Errorf("index.cdxj holds %d lines, want the second copy's %d captures", n, second.Captures)
+	}
+	if left, _ := filepath.Glob(filepath.Join(filepath.Dir(out), ".clean.*")); len(left) > 0 {
+		t.Errorf("left beside the copy: %v", left)
+	}
+	os.WriteFile(filepath.Join(out, "notes.txt"), []byte("mine"), 0o644)
+	if _, err := Copy(context.Background(), none, files, out); err == nil {
+		t.Error("Copy replaced a folder holding a file it did not write")
+	}
+	if _, err := os.Stat(filepath.Join(out, "notes.txt")); err != nil {
+		t.Errorf("the curator's file is gone: %v", err)
 	}
 }

@@ -123,8 +123,9 @@ type Doer interface {
 // addresses a name resolves to when dialling) except the archives the user
 // named, before anything is sent (see BlockedError). It is a stack of
 // http.RoundTripper layers, each usable and testable alone: the address
-// check, CacheTransport (a hit sends nothing), Retry, RateLimit
-// and ReadWhole (innermost: one attempt with its timeout, the body read
+// check, CacheTransport (a hit sends nothing), a watch that fails requests
+// to a host that refused every connection at once (HostDownError), Retry,
+// RateLimit and ReadWhole (innermost: one attempt with its timeout, the body read
 // whole) over the network transport.
 //
 // Client implements Doer. Do does not follow redirects: callers see 3xx
@@ -196,6 +197,7 @@ func NewClient(opts ClientOptions) *Client {
 		Now: opts.Now, Sleep: opts.Sleep})
 	rt = retry(rt, RetryOptions{MaxRetries: opts.MaxRetries, BackoffBase: opts.BackoffBase, MaxBackoff: opts.MaxBackoff,
 		MaxRetryAfter: opts.MaxRetryAfter, Now: opts.Now, Sleep: opts.Sleep}, &c.stats)
+	rt = downHosts(rt)
 	if opts.Cache != nil {
 		rt = cacheTransport(rt, opts.Cache, &c.stats)
 	}

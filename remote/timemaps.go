@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"iter"
 	"net/http"
@@ -553,7 +554,9 @@ func (s *TimeMapSource) TimeMaps(ctx context.Context) iter.Seq2[*timemap.TimeMap
 // fetched to onError and going on with the others, so that one archive's
 // failure does not end a run: only the end of ctx does. A TimeMap the archive
 // does not have (or that lists no mementos) comes with an error wrapping
-// ErrNotArchived, which callers count apart from one lost to an error.
+// ErrNotArchived, which callers count apart from one lost to an error. A
+// host that refuses every connection (HostDownError) ends the source with
+// that error: every other TimeMap would fail the same way.
 func SkipFailed(src timemap.Source, onError func(error)) timemap.Source {
 	return skipFailed{src, onError}
 }
@@ -566,7 +569,8 @@ type skipFailed struct {
 func (s skipFailed) TimeMaps(ctx context.Context) iter.Seq2[*timemap.TimeMap, error] {
 	return func(yield func(*timemap.TimeMap, error) bool) {
 		for tm, err := range s.src.TimeMaps(ctx) {
-			if err != nil && ctx.Err() == nil {
+			var down *HostDownError
+			if err != nil && ctx.Err() == nil && !errors.As(err, &down) {
 				s.onError(err)
 				continue
 			}

@@ -843,9 +843,19 @@ func reviewInBrowser(t *testing.T, c *cdp, ev *pageEvents, dir string, results [
 	if n := text(`document.getElementById('nunsaved').textContent`); n != "0" {
 		t.Errorf("after saving, %s marks are counted as not saved", n)
 	}
-	// The toast gives the commands that read the file, with this report's folder.
-	if msg, want := text(`document.getElementById('toast').textContent`), "offtopic prune --results "+dir+" --decisions "+filepath.Base(saved); !strings.Contains(msg, want) {
-		t.Errorf("after saving, the toast says %q, want it to contain %q", msg, want)
+	// The toast gives the commands that read the file, with this report's
+	// folder, and stays until it is closed (a curator copies them).
+	for _, want := range []string{"offtopic prune --results " + dir + " --decisions " + filepath.Base(saved), "offtopic evaluate --gold " + filepath.Base(saved) + " " + dir} {
+		if msg := text(`document.getElementById('toast').textContent`); !strings.Contains(msg, want) {
+			t.Errorf("after saving, the toast says %q, want it to contain %q", msg, want)
+		}
+	}
+	if c.poll(`document.getElementById('toast').hidden`, 6500*time.Millisecond) {
+		t.Error("the toast with the commands to run went away by itself within 6.5 s")
+	}
+	js(`document.querySelector('#toast .toast-close').click()`)
+	if !c.poll(`document.getElementById('toast').hidden`, time.Second) {
+		t.Error("the toast's close button does not close it")
 	}
 	got, err := ReadDecisions(saved)
 	if err != nil {

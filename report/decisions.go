@@ -2,6 +2,7 @@ package report
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/csv"
 	"fmt"
 	"io"
@@ -37,6 +38,9 @@ func ReadDecisions(path string) (map[similarity.GoldKey]string, error) {
 	if strings.EqualFold(filepath.Ext(path), ".csv") {
 		return readDecisionsCSV(path)
 	}
+	if err := isWorkbook(path); err != nil {
+		return nil, err
+	}
 	// A zip entry's declared size is allocated up front: cap it, or a few
 	// KB claiming gigabytes exhaust memory (excelize allows 16 GB).
 	f, err := excelize.OpenFile(path, excelize.Options{UnzipSizeLimit: maxDecisionsUnzip})
@@ -66,6 +70,27 @@ func ReadDecisions(path string) (map[similarity.GoldKey]string, error) {
 		return nil, fmt.Errorf("%s: %w", d.where, err)
 	}
 	return d.result()
+}
+
+// isWorkbook refuses a file that is not a zip archive (an XLSX workbook is
+// one) with what to give instead.
+func isWorkbook(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	head := make([]byte, 512)
+	n, _ := io.ReadFull(f, head)
+	head = head[:n]
+	if bytes.HasPrefix(head, []byte("PK\x03\x04")) {
+		return nil
+	}
+	const want = "want the decisions-COLLECTION-TIME.csv the HTML report's Save decisions writes, or the workbook (XLSX) with its curator decision column filled in"
+	if bytes.Contains(bytes.ToLower(head), []byte("<html")) || bytes.Contains(bytes.ToLower(head), []byte("<!doctype html")) {
+		return fmt.Errorf("%s is an HTML page (the report itself?), not decisions: open it in a browser, mark captures and Save decisions; %s", path, want)
+	}
+	return fmt.Errorf("%s is neither a CSV file (named .csv) nor a workbook: %s", path, want)
 }
 
 // readDecisionsCSV reads decisions from a CSV file with a header row.

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/offtopic/offtopic/internal/atomicfile"
+	"github.com/offtopic/offtopic/internal/testcorpus"
 	"github.com/offtopic/offtopic/similarity"
 )
 
@@ -20,13 +21,10 @@ import (
 // skips where ../shared is absent.
 func devResults(t *testing.T) []*similarity.TimeMapResult {
 	t.Helper()
-	dir := os.Getenv("OFFTOPIC_SHARED")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "shared")
-	}
-	files, _ := filepath.Glob(filepath.Join(dir, "corpus", "dev", "*.warc.gz"))
+	dir := testcorpus.Corpus(t, "dev") // skips under -short and where ../shared is absent
+	files, _ := filepath.Glob(filepath.Join(dir, "*.warc.gz"))
 	if len(files) == 0 {
-		t.Skipf("dev corpus not found under %s (set OFFTOPIC_SHARED)", dir)
+		t.Skipf("no WARC files in %s", dir)
 	}
 	out, err := similarity.DetectFiles(context.Background(), files, similarity.Config{Options: similarity.DefaultOptions(), ArchiveURL: "http://localhost:8080/dev"})
 	if err != nil {

@@ -171,6 +171,15 @@ func (r *Run) Audit() (event, window string, ok bool) {
 // the curator's reading.
 func (r *Run) plain() bool { return r != nil && r.Options["plain"] == "true" }
 
+// Command is the command that wrote the run's results, as a curator runs it
+// again: "crawl audit" for an audit, else "detect".
+func (r *Run) Command() string {
+	if _, _, ok := r.Audit(); ok {
+		return "crawl audit"
+	}
+	return "detect"
+}
+
 // DefaultArchive reports whether the run's URI-Ms point at DefaultArchiveURL.
 func (r *Run) DefaultArchive() bool {
 	return r != nil && strings.TrimRight(r.ArchiveURL, "/") == DefaultArchiveURL
@@ -621,7 +630,13 @@ func (h *HTMLWriter) writeData(w io.Writer) error {
 					win = 1
 				}
 			}
-			m.Rows[i] = append(m.Rows[i], []any{jsonScore(a.Topic), a.Published, a.From, win, jsonScore(a.Time), a.Why})
+			// The topic unrounded: a document a hair below the threshold
+			// reads below it.
+			topic := jsonScore(a.Topic)
+			if topic != nil {
+				topic = json.Number(strconv.FormatFloat(a.Topic, 'g', -1, 64))
+			}
+			m.Rows[i] = append(m.Rows[i], []any{topic, a.Published, a.From, win, jsonScore(a.Time), a.Why})
 		}
 	}
 	if _, err := io.WriteString(w, `<script type="application/json" id="meta">`); err != nil {

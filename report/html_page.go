@@ -19,7 +19,9 @@ type htmlPage struct {
 	JS                           template.JS
 	// DefaultArchive is set when URI-Ms point at DefaultArchiveURL.
 	DefaultArchive bool
-	ArchiveURL     string
+	// Command is the command that wrote the results (Run.Command).
+	Command    string
+	ArchiveURL string
 }
 
 func (h *HTMLWriter) pageData() htmlPage {
@@ -31,7 +33,7 @@ func (h *HTMLWriter) pageData() htmlPage {
 }
 
 func newHTMLPage(run *Run, title, csp string, css template.CSS, js template.JS) htmlPage {
-	p := htmlPage{CSP: csp, Title: title, CSS: css, JS: js, DefaultArchive: run.DefaultArchive(), ArchiveURL: DefaultArchiveURL}
+	p := htmlPage{CSP: csp, Title: title, CSS: css, JS: js, DefaultArchive: run.DefaultArchive(), Command: run.Command(), ArchiveURL: DefaultArchiveURL}
 	var sub []string
 	tool := "offtopic"
 	if run != nil {

@@ -122,6 +122,8 @@ type XLSXWriter struct {
 
 type xlsxStyles struct {
 	header, date, score, share, link, wrap int
+	// para wraps a long text (the Summary's notes) in its merged cells.
+	para int
 	// decided shades a score that made its capture off-topic; kept one that
 	// crossed its threshold in a capture the curator's reading kept on-topic.
 	decided, kept int
@@ -245,6 +247,7 @@ func (x *XLSXWriter) setup() error {
 		share:  newStyle(&excelize.Style{NumFmt: 10}),
 		link:   newStyle(&excelize.Style{Font: &excelize.Font{Color: "0563C1", Underline: "single"}}),
 		wrap:   newStyle(&excelize.Style{Alignment: &excelize.Alignment{Vertical: "top"}}),
+		para:   newStyle(&excelize.Style{Alignment: &excelize.Alignment{Vertical: "top", WrapText: true}}),
 	}
 	if err != nil {
 		return err

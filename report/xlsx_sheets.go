@@ -3,9 +3,11 @@ package report
 import (
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/xuri/excelize/v2"
 
@@ -106,9 +108,51 @@ func (x *XLSXWriter) timeMapsSheet() error {
 type summaryRows struct {
 	rows [][]any
 	bold func(string) any
+	// paras are the rows of long texts: a text from a column to the last,
+	// wrapped in the cells merged between them.
+	paras map[int]int
 }
 
 func (r *summaryRows) put(vals ...any) { r.rows = append(r.rows, vals) }
+
+// para puts a row whose last value, in column col (0: A), is a long text to
+// be wrapped across the columns from there to the last.
+func (r *summaryRows) para(col int, vals ...any) {
+	if r.paras == nil {
+		r.paras = map[int]int{}
+	}
+	r.paras[len(r.rows)] = col
+	r.put(append(vals, make([]any, max(0, col+1-len(vals)))...)...)
+}
+
+// summaryWidths are the widths of the Summary's columns, A to F: printed
+// landscape one page wide, they keep the text at its size (long texts wrap
+// across them; before, a note of 400 characters in one cell made the sheet
+// print at a third of its size).
+var summaryWidths = []float64{34, 18, 18, 18, 18, 18}
+
+// summaryRow writes row i of r: a long text wrapped in merged cells, with
+// the height its lines take.
+func (x *XLSXWriter) summaryRow(sw *excelize.StreamWriter, r *summaryRows, i int) error {
+	row, cell := r.rows[i], "A"+strconv.Itoa(i+1)
+	col, ok := r.paras[i]
+	if !ok {
+		return sw.SetRow(cell, row)
+	}
+	s, _ := row[col].(string)
+	width := 0.0
+	for _, w := range summaryWidths[col:] {
+		width += w
+	}
+	lines := max(1, int(math.Ceil(float64(utf8.RuneCountInString(s))*1.1/width)))
+	row[col] = excelize.Cell{StyleID: x.st.para, Value: s}
+	if err := sw.SetRow(cell, row, excelize.RowOpts{Height: 15 * float64(lines)}); err != nil {
+		return err
+	}
+	from, _ := excelize.CoordinatesToCellName(col+1, i+1)
+	to, _ := excelize.CoordinatesToCellName(len(summaryWidths), i+1)
+	return sw.MergeCell(from, to)
+}
 
 // summary writes the Summary sheet (the first of the workbook): the run, the
 // counts, the measures, notes, and the TimeMaps whose t0 was not the first
@@ -118,11 +162,8 @@ func (x *XLSXWriter) summary() error {
 	if err != nil {
 		return err
 	}
-	for _, w := range []struct {
-		from, to int
-		width    float64
-	}{{1, 1, 34}, {2, 7, 18}, {3, 4, 60}} {
-		if err := sw.SetColWidth(w.from, w.to, w.width); err != nil {
+	for i, w := range summaryWidths {
+		if err := sw.SetColWidth(i+1, i+1, w); err != nil {
 			return err
 		}
 	}
@@ -132,8 +173,8 @@ func (x *XLSXWriter) summary() error {
 	x.summaryMeasures(r)
 	x.summaryNotes(r)
 	x.summaryT0s(r)
-	for i, row := range r.rows {
-		if err := sw.SetRow("A"+strconv.Itoa(i+1), row); err != nil {
+	for i := range r.rows {
+		if err := x.summaryRow(sw, r, i); err != nil {
 			return err
 		}
 	}
@@ -156,7 +197,7 @@ func (x *XLSXWriter) summaryRun(r *summaryRows) {
 	r.put("archive URL", text(run.ArchiveURL))
 	r.put("inputs", len(run.Inputs))
 	for _, in := range run.Inputs {
-		r.put(nil, text(in))
+		r.para(1, nil, text(in))
 	}
 	r.put("rule (off-topic when a score is below)", text(x.rule.String()))
 	for _, k := range slices.Sorted(maps.Keys(run.Options)) {
@@ -213,7 +254,8 @@ func (x *XLSXWriter) summaryNotes(r *summaryRows) {
 		"Text: each capture's excerpt; beside off-topic captures and those the curator's reading kept on-topic (on-topic although a score is below its threshold), t0's excerpt too.",
 	}
 	if x.run.DefaultArchive() {
-		notes = append(notes, "URI-Ms point at "+DefaultArchiveURL+", the archive URL detect uses when none is given: they open only while a Wayback serves the collection there. Run detect with --archive-url set to the collection's Wayback (for Archive-It: https://wayback.archive-it.org/COLLECTION-ID).")
+		cmd := x.run.Command()
+		notes = append(notes, "URI-Ms point at "+DefaultArchiveURL+", the archive URL "+cmd+" uses when none is given: they open only while a Wayback serves the collection there. Run offtopic "+cmd+" with --archive-url set to the collection's Wayback (for Archive-It: https://wayback.archive-it.org/COLLECTION-ID).")
 	}
 	if x.linksEnded {
 		notes = append(notes, fmt.Sprintf("Only the first %d URI-Ms are hyperlinks (Excel allows about 65,530 per sheet); later ones are plain text.", len(x.links)))
@@ -221,7 +263,7 @@ func (x *XLSXWriter) summaryNotes(r *summaryRows) {
 	r.put()
 	r.put(r.bold("notes"))
 	for _, t := range notes {
-		r.put(t)
+		r.para(0, t)
 	}
 }
 
@@ -237,7 +279,7 @@ func (x *XLSXWriter) summaryT0s(r *summaryRows) {
 		if t.t0 == "" {
 			t0 = "(none)"
 		}
-		r.put(text(t.urir), text(t.first), t0, text(t.reason))
+		r.para(3, text(t.urir), text(t.first), t0, text(t.reason))
 	}
 }
 

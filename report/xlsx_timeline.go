@@ -14,13 +14,13 @@ import (
 )
 
 // timeline writes the Timeline sheet: for each of the most affected TimeMaps
-// a block of scored captures (date, then each measure) and a line chart of it.
+// a block of scored captures (date, then each measure) and a line chart of
+// it, each block on a page of its own when printed (a page break never cuts
+// a chart). The sheet is small (TimelineTimeMaps blocks), written cell by
+// cell: a stream writer could not place page breaks.
 func (x *XLSXWriter) timeline() error {
-	sw, err := x.f.NewStreamWriter(SheetTimeline)
-	if err != nil {
-		return err
-	}
-	if err := sw.SetColWidth(1, 1, 30); err != nil {
+	sw := &sheetRows{f: x.f, sheet: SheetTimeline}
+	if err := x.f.SetColWidth(SheetTimeline, "A", "A", 30); err != nil {
 		return err
 	}
 	tops := x.top.ranked()
@@ -40,6 +40,11 @@ func (x *XLSXWriter) timeline() error {
 			}
 		}
 		start := n
+		if k > 0 {
+			if err := x.f.InsertPageBreak(SheetTimeline, "A"+strconv.Itoa(start)); err != nil {
+				return err
+			}
+		}
 		label := fmt.Sprintf("%d. off-topic %d of %d scored: ", k+1, t.off, t.scored)
 		if err := sw.SetRow("A"+strconv.Itoa(n), []any{excelize.Cell{StyleID: x.st.header, Value: label}, text(t.urir)}); err != nil {
 			return err
@@ -102,7 +107,41 @@ func (x *XLSXWriter) timeline() error {
 		}
 		n = max(n, start+18) + 1 // leave room for the chart
 	}
-	return sw.Flush()
+	return nil
+}
+
+// sheetRows writes rows into a sheet through the File, as a stream writer's
+// SetRow does (an excelize.Cell carries its style).
+type sheetRows struct {
+	f     *excelize.File
+	sheet string
+}
+
+// SetRow writes vals from cell on.
+func (w *sheetRows) SetRow(cell string, vals []any) error {
+	col, row, err := excelize.CellNameToCoordinates(cell)
+	if err != nil {
+		return err
+	}
+	for i, v := range vals {
+		name, err := excelize.CoordinatesToCellName(col+i, row)
+		if err != nil {
+			return err
+		}
+		if c, ok := v.(excelize.Cell); ok {
+			if err := w.f.SetCellStyle(w.sheet, name, name, c.StyleID); err != nil {
+				return err
+			}
+			v = c.Value
+		}
+		if v == nil {
+			continue
+		}
+		if err := w.f.SetCellValue(w.sheet, name, v); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // measureColour is a measure's colour in charts, as in the HTML report

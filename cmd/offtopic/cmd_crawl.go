@@ -44,7 +44,7 @@ collection specification, following the links of the documents most relevant
 to the event first, and writes into --out-dir:
    <name>.warc.gz     the collected records, copied byte for byte
    index.cdxj         their CDXJ index;  timemaps.link  their TimeMaps
-   crawl.jsonl        the crawl log, one document per line in the order collected
+   crawl.jsonl        the crawl log, a document a line in the order collected
    missing.tsv        linked URLs the archive lacks
    relevance.csv      accumulated relevance by documents crawled
    harvest.html       accumulated relevance (and relevant pages with --evaluate)
@@ -68,11 +68,12 @@ prune the off-topic documents.
 
 Examples:
    offtopic crawl --spec election/spec.json --archive archive --out-dir coll
-   offtopic crawl --spec spec.json --archive archive --out-dir cmp --strategy ctg,ct-f,c-f,t-f,unfocused --evaluate relevant.tsv
+   offtopic crawl --spec spec.json --archive archive --out-dir cmp \
+       --strategy ctg,ct-f,c-f,t-f,unfocused --evaluate relevant.tsv
    offtopic crawl audit --spec election/spec.json --archive archive coll
    offtopic prune --results coll-audit`,
 		Flags:       o.flags(),
-		Action:      action(o.run1),
+		Action:      action(o.run),
 		Subcommands: []*cli.Command{crawlAuditCommand()},
 	}
 }
@@ -89,15 +90,16 @@ func (o *crawlOptions) flags() []cli.Flag {
 		&cli.StringFlag{Name: "strategy", Value: "ctg", Destination: &o.strategy, Usage: "`ctg`, ct-f, c-f, t-f or unfocused; several to compare"},
 		&cli.BoolFlag{Name: "resume", Destination: &o.resume, Usage: "continue the interrupted crawl in --out-dir"},
 		&cli.BoolFlag{Name: "thresholds", Destination: &o.thresholds, Usage: "Klein mode: follow only documents above a learnt threshold"},
-		&cli.Int64Flag{Name: "seed", Value: 1, Destination: &o.seed, Usage: "random seed of --thresholds' splits"},
+		&cli.Int64Flag{Name: "random-seed", Value: 1, Destination: &o.seed, Usage: "`N`, the random seed of --thresholds' splits"},
+		renamedInt64("seed", "random-seed", &o.seed, 1, "--seeds names a file of URLs"),
 		&cli.IntFlag{Name: "target", Destination: &o.target, DefaultText: fmt.Sprintf("the spec's, else %d", crawl.DefaultTargetSize),
 			Usage: "collect `N` documents", Action: func(*cli.Context, int) error { o.targetSet = true; return nil }},
 		&cli.IntFlag{Name: "max-depth", Destination: &o.maxDepth, DefaultText: "the spec's, else no limit",
-			Usage: "largest link depth", Action: func(*cli.Context, int) error { o.maxDepthSet = true; return nil }},
+			Usage: "largest link depth, `N`", Action: func(*cli.Context, int) error { o.maxDepthSet = true; return nil }},
 		&cli.DurationFlag{Name: "max-runtime", Destination: &o.maxRuntime, DefaultText: "the spec's, else no limit",
 			Usage: "stop after `DURATION`", Action: func(*cli.Context, time.Duration) error { o.maxRuntimeSet = true; return nil }},
 		&cli.StringFlag{Name: "evaluate", Destination: &o.evaluate, Usage: "relevance list `TSV`: report relevant pages collected at each budget"},
-		&cli.StringFlag{Name: "budgets", Value: "50,100,200", Destination: &o.budgets, Usage: "budgets of --evaluate"},
+		&cli.StringFlag{Name: "budgets", Value: "50,100,200", Destination: &o.budgets, Usage: "`N,N,...`: budgets of --evaluate"},
 		&cli.BoolFlag{Name: "archive-idf", Destination: &o.archiveIDF, Usage: "build IDF from every capture of the local archive first"},
 		&cli.BoolFlag{Name: "local-idf", Destination: &o.localIDF, Hidden: true, Usage: "IDF from the reference and crawled documents (now the default)"},
 		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Destination: &o.quiet, Usage: "no progress on stderr"},
@@ -151,8 +153,8 @@ func (o *crawlOptions) plan() (*crawlPlan, error) {
 }
 
 // run1 is crawl's action.
-func (o *crawlOptions) run1(c *cli.Context) error {
-	stderr := c.App.ErrWriter
+func (o *crawlOptions) run(ctx context.Context, e env) error {
+	stderr := e.stderr
 	p, err := o.plan()
 	if err != nil {
 		return err
@@ -163,7 +165,7 @@ func (o *crawlOptions) run1(c *cli.Context) error {
 	}
 	defer stopProfiles()
 	t0 := time.Now()
-	archive, df, err := o.archive.open(c.Context, p.spec, o.archiveIDF)
+	archive, df, err := o.archive.open(ctx, p.spec, o.archiveIDF)
 	if err != nil {
 		return err
 	}
@@ -181,7 +183,7 @@ func (o *crawlOptions) run1(c *cli.Context) error {
 		if len(p.strategies) > 1 {
 			out = filepath.Join(out, string(s))
 		}
-		res, err := o.crawlOne(c, crawl.Options{Spec: p.spec, Archive: archive, DF: df, Strategy: s, Out: out, Resume: o.resume,
+		res, err := o.crawlOne(ctx, e, crawl.Options{Spec: p.spec, Archive: archive, DF: df, Strategy: s, Out: out, Resume: o.resume,
 			Thresholds: o.thresholds, Seed: o.seed})
 		if err != nil {
 			return err
@@ -195,15 +197,15 @@ func (o *crawlOptions) run1(c *cli.Context) error {
 		return err
 	}
 	if p.relevant != nil {
-		printRelevant(c.App.Writer, p.budgets, rows)
+		printRelevant(e.stdout, p.budgets, rows)
 	}
 	return nil
 }
 
 // crawlOne runs one strategy's crawl, with progress and a summary on
 // stderr unless --quiet.
-func (o *crawlOptions) crawlOne(c *cli.Context, opts crawl.Options) (*crawl.Result, error) {
-	stderr := c.App.ErrWriter
+func (o *crawlOptions) crawlOne(ctx context.Context, e env, opts crawl.Options) (*crawl.Result, error) {
+	stderr := e.stderr
 	s := opts.Strategy
 	var last time.Time
 	t1 := time.Now()
@@ -214,9 +216,9 @@ func (o *crawlOptions) crawlOne(c *cli.Context, opts crawl.Options) (*crawl.Resu
 		last = time.Now()
 		printCrawlStats(stderr, s, st)
 	}
-	res, err := crawl.Crawl(c.Context, opts)
+	res, err := crawl.Crawl(ctx, opts)
 	if err != nil {
-		if res != nil && errors.Is(err, c.Context.Err()) {
+		if res != nil && errors.Is(err, ctx.Err()) {
 			fmt.Fprintf(stderr, "crawl: interrupted after %d documents; continue with --resume\n", len(res.Log))
 		}
 		return nil, err

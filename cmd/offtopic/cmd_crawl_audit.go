@@ -1,8 +1,10 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -32,9 +34,9 @@ func crawlAuditCommand() *cli.Command {
 		Name:      "audit",
 		Usage:     "score every document of an extracted collection against the event and flag the off-topic ones",
 		ArgsUsage: "COLLECTION",
-		Description: `Scores every HTML document of a collection (a crawl's --out-dir folder, or a folder
-or file of WARCs) against the event of --spec, as the crawl scores what it
-reads (topical relevance to the reference documents and keywords), and flags
+		Description: `Scores every HTML document of a collection (a crawl's --out-dir folder, or a
+folder or file of WARCs) against the event of --spec, as the crawl scores what
+it reads (topical relevance to the reference documents and keywords), and flags
 those below a topical threshold or published outside the event's window (the
 span widened by the lead and cool-down times). The threshold is learnt as in
 Klein et al. by random splits of the reference documents' outlinks, here
@@ -44,8 +46,9 @@ that it errs towards keeping what a curator would want (or --threshold). The
 background's document frequencies weigh the terms, so that a page scores the
 same in a focused collection as in a broad one. It writes the results file
 and every report as detect --report-dir does (open offtopic.html to review),
-so that evaluate, review and prune work on the collection. One TimeMap per document; its score "topic" is
-its topical relevance (1 = as topical as the reference documents).
+so that evaluate, review and prune work on the collection. One TimeMap per
+document; its score "topic" is its topical relevance (1 = as topical as the
+reference documents).
 
 The archive the collection was extracted from (--archive DIR, or a remote one
 as crawl takes it: --cdx-server URL or --timegate URL) resolves the reference
@@ -61,9 +64,13 @@ focused one.
 
 Examples:
    offtopic crawl audit --spec spec.json --archive archive coll
-   offtopic crawl audit --spec spec.json --archive archive --evaluate relevant.tsv coll
-   offtopic crawl audit --spec spec.json --cdx-server https://web.archive.org/cdx/search/cdx --memento-prefix https://web.archive.org/web coll
-   offtopic crawl audit --spec spec.json --timegate http://localhost:1208/timegate/ --threshold 0.1 coll
+   offtopic crawl audit --spec spec.json --archive archive \
+       --evaluate relevant.tsv coll
+   offtopic crawl audit --spec spec.json \
+       --cdx-server https://web.archive.org/cdx/search/cdx \
+       --memento-prefix https://web.archive.org/web coll
+   offtopic crawl audit --spec spec.json \
+       --timegate http://localhost:1208/timegate/ --threshold 0.1 coll
    offtopic prune --results coll-audit --out-dir coll-pruned`,
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "spec", Destination: &o.spec, Usage: "collection specification `FILE` (JSON; required)"},
@@ -71,18 +78,19 @@ Examples:
 				Usage: "write results and every report into `DIR`"},
 			&cli.Float64Flag{Name: "threshold", Destination: &o.threshold, DefaultText: "learnt",
 				Usage: "flag documents whose topic is below `T`", Action: func(*cli.Context, float64) error { o.thresholdSet = true; return nil }},
-			&cli.Int64Flag{Name: "seed", Value: 1, Destination: &o.seed, Usage: "random seed of the background sample and splits"},
+			&cli.Int64Flag{Name: "random-seed", Value: 1, Destination: &o.seed, Usage: "`N`, the random seed of the background sample and splits"},
+			renamedInt64("seed", "random-seed", &o.seed, 1, "--seeds names a file of URLs"),
 			archiveURLFlag(&o.archiveURL, ""),
 			&cli.StringFlag{Name: "evaluate", Destination: &o.evaluate, Usage: "relevance list `TSV`: print precision and recall of the verdicts"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Destination: &o.quiet, Usage: "no summary on stderr"},
 		}, o.archive.flags()...),
-		Action: action(o.run1),
+		Action: action(o.run),
 	}
 }
 
 // run1 is crawl audit's action.
-func (o *auditOptions) run1(c *cli.Context) error {
-	if o.spec == "" || c.NArg() != 1 {
+func (o *auditOptions) run(ctx context.Context, e env) error {
+	if o.spec == "" || len(e.args) != 1 {
 		return usagef("--spec and one COLLECTION are required")
 	}
 	if o.archive.count() > 1 {
@@ -98,21 +106,21 @@ func (o *auditOptions) run1(c *cli.Context) error {
 			return asUsage(err)
 		}
 	}
-	in := c.Args().First()
-	coll, err := crawl.OpenLocal(c.Context, in, "", nil)
+	in := e.first()
+	coll, err := crawl.OpenLocal(ctx, in, "", nil)
 	if err != nil {
 		return err
 	}
 	opts := crawl.AuditOptions{Spec: spec, Seed: o.seed}
 	if o.archive.count() == 1 {
-		if opts.Archive, _, err = o.archive.open(c.Context, spec, false); err != nil {
+		if opts.Archive, _, err = o.archive.open(ctx, spec, false); err != nil {
 			return err
 		}
 	}
 	if o.thresholdSet {
 		opts.Threshold = &o.threshold
 	}
-	rep, err := crawl.AuditCollection(c.Context, coll, opts)
+	rep, err := crawl.AuditCollection(ctx, coll, opts)
 	if err != nil {
 		return err
 	}
@@ -120,7 +128,7 @@ func (o *auditOptions) run1(c *cli.Context) error {
 	if dir == "" {
 		dir = strings.TrimSuffix(filepath.Clean(in), filepath.Ext(in)) + "-audit"
 	}
-	off, err := writeAudit(c, in, dir, o.archiveURL, spec, rep)
+	off, err := writeAudit(ctx, e, in, dir, o.archiveURL, spec, rep)
 	if err != nil {
 		return err
 	}
@@ -130,13 +138,13 @@ func (o *auditOptions) run1(c *cli.Context) error {
 			learnt = fmt.Sprintf("learnt from %d examples against %d background pages of the %s; held out: %.0f%% of examples and %.0f%% of background pass",
 				rep.Examples, rep.Background, rep.BackgroundFrom, 100*rep.HeldOut, 100*rep.FalsePass)
 		}
-		fmt.Fprintf(c.App.ErrWriter, "crawl audit: %d documents, %d flagged off-topic (topic threshold %.3f %s) -> %s (results.jsonl, offtopic.html, offtopic.xlsx, offtopic.json, offtopic.csv)\n",
+		fmt.Fprintf(e.stderr, "crawl audit: %d documents, %d flagged off-topic (topic threshold %.3f %s) -> %s (results.jsonl, offtopic.html, offtopic.xlsx, offtopic.json, offtopic.csv)\n",
 			len(rep.Documents), off, rep.Threshold, learnt, dir)
-		fmt.Fprintf(c.App.ErrWriter, "crawl audit: review %s, then: offtopic prune --results %s\n", filepath.Join(dir, "offtopic.html"), dir)
+		fmt.Fprintf(e.stderr, "crawl audit: review %s, then: offtopic prune --results %s\n", filepath.Join(dir, "offtopic.html"), dir)
 	}
 	if relevant != nil {
 		s := rep.Evaluate(relevant)
-		fmt.Fprintf(c.App.Writer, "documents\t%d\nrelevant\t%d\nkept\t%d\nflagged\t%d\nprecision\t%.3f\nrecall\t%.3f\n",
+		fmt.Fprintf(e.stdout, "documents\t%d\nrelevant\t%d\nkept\t%d\nflagged\t%d\nprecision\t%.3f\nrecall\t%.3f\n",
 			s.Documents, s.Relevant, s.Kept, s.Documents-s.Kept, s.Precision(), s.Recall())
 	}
 	return nil
@@ -145,17 +153,17 @@ func (o *auditOptions) run1(c *cli.Context) error {
 // writeAudit writes the audit of collection in as a results file and every
 // report into dir, URI-Ms of local captures under archiveURL; off is how
 // many documents it flagged.
-func writeAudit(c *cli.Context, in, dir, archiveURL string, spec *crawl.Spec, rep *crawl.AuditReport) (off int, _ error) {
+func writeAudit(ctx context.Context, e env, in, dir, archiveURL string, spec *crawl.Spec, rep *crawl.AuditReport) (off int, _ error) {
 	from, to := rep.Event.Window()
-	run := &report.Run{Tool: "offtopic", Version: version, Started: time.Now().UTC(), Inputs: []string{in}, ArchiveURL: archiveURL, Measures: fmt.Sprintf("%s=%.4f", similarity.MeasureTopic, rep.Threshold),
-		Options: map[string]string{"audit": spec.Name, "threshold": fmt.Sprintf("%.4f", rep.Threshold), "examples": fmt.Sprint(rep.Examples),
+	run := &report.Run{Tool: "offtopic", Version: version, Started: time.Now().UTC(), Inputs: absPaths([]string{in}), ArchiveURL: archiveURL, Measures: similarity.MeasureTopic + "=" + exact(rep.Threshold),
+		Options: map[string]string{"audit": spec.Name, "threshold": exact(rep.Threshold), "examples": fmt.Sprint(rep.Examples),
 			"background": fmt.Sprint(rep.Background), "background_from": rep.BackgroundFrom,
 			"window": from.Format("2006-01-02") + "/" + to.Format("2006-01-02")}}
 	var ds []destination
 	for _, f := range report.ReportFormats {
 		ds = append(ds, destination{f, filepath.Join(dir, report.FileName(f))})
 	}
-	out, err := openOutputs(ds, run, c.App.Writer)
+	out, err := openOutputs(ds, run, e.stdout)
 	if err != nil {
 		return 0, err
 	}
@@ -170,6 +178,10 @@ func writeAudit(c *cli.Context, in, dir, archiveURL string, spec *crawl.Spec, re
 	}
 	return off, out.Commit()
 }
+
+// exact writes a threshold with every digit it has: a document whose
+// topic is a hair below it stays below it in the reports.
+func exact(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 
 // auditResult is one audited document as a TimeMap of one capture, the unit
 // of a results file; its URI-M and URI-T are in the archive at archiveURL

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -20,7 +21,7 @@ type detectOptions struct {
 	out     outputOptions
 	scoring scoringOptions
 	src     sourceOptions
-	run     runOptions
+	runOpts runOptions
 	prof    profileOptions
 	// oneCollection judges files of several Archive-It collections together.
 	oneCollection bool
@@ -34,7 +35,7 @@ func detectCommand() *cli.Command {
 		ArgsUsage: "FILE.warc[.gz]|FILE.arc[.gz]...",
 		Description: `Reads WARC and ARC files, groups captures into TimeMaps by canonical URI-R,
 scores each capture against URI-R@t0 and writes, in --out-dir:
-   results.jsonl  one JSON line per TimeMap (the input of 'evaluate' and of reports)
+   results.jsonl  one JSON line per TimeMap (read by evaluate, report, prune)
    offtopic.json  OTMT's output schema
    offtopic.csv   one row per capture: scores, verdict and reason
 With --report-dir it writes these and the reports to review in (offtopic.html,
@@ -43,13 +44,15 @@ collections (named ARCHIVEIT-<id>-...) are judged each against its own
 collection's model; --one-collection judges them against one.
 
 Examples:
-   offtopic detect --report-dir review --archive-url https://wayback.archive-it.org/1234 collection/*.warc.gz
+   offtopic detect --report-dir review \
+       --archive-url https://wayback.archive-it.org/1234 collection/
    offtopic detect --out-dir out collection/*.warc.gz
-   offtopic detect --measures cosine=0.15 --csv scores.csv collection/*.warc.gz
+   offtopic detect --plain --measures cosine=0.15 --csv scores.csv collection/
+       (OTMT's rule alone)
    offtopic detect --format csv --output - collection/*.warc.gz > scores.csv
-   offtopic detect --measures cosine,jaccard,sekernel --idf collection coll/*.warc.gz`,
+   offtopic detect --measures cosine,jaccard,sekernel --idf collection coll/`,
 		Flags:  o.flags(),
-		Action: action(o.run1),
+		Action: action(o.run),
 	}
 }
 
@@ -58,12 +61,12 @@ func (o *detectOptions) flags() []cli.Flag {
 		&cli.BoolFlag{Name: "one-collection", Destination: &o.oneCollection, Category: catScoring,
 			Usage: "judge files of several Archive-It collections as one (default: each against its own model)"}},
 		o.src.flags(),
-		o.run.flags("exit 1 when any record or payload had to be skipped"), o.prof.flags())
+		o.runOpts.flags("exit 1 when any record or payload had to be skipped"), o.prof.flags())
 }
 
 // run1 is detect's action.
-func (o *detectOptions) run1(c *cli.Context) error {
-	stopProfiles, err := o.prof.start(c.App.ErrWriter)
+func (o *detectOptions) run(ctx context.Context, e env) error {
+	stopProfiles, err := o.prof.start(e.stderr)
 	if err != nil {
 		return err
 	}
@@ -72,20 +75,20 @@ func (o *detectOptions) run1(c *cli.Context) error {
 	if err := o.out.check(); err != nil {
 		return err
 	}
-	in, err := openInput(c, &o.scoring, &o.src, o.run.quiet, "offtopic detect --out-dir out collection/*.warc.gz")
+	in, err := openInput(ctx, e, &o.scoring, &o.src, o.runOpts.quiet, "offtopic detect --out-dir out collection/*.warc.gz")
 	if err != nil {
 		return err
 	}
 	defer in.src.close()
 	st, src := in.st, in.src
-	out, err := o.out.open(st.run, c.App.Writer)
+	out, err := o.out.open(st.run, e.stdout)
 	if err != nil {
 		return err
 	}
 	defer out.Abort()
-	err = score(c, st.shard.Select(src.src), st, out, scoreRun{prog: in.prog, warn: in.warn, total: src.total, strict: o.run.strict,
+	err = score(ctx, e, st.shard.Select(src.src), st, out, scoreRun{prog: in.prog, warn: in.warn, total: src.total, strict: o.runOpts.strict,
 		skipped: src.skipped, cut: src.cut, read: src.read, others: src.others(st), eachCollection: !o.oneCollection, start: start})
-	src.summary(c.App.ErrWriter)
+	src.summary(e.stderr)
 	return err
 }
 
@@ -128,20 +131,24 @@ type input struct {
 // openInput checks the scoring and source flags (usage errors) and opens
 // the source they and the arguments name. example shows the command's
 // usual form.
-func openInput(c *cli.Context, so *scoringOptions, src *sourceOptions, quiet bool, example string) (*input, error) {
-	files := c.Args().Slice()
-	if len(files) == 0 && !src.isRemote() && len(src.index.Value()) == 0 {
-		return nil, usagef("no input files (try: %s)", example)
-	}
-	st, err := so.setup(files, c.App.ErrWriter)
+func openInput(ctx context.Context, e env, so *scoringOptions, src *sourceOptions, quiet bool, example string) (*input, error) {
+	files := e.args
+	kind, err := src.kind(files, example)
 	if err != nil {
 		return nil, err
 	}
-	if err := src.check(); err != nil {
+	if len(files) > 0 {
+		// A folder stands for the WARC and ARC files in it, as for prune.
+		if files, err = collectionFiles(files); err != nil {
+			return nil, err
+		}
+	}
+	st, err := so.setup(files, e.stderr)
+	if err != nil {
 		return nil, err
 	}
-	in := &input{st: st, prog: newProgress(c.App.ErrWriter, quiet), warn: &warnings{w: c.App.ErrWriter}}
-	if in.src, err = src.open(c.Context, st, files, in.prog, in.warn); err != nil {
+	in := &input{st: st, prog: newProgress(e.stderr, quiet), warn: &warnings{w: e.stderr}}
+	if in.src, err = src.open(ctx, kind, st, files, in.prog, in.warn); err != nil {
 		in.warn.summary()
 		return nil, err
 	}
@@ -194,10 +201,10 @@ type scoreRun struct {
 
 // score runs detection over src into out and reports how it went: the step
 // shared by detect and reduce.
-func score(c *cli.Context, src timemap.Source, st *setup, out *report.Outputs, sr scoreRun) error {
+func score(ctx context.Context, e env, src timemap.Source, st *setup, out *report.Outputs, sr scoreRun) error {
 	cfg := detectConfig(st, sr.read, sr.warn, sr.prog, sr.total)
 	cfg.Others, cfg.EachCollection = sr.others, sr.eachCollection
-	stats, err := similarity.Detect(c.Context, src, cfg, out.Write)
+	stats, err := similarity.Detect(ctx, src, cfg, out.Write)
 	sr.prog.end()
 	sr.warn.summary()
 	if err != nil {
@@ -206,11 +213,14 @@ func score(c *cli.Context, src timemap.Source, st *setup, out *report.Outputs, s
 	if err := out.Commit(); err != nil {
 		return err
 	}
-	w := c.App.ErrWriter
-	fmt.Fprintf(w, "offtopic: %d TimeMaps, %d captures: %d on-topic, %d off-topic, %d not scored; %d records skipped, %d payloads failed\n",
-		stats.TimeMaps, stats.Captures, stats.OnTopic, stats.OffTopic, stats.NotScored, sr.skipped, stats.Failed)
+	w := e.stderr
+	// Summary lines fit 80 columns.
+	fmt.Fprintf(w, "offtopic: %d TimeMaps, %d captures: %d on-topic, %d off-topic, %d not scored\n",
+		stats.TimeMaps, stats.Captures, stats.OnTopic, stats.OffTopic, stats.NotScored)
+	fmt.Fprintf(w, "offtopic: %d records skipped, %d payloads failed\n", sr.skipped, stats.Failed)
 	if stats.Collections > 1 {
-		fmt.Fprintf(w, "offtopic: %d Archive-It collections (by the ids in the files' names), each judged against its own model (--one-collection: against one)\n", stats.Collections)
+		fmt.Fprintf(w, "offtopic: %d Archive-It collections (by the ids in the files' names),\n", stats.Collections)
+		fmt.Fprintln(w, "offtopic: each judged against its own model (--one-collection: against one)")
 	}
 	if sr.cut > 0 {
 		fmt.Fprintln(w, cutSummary(sr.cut))

@@ -19,10 +19,12 @@ func docsCommand() *cli.Command {
 		Name:   "docs",
 		Usage:  "write the command-line reference (docs/cli.md) to stdout",
 		Hidden: true,
-		Action: action(func(c *cli.Context) error {
+		// The reference renders the command line itself: its action is
+		// urfave/cli's, unlike the commands'.
+		Action: func(c *cli.Context) error {
 			_, err := io.WriteString(c.App.Writer, cliReference(c.App))
 			return err
-		}),
+		},
 	}
 }
 
@@ -38,8 +40,8 @@ func flagNotes() map[string]string {
 		"continuity":          "Applies to a capture that crosses only content-similarity thresholds: rotating stories change step by step, a replaced page jumps.",
 		"workers":             "A larger value is lowered, with a word on stderr.",
 		"model":               "For shards and reducers that each score a part of a collection; the model must be built with the run's --min-t0-words and --canonicalize.",
-		"detect out-dir":      "The default applies only when no other output (--format/--output, --results, --json, --csv, --report-dir) is named; given, it is written as well.",
-		"merge out-dir":       "The default applies only when no other output (--format/--output, --results, --json, --csv, --report-dir) is named; given, it is written as well.",
+		"detect out-dir":      "The default applies only when no other output (--format/--output, --jsonl, --json, --csv, --report-dir) is named; given, it is written as well.",
+		"merge out-dir":       "The default applies only when no other output (--format/--output, --jsonl, --json, --csv, --report-dir) is named; given, it is written as well.",
 		"seeds":               "Needed by --cdx-server and --timegate.",
 		"timemap":             "Link-format, JSON or CDXJ TimeMaps; @FILE reads one URI-T a line.",
 		"detect timegate":     "URI-Gs are URL + URI-R, e.g. http://web.archive.org/web/ or MemGator's http://localhost:1208/timegate/.",
@@ -97,30 +99,9 @@ func writeCommand(b *strings.Builder, app, name string, cmd *cli.Command, notes 
 	if cmd.Description != "" {
 		fmt.Fprintf(b, "\n```text\n%s\n```\n", cmd.Description)
 	}
-	var cats []string
-	byCat := map[string][]cli.Flag{}
-	for _, f := range cmd.Flags {
-		if vf, ok := f.(cli.VisibleFlag); ok && !vf.IsVisible() {
-			continue
-		}
-		cat := ""
-		if cf, ok := f.(cli.CategorizableFlag); ok {
-			cat = cf.GetCategory()
-		}
-		if _, seen := byCat[cat]; !seen {
-			cats = append(cats, cat)
-		}
-		byCat[cat] = append(byCat[cat], f)
-	}
-	for _, cat := range cats {
-		if cat == "" {
-			cat = "Options"
-		}
-		fmt.Fprintf(b, "\n### %s\n\n", cat)
-		if cat == "Options" {
-			cat = ""
-		}
-		for _, f := range byCat[cat] {
+	for _, g := range flagGroups(cmd.Flags) {
+		fmt.Fprintf(b, "\n### %s\n\n", cmp.Or(g.name, "Options"))
+		for _, f := range g.flags {
 			writeFlag(b, f, cmp.Or(notes[name+" "+f.Names()[0]], notes[f.Names()[0]]))
 		}
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -38,12 +39,14 @@ by 'detect' or the directory holding results.jsonl (default: ` + defaultResultsD
 Examples:
    offtopic evaluate --gold gold.tsv out
    offtopic evaluate --gold ~/Downloads/decisions.csv out
-   offtopic evaluate --gold gold.tsv --sweep --kinds scenarios.tsv out/results.jsonl`,
+   offtopic evaluate --gold gold.tsv --sweep --kinds scenarios.tsv \
+       out/results.jsonl`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "gold", Destination: &o.gold,
 				Usage: "gold standard `FILE` (required): a TSV, decisions.csv or a reviewed XLSX"},
-			&cli.StringFlag{Name: "report", Destination: &o.report,
+			&cli.StringFlag{Name: "report-dir", Destination: &o.report,
 				Usage: "also write the evaluation page (evaluation.html) into `DIR`"},
+			renamedString("report", "report-dir", &o.report, "as detect's"),
 			&cli.BoolFlag{Name: "sweep", Destination: &o.sweep,
 				Usage: "try 21 thresholds per measure and every pair; print the best by F1"},
 			&cli.StringFlag{Name: "kinds", Destination: &o.kinds,
@@ -51,20 +54,20 @@ Examples:
 			&cli.IntFlag{Name: "misses", Destination: &o.misses,
 				Usage: "list up to `N` wrong verdicts with their scores"},
 		},
-		Action: action(o.run1),
+		Action: action(o.run),
 	}
 }
 
 // run1 is evaluate's action.
-func (o *evaluateOptions) run1(c *cli.Context) error {
+func (o *evaluateOptions) run(ctx context.Context, e env) error {
 	if o.gold == "" {
 		return usagef("--gold is required")
 	}
-	gold, err := readGold(o.gold, func(err error) { fmt.Fprintln(c.App.ErrWriter, "evaluate: warning:", err) })
+	gold, err := readGold(o.gold, func(err error) { fmt.Fprintln(e.stderr, "evaluate: warning:", err) })
 	if err != nil {
 		return asUsage(err)
 	}
-	rf, err := openResults(c.Args().First())
+	rf, err := openResults(e.first(), e.stderr)
 	if err != nil {
 		return err
 	}
@@ -77,7 +80,7 @@ func (o *evaluateOptions) run1(c *cli.Context) error {
 		results = append(results, r)
 	}
 	ev := similarity.Evaluate(gold, results)
-	w := c.App.Writer
+	w := e.stdout
 	printEvaluation(w, ev, rf.run.Measures)
 	printLanguages(w, ev)
 	if o.kinds != "" {
@@ -91,7 +94,7 @@ func (o *evaluateOptions) run1(c *cli.Context) error {
 		printMisses(w, ev, o.misses)
 	}
 	if o.report != "" {
-		if err := writeEvaluationPage(c.App.ErrWriter, o.report, &rf.run, ev, results); err != nil {
+		if err := writeEvaluationPage(e.stderr, o.report, &rf.run, ev, results); err != nil {
 			return err
 		}
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"os"
 	"slices"
@@ -20,7 +21,7 @@ type modelOptions struct {
 	merge   bool
 	scoring scoringOptions
 	src     sourceOptions
-	run     runOptions
+	runOpts runOptions
 }
 
 func modelCommand() *cli.Command {
@@ -40,61 +41,63 @@ statistics merge exactly, in any order).
 
 Examples:
    offtopic model -o model.json.gz coll/*.warc.gz
-   offtopic detect --model model.json.gz --shard 0/4 --results part-0.jsonl coll/*.warc.gz
-   ls coll/*.warc.gz | offtopic map | LC_ALL=C sort | offtopic reduce --stats | offtopic model --merge -o model.json.gz`,
+   offtopic detect --model model.json.gz --shard 0/4 --jsonl part-0.jsonl \
+       coll/*.warc.gz
+   ls coll/*.warc.gz | offtopic map | LC_ALL=C sort | offtopic reduce --stats |
+       offtopic model --merge -o model.json.gz`,
 		Flags: slices.Concat([]cli.Flag{
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "model.json.gz", Destination: &o.output,
 				Usage: "write the model to `FILE` (-: stdout, uncompressed)"},
 			&cli.BoolFlag{Name: "merge", Destination: &o.merge,
 				Usage: "merge partial statistics (files or stdin), not captures"},
-		}, o.scoring.flags(), o.src.flags(), o.run.flags("exit 1 when any record or payload had to be skipped")),
-		Action: action(o.run1),
+		}, o.scoring.flags(), o.src.flags(), o.runOpts.flags("exit 1 when any record or payload had to be skipped")),
+		Action: action(o.run),
 	}
 }
 
 // run1 is model's action.
-func (o *modelOptions) run1(c *cli.Context) error {
+func (o *modelOptions) run(ctx context.Context, e env) error {
 	if o.merge {
-		mf, err := mergeModels(c)
+		mf, err := mergeModels(ctx, e)
 		if err != nil {
 			return err
 		}
-		return o.write(c, mf)
+		return o.write(ctx, e, mf)
 	}
 	start := time.Now()
-	in, err := openInput(c, &o.scoring, &o.src, o.run.quiet, "offtopic model -o model.json.gz collection/*.warc.gz")
+	in, err := openInput(ctx, e, &o.scoring, &o.src, o.runOpts.quiet, "offtopic model -o model.json.gz collection/*.warc.gz")
 	if err != nil {
 		return err
 	}
 	defer in.src.close()
 	st, src, prog, warn := in.st, in.src, in.prog, in.warn
-	if ids := timemap.Collections(c.Args().Slice()); len(ids) > 1 {
-		fmt.Fprintf(c.App.ErrWriter, "offtopic: warning: files of %d Archive-It collections modelled as one (detect judges each against its own model): for detect's verdicts, build one model per collection\n", len(ids))
+	if ids := timemap.Collections(e.args); len(ids) > 1 {
+		fmt.Fprintf(e.stderr, "offtopic: warning: files of %d Archive-It collections modelled as one (detect judges each against its own model): for detect's verdicts, build one model per collection\n", len(ids))
 	}
 	cfg := detectConfig(st, src.read, warn, prog, src.total)
-	stats, sts, err := similarity.BuildModel(c.Context, st.shard.Select(src.src), cfg)
+	stats, sts, err := similarity.BuildModel(ctx, st.shard.Select(src.src), cfg)
 	prog.end()
 	warn.summary()
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(c.App.ErrWriter, "offtopic: model of %d TimeMaps, %d captures in %.1f s; %d records skipped, %d payloads failed\n",
+	fmt.Fprintf(e.stderr, "offtopic: model of %d TimeMaps, %d captures in %.1f s; %d records skipped, %d payloads failed\n",
 		sts.TimeMaps, sts.Captures, time.Since(start).Seconds(), src.skipped, sts.Failed)
 	mf := &similarity.ModelFile{MinT0Words: st.opts.MinT0Words, Canonicalize: st.canon.String(), Stats: stats}
-	if err := o.write(c, mf); err != nil {
+	if err := o.write(ctx, e, mf); err != nil {
 		return err
 	}
-	if o.run.strict && warn.n > 0 {
+	if o.runOpts.strict && warn.n > 0 {
 		return fmt.Errorf("%d records or payloads were skipped (--strict)", warn.n)
 	}
 	return nil
 }
 
 // mergeModels reads and merges the statistics named by the arguments, or stdin.
-func mergeModels(c *cli.Context) (*similarity.ModelFile, error) {
-	names := c.Args().Slice()
+func mergeModels(ctx context.Context, e env) (*similarity.ModelFile, error) {
+	names := e.args
 	if len(names) == 0 {
-		return similarity.ReadModelFiles(stdin(c), "stdin")
+		return similarity.ReadModelFiles(e.stdin, "stdin")
 	}
 	var out *similarity.ModelFile
 	for _, n := range names {
@@ -120,10 +123,10 @@ func mergeModels(c *cli.Context) (*similarity.ModelFile, error) {
 }
 
 // write writes mf to --output.
-func (o *modelOptions) write(c *cli.Context, mf *similarity.ModelFile) error {
+func (o *modelOptions) write(ctx context.Context, e env, mf *similarity.ModelFile) error {
 	path := o.output
 	if path == "-" {
-		w := bufio.NewWriter(c.App.Writer)
+		w := bufio.NewWriter(e.stdout)
 		if err := similarity.WriteModelFile(w, mf, false); err != nil {
 			return fmt.Errorf("write: %w", err)
 		}
@@ -147,7 +150,7 @@ func (o *modelOptions) write(c *cli.Context, mf *similarity.ModelFile) error {
 	if err := f.Commit(); err != nil {
 		return err
 	}
-	fmt.Fprintf(c.App.ErrWriter, "offtopic: wrote %s (%d TimeMaps with text, %d payloads, %d terms)\n", path, mf.Stats.Firsts, mf.Stats.Docs, len(mf.Stats.DF))
+	fmt.Fprintf(e.stderr, "offtopic: wrote %s (%d TimeMaps with text, %d payloads, %d terms)\n", path, mf.Stats.Firsts, mf.Stats.Docs, len(mf.Stats.DF))
 	return nil
 }
 
@@ -171,17 +174,17 @@ func loadModel(path string, st *setup) (*similarity.ModelStats, error) {
 
 // writeStats writes the partial model statistics of src's TimeMaps as one
 // line (reduce --stats).
-func writeStats(c *cli.Context, src timemap.Source, st *setup, warn *warnings) error {
+func writeStats(ctx context.Context, e env, src timemap.Source, st *setup, warn *warnings) error {
 	pl := timemap.NewPayloads()
 	defer pl.Close()
 	cfg := similarity.Config{Options: st.opts, Workers: st.workers, TempDir: st.tempDir,
 		ReadPayload: pl.Read, OnError: warn.add, OnWarning: warn.note}
-	stats, _, err := similarity.BuildModel(c.Context, src, cfg)
+	stats, _, err := similarity.BuildModel(ctx, src, cfg)
 	warn.summary()
 	if err != nil {
 		return err
 	}
-	w := bufio.NewWriter(c.App.Writer)
+	w := bufio.NewWriter(e.stdout)
 	mf := &similarity.ModelFile{MinT0Words: st.opts.MinT0Words, Canonicalize: st.canon.String(), Stats: stats}
 	if err := similarity.WriteModelFile(w, mf, false); err != nil {
 		return fmt.Errorf("write: %w", err)

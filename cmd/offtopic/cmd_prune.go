@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -50,7 +52,8 @@ stands for the WARC and ARC files in it, as a crawl's or audit's does):
 Examples:
    offtopic prune --results out                   (writes out-pruned)
    offtopic prune --results out --decisions reviewed.xlsx --out-dir clean
-   offtopic prune --results out --decisions decisions.csv --unsure verdict --out-dir clean
+   offtopic prune --results out --decisions decisions.csv --unsure verdict \
+       --out-dir clean
    offtopic prune --results out --mode acl --out-dir acl
    offtopic prune --results coll-audit            (after crawl audit coll)`,
 		Flags: []cli.Flag{
@@ -69,7 +72,7 @@ Examples:
 			&cli.BoolFlag{Name: "strict", Destination: &o.strict, Category: catRun,
 				Usage: "exit 1 when anything could not be done as the results and decisions ask"},
 		},
-		Action: action(o.run1),
+		Action: action(o.run),
 	}
 }
 
@@ -84,7 +87,7 @@ type prunePlan struct {
 
 // plan reads the results and decisions and checks the flags: errors are
 // usage errors, except a results file that cannot be read whole.
-func (o *pruneOptions) plan(args []string) (*prunePlan, error) {
+func (o *pruneOptions) plan(args []string, stderr io.Writer) (*prunePlan, error) {
 	if o.mode != "copy" && o.mode != "acl" {
 		return nil, usagef("--mode %q: want copy or acl", o.mode)
 	}
@@ -92,7 +95,7 @@ func (o *pruneOptions) plan(args []string) (*prunePlan, error) {
 	if err != nil {
 		return nil, usagef("--%w", err)
 	}
-	rf, err := openResults(o.results)
+	rf, err := openResults(o.results, stderr)
 	if err != nil {
 		return nil, err
 	}
@@ -107,9 +110,15 @@ func (o *pruneOptions) plan(args []string) (*prunePlan, error) {
 	if err != nil {
 		return nil, err
 	}
+	if rf.defaulted && len(decisions) > 0 && len(plan.Unmatched) == len(decisions) {
+		return nil, usagef("none of the %d decisions in %s is of a capture in %s, the default results: name the results of the run you reviewed with --results",
+			len(decisions), o.decisions, rf.path)
+	}
 	p := &prunePlan{plan: plan, unsure: unsure, files: args, dir: o.outDir, results: rf.path}
 	if len(p.files) == 0 {
-		p.files = rf.run.Inputs
+		if p.files, err = namedInputs(rf); err != nil {
+			return nil, err
+		}
 	}
 	if p.files, err = collectionFiles(p.files); err != nil {
 		return nil, err
@@ -118,6 +127,23 @@ func (o *pruneOptions) plan(args []string) (*prunePlan, error) {
 		p.dir = defaultPruneDir(rf.dir, o.mode)
 	}
 	return p, nil
+}
+
+// namedInputs are the collection's files the results name. Results record
+// them as absolute paths; those of older versions relative to the folder
+// detect ran in, which only works from there: a file not found is a usage
+// error that says what to do.
+func namedInputs(rf *resultsFile) ([]string, error) {
+	for _, f := range rf.run.Inputs {
+		if _, err := os.Stat(f); err != nil {
+			hint := "give the collection's files as arguments: offtopic prune --results " + rf.path + " FILE..."
+			if !filepath.IsAbs(f) {
+				hint = "the results name it relative to the folder detect ran in: run prune from there, or " + hint
+			}
+			return nil, usagef("%s names the input %s, which cannot be read (%w); %s", rf.path, f, errors.Unwrap(err), hint)
+		}
+	}
+	return rf.run.Inputs, nil
 }
 
 // defaultPruneDir is where prune writes when not told: beside the results
@@ -144,7 +170,12 @@ func collectionFiles(paths []string) ([]string, error) {
 	for _, p := range paths {
 		fi, err := os.Stat(p)
 		if err != nil || !fi.IsDir() {
-			files = append(files, p) // a file, or what prune says cannot be read
+			if err == nil {
+				if err := looksLikeRecords(p); err != nil {
+					return nil, err
+				}
+			}
+			files = append(files, p) // a file, or what the reader says cannot be read
 			continue
 		}
 		var in []string
@@ -161,33 +192,78 @@ func collectionFiles(paths []string) ([]string, error) {
 	return files, nil
 }
 
+// looksLikeRecords refuses (a usage error) a file that neither is named nor
+// starts like a WARC or ARC file: a gold standard or a report given where
+// the collection goes. A file named like one is read whatever it starts
+// with: junk before the first record is a damaged stretch, reported as such.
+func looksLikeRecords(path string) error {
+	if isRecordFile(path) {
+		return nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil // the reader says why
+	}
+	defer f.Close()
+	head := make([]byte, 64)
+	n, _ := io.ReadFull(f, head)
+	head = head[:n]
+	start := bytes.TrimLeft(head, " \t\r\n")
+	for _, magic := range [][]byte{{0x1f, 0x8b}, {0x28, 0xb5, 0x2f, 0xfd}, []byte("WARC/"), []byte("filedesc:")} {
+		if bytes.HasPrefix(start, magic) || n == 0 {
+			return nil
+		}
+	}
+	shown := strings.Map(func(r rune) rune {
+		if r < ' ' || r == 0x7f {
+			return ' '
+		}
+		return r
+	}, strings.ToValidUTF8(string(head[:min(n, 32)]), "?"))
+	return usagef("%s is not a WARC or ARC file (it starts %q): give WARC/ARC files, or folders of them (gold standards and decisions go to --gold and --decisions)", path, shown)
+}
+
+// isRecordFile reports whether a file is named like a WARC or ARC file.
+func isRecordFile(path string) bool {
+	n := strings.ToLower(path)
+	for _, ext := range []string{".warc", ".warc.gz", ".arc", ".arc.gz", ".warc.zst", ".arc.zst"} {
+		if strings.HasSuffix(n, ext) {
+			return true
+		}
+	}
+	return false
+}
+
 // run1 is prune's action.
-func (o *pruneOptions) run1(c *cli.Context) error {
-	p, err := o.plan(c.Args().Slice())
+func (o *pruneOptions) run(ctx context.Context, e env) error {
+	p, err := o.plan(e.args, e.stderr)
 	if err != nil {
 		return err
 	}
-	w := c.App.ErrWriter
+	w := e.stderr
 	plan := p.plan
-	if plan.Unsure > 0 {
-		what := map[prune.Unsure]string{prune.UnsureKeep: "kept", prune.UnsureVerdict: "left to their verdicts", prune.UnsureOff: "left out"}[p.unsure]
-		fmt.Fprintf(w, "offtopic: %d captures marked unsure: %s (--unsure)\n", plan.Unsure, what)
+	if n := plan.DecidedOn + plan.DecidedOff + plan.Unsure; n > 0 {
+		fmt.Fprintf(w, "offtopic: %s: %d off-topic, %d on-topic, %d unsure", count(n, "curator decision"), plan.DecidedOff, plan.DecidedOn, plan.Unsure)
+		if plan.Unsure > 0 {
+			fmt.Fprintf(w, " (%s: --unsure %s)", map[prune.Unsure]string{prune.UnsureKeep: "kept", prune.UnsureVerdict: "left to the verdicts", prune.UnsureOff: "left out"}[p.unsure], o.unsure)
+		}
+		fmt.Fprintln(w)
 	}
 	if n := len(plan.Unmatched); n > 0 {
 		fmt.Fprintf(w, "offtopic: %d curator decisions match no capture of %s (first: %s %s): a decisions file of another run or collection?\n",
 			n, p.results, plan.Unmatched[0].Key, plan.Unmatched[0].TS)
 	}
 	if o.mode == "acl" {
-		return o.acl(c, p)
+		return o.acl(ctx, e, p)
 	}
-	return o.copy(c, p)
+	return o.copy(ctx, e, p)
 }
 
 // copy writes the collection without its off-topic captures (--mode copy).
-func (o *pruneOptions) copy(c *cli.Context, p *prunePlan) error {
-	w, plan := c.App.ErrWriter, p.plan
+func (o *pruneOptions) copy(ctx context.Context, e env, p *prunePlan) error {
+	w, plan := e.stderr, p.plan
 	plan.KeepDamaged = o.keepDamaged
-	sum, err := prune.Copy(c.Context, plan, p.files, p.dir)
+	sum, err := prune.Copy(ctx, plan, p.files, p.dir)
 	if err != nil {
 		return err
 	}
@@ -205,14 +281,21 @@ func (o *pruneOptions) copy(c *cli.Context, p *prunePlan) error {
 	for _, a := range plan.AlsoOff {
 		fmt.Fprintf(w, "offtopic: also excluded %s: %s\n", a.URIM, a.Reason)
 	}
-	damaged := fmt.Sprintf("%d damaged stretches left out", len(sum.Damaged))
-	if plan.KeepDamaged {
-		damaged = fmt.Sprintf("%d damaged stretches kept", len(sum.Damaged))
+	fmt.Fprintf(w, "offtopic: %d records in = %d kept + %d excluded\n", in, kept, ex)
+	fmt.Fprintln(w, "offtopic:", leftOutSummary(plan))
+	if n := len(plan.KeptOff); n > 0 {
+		fmt.Fprintf(w, "offtopic: %s kept: revisits replay them\n", count(n, "off-topic capture"))
+	}
+	if n := len(sum.Damaged); n > 0 {
+		what := "left out"
+		if plan.KeepDamaged {
+			what = "kept (--keep-damaged)"
+		}
+		fmt.Fprintf(w, "offtopic: %s of the inputs %s\n", count(n, "damaged stretch"), what)
 	}
 	absent := plan.Absent()
-	fmt.Fprintf(w, "offtopic: %d records in = %d kept + %d excluded (%d captures left out: %d off-topic, %d by curator decision, %d off-topic kept for revisits, %d revisits of curator-excluded payloads, %d not in the given files; %s); %d captures in %s\n",
-		in, kept, ex, plan.Excluded()-len(absent), plan.OffTopic, plan.Decided, len(plan.KeptOff), len(plan.AlsoOff), len(absent), damaged, sum.Captures, filepath.Join(p.dir, "index.cdxj"))
 	reportAbsent(w, absent)
+	fmt.Fprintf(w, "offtopic: wrote %s (%s)\n", p.dir, count(sum.Captures, "capture"))
 	if o.strict {
 		return strictPrune(len(sum.Damaged), len(absent), len(plan.Unmatched))
 	}
@@ -221,10 +304,10 @@ func (o *pruneOptions) copy(c *cli.Context, p *prunePlan) error {
 
 // acl writes pywb access rules and an index without the off-topic
 // captures (--mode acl).
-func (o *pruneOptions) acl(c *cli.Context, p *prunePlan) error {
-	w, plan := c.App.ErrWriter, p.plan
+func (o *pruneOptions) acl(ctx context.Context, e env, p *prunePlan) error {
+	w, plan := e.stderr, p.plan
 	warn := &warnings{w: w}
-	sum, kept, err := prune.WriteACLFiles(c.Context, plan, p.files, p.dir, warn.add)
+	sum, kept, err := prune.WriteACLFiles(ctx, plan, p.files, p.dir, warn.add)
 	if err != nil {
 		return err
 	}
@@ -242,6 +325,29 @@ func (o *pruneOptions) acl(c *cli.Context, p *prunePlan) error {
 		return fmt.Errorf("%d records were skipped (--strict)", warn.n)
 	}
 	return strictPrune(0, len(absent), len(plan.Unmatched))
+}
+
+// leftOutSummary says how many captures a copy left out and why, parts
+// that add up to the whole.
+func leftOutSummary(plan *prune.Plan) string {
+	n := plan.LeftOut()
+	parts := []string{fmt.Sprintf("%d off-topic by verdict", n[prune.ByVerdict]), fmt.Sprintf("%d by curator decision", n[prune.ByCurator])}
+	if r := n[prune.ByRevisit]; r > 0 {
+		parts = append(parts, fmt.Sprintf("%d replaying what a curator left out", r))
+	}
+	return fmt.Sprintf("%s left out: %s", count(n[prune.ByVerdict]+n[prune.ByCurator]+n[prune.ByRevisit], "capture"), strings.Join(parts, ", "))
+}
+
+// count is n and noun, plural unless n is 1 ("1 capture", "2 captures",
+// "3 damaged stretches").
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	if strings.HasSuffix(noun, "ch") || strings.HasSuffix(noun, "s") {
+		return fmt.Sprintf("%d %ses", n, noun)
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // reportAbsent says which off-topic captures of the results the given files

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"iter"
 	"path/filepath"
@@ -24,7 +25,7 @@ func reportCommand() *cli.Command {
 		Usage:     "render a saved results file as XLSX, HTML, OTMT JSON or CSV (nothing is recomputed)",
 		ArgsUsage: "[RESULTS.jsonl|DIR]",
 		Description: `Reads the results file written by 'detect' (or the directory holding
-results.jsonl; default " + defaultResultsDir + ") and writes the reports asked for.
+results.jsonl; default offtopic-out) and writes the reports asked for.
 
 Examples:
    offtopic report --format html out
@@ -38,7 +39,7 @@ Examples:
 			&cli.StringFlag{Name: "out-dir", Aliases: []string{"d"}, Value: ".", Destination: &o.outDir,
 				Usage: "write each format under its usual name into `DIR`"},
 		},
-		Action: action(o.run1),
+		Action: action(o.run),
 	}
 }
 
@@ -68,12 +69,12 @@ func (o *reportOptions) destinations() ([]destination, error) {
 }
 
 // run1 is report's action.
-func (o *reportOptions) run1(c *cli.Context) error {
+func (o *reportOptions) run(ctx context.Context, e env) error {
 	ds, err := o.destinations()
 	if err != nil {
 		return err
 	}
-	rf, err := openResults(c.Args().First())
+	rf, err := openResults(e.first(), e.stderr)
 	if err != nil {
 		return err
 	}
@@ -85,7 +86,7 @@ func (o *reportOptions) run1(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	out, err := openOutputs(ds, &rf.run, c.App.Writer)
+	out, err := openOutputs(ds, &rf.run, e.stdout)
 	if err != nil {
 		return err
 	}
@@ -104,7 +105,7 @@ func (o *reportOptions) run1(c *cli.Context) error {
 		return err
 	}
 	for _, path := range out.Paths() {
-		fmt.Fprintf(c.App.ErrWriter, "offtopic: wrote %s (%d TimeMaps)\n", path, n)
+		fmt.Fprintf(e.stderr, "offtopic: wrote %s (%d TimeMaps)\n", path, n)
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -38,21 +39,22 @@ ARC file; every capture in it becomes one line "SURT key<TAB>14-digit time<TAB>
 capture as JSON" on stdout. Sorting the output as text groups it by TimeMap.
 
 Examples:
-   ls coll/*.warc.gz | offtopic map | LC_ALL=C sort | offtopic reduce | offtopic merge --out-dir out`,
+   ls coll/*.warc.gz | offtopic map | LC_ALL=C sort | offtopic reduce |
+       offtopic merge --out-dir out`,
 		Flags:  []cli.Flag{canonicalizeFlag(&o.canonicalize, ""), tempDirFlag(&o.tempDir, "")},
-		Action: action(o.run1),
+		Action: action(o.run),
 	}
 }
 
 // run1 is map's action.
-func (o *mapOptions) run1(c *cli.Context) error {
+func (o *mapOptions) run(ctx context.Context, e env) error {
 	canon, err := timemap.ParseCanonMode(o.canonicalize)
 	if err != nil {
 		return usagef("--canonicalize: %w", err)
 	}
-	warn := &warnings{w: c.App.ErrWriter}
-	out := bufio.NewWriterSize(c.App.Writer, 1<<20)
-	sc := bufio.NewScanner(stdin(c))
+	warn := &warnings{w: e.stderr}
+	out := bufio.NewWriterSize(e.stdout, 1<<20)
+	sc := bufio.NewScanner(e.stdin)
 	files, captures := 0, 0
 	colls := map[string]bool{} // the Archive-It collections of the files
 	for sc.Scan() {
@@ -62,7 +64,7 @@ func (o *mapOptions) run1(c *cli.Context) error {
 		}
 		files++
 		colls[timemap.ArchiveItCollection(path)] = true
-		idx, err := timemap.BuildIndex(c.Context, []string{path}, timemap.IndexOptions{Canon: canon, TempDir: o.tempDir, OnError: warn.add})
+		idx, err := timemap.BuildIndex(ctx, []string{path}, timemap.IndexOptions{Canon: canon, TempDir: o.tempDir, OnError: warn.add})
 		if err != nil {
 			warn.add(err)
 			continue
@@ -84,9 +86,9 @@ func (o *mapOptions) run1(c *cli.Context) error {
 	}
 	warn.summary()
 	if len(colls) > 1 {
-		fmt.Fprintf(c.App.ErrWriter, "offtopic: warning: files of %d Archive-It collections, which reduce models as one (detect judges each against its own model): for detect's verdicts, map each collection apart\n", len(colls))
+		fmt.Fprintf(e.stderr, "offtopic: warning: files of %d Archive-It collections, which reduce models as one (detect judges each against its own model): for detect's verdicts, map each collection apart\n", len(colls))
 	}
-	fmt.Fprintf(c.App.ErrWriter, "offtopic: map: %d files, %d captures\n", files, captures)
+	fmt.Fprintf(e.stderr, "offtopic: map: %d files, %d captures\n", files, captures)
 	if files > 0 && captures == 0 {
 		return errors.New("no captures found")
 	}
@@ -97,7 +99,7 @@ func (o *mapOptions) run1(c *cli.Context) error {
 type reduceOptions struct {
 	scoring scoringOptions
 	stats   bool
-	run     runOptions
+	runOpts runOptions
 }
 
 func reduceCommand() *cli.Command {
@@ -121,24 +123,24 @@ Examples:
    ... | offtopic reduce --model model.json.gz`,
 		Flags: slices.Concat(o.scoring.flags(), []cli.Flag{o.scoring.modelFlag(),
 			&cli.BoolFlag{Name: "stats", Destination: &o.stats, Usage: "write the partial model statistics of the input's TimeMaps, not results"}},
-			o.run.flags("exit 1 when any record or payload had to be skipped")),
-		Action: action(o.run1),
+			o.runOpts.flags("exit 1 when any record or payload had to be skipped")),
+		Action: action(o.run),
 	}
 }
 
 // run1 is reduce's action.
-func (o *reduceOptions) run1(c *cli.Context) error {
-	st, err := o.scoring.setup(nil, c.App.ErrWriter)
+func (o *reduceOptions) run(ctx context.Context, e env) error {
+	st, err := o.scoring.setup(nil, e.stderr)
 	if err != nil {
 		return err
 	}
-	warn := &warnings{w: c.App.ErrWriter}
-	src := timemap.NewLineSource(stdin(c), "stdin", warn.add)
+	warn := &warnings{w: e.stderr}
+	src := timemap.NewLineSource(e.stdin, "stdin", warn.add)
 	if o.stats {
-		return writeStats(c, st.shard.Select(src), st, warn)
+		return writeStats(ctx, e, st.shard.Select(src), st, warn)
 	}
 	// The run line carries the options and the archive URL on to merge.
-	rw, err := report.NewResultsWriter(c.App.Writer, st.run)
+	rw, err := report.NewResultsWriter(e.stdout, st.run)
 	if err != nil {
 		return err
 	}
@@ -146,8 +148,8 @@ func (o *reduceOptions) run1(c *cli.Context) error {
 	out.AddWriter(rw)
 	pl := timemap.NewPayloads()
 	defer pl.Close()
-	return score(c, st.shard.Select(src), st, out, scoreRun{prog: newProgress(c.App.ErrWriter, true), warn: warn,
-		read: pl.Read, start: time.Now(), noSummary: true, strict: o.run.strict})
+	return score(ctx, e, st.shard.Select(src), st, out, scoreRun{prog: newProgress(e.stderr, true), warn: warn,
+		read: pl.Read, start: time.Now(), noSummary: true, strict: o.runOpts.strict})
 }
 
 // mergeOptions are merge's flags.
@@ -173,17 +175,17 @@ they come from several reducers.`,
 			&cli.StringFlag{Name: "measures", Aliases: []string{"tm"}, Destination: &o.measures, DefaultText: "the reducers' rule, else " + similarity.DefaultMeasures,
 				Usage: "the reducers' `RULE`"},
 			tempDirFlag(&o.tempDir, "")),
-		Action: action(o.run1),
+		Action: action(o.run),
 	}
 }
 
 // run1 is merge's action.
-func (o *mergeOptions) run1(c *cli.Context) error {
+func (o *mergeOptions) run(ctx context.Context, e env) error {
 	if err := o.out.check(); err != nil {
 		return err
 	}
-	var in0 io.Reader = stdin(c)
-	names := c.Args().Slice()
+	var in0 io.Reader = e.stdin
+	names := e.args
 	if len(names) > 0 {
 		var rs []io.Reader
 		for _, n := range names {
@@ -233,7 +235,7 @@ func (o *mergeOptions) run1(c *cli.Context) error {
 	if _, err := run.Rule(); err != nil {
 		return asUsage(err)
 	}
-	out, err := o.out.open(run, c.App.Writer)
+	out, err := o.out.open(run, e.stdout)
 	if err != nil {
 		return err
 	}
@@ -254,12 +256,9 @@ func (o *mergeOptions) run1(c *cli.Context) error {
 	if err := out.Commit(); err != nil {
 		return err
 	}
-	fmt.Fprintf(c.App.ErrWriter, "offtopic: merge: %d TimeMaps\n", n)
+	fmt.Fprintf(e.stderr, "offtopic: merge: %d TimeMaps\n", n)
 	for _, path := range out.Paths() {
-		fmt.Fprintln(c.App.ErrWriter, "offtopic: wrote", path)
+		fmt.Fprintln(e.stderr, "offtopic: wrote", path)
 	}
 	return nil
 }
-
-// stdin is the command's standard input.
-func stdin(c *cli.Context) io.Reader { return c.App.Reader }

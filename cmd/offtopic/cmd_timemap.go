@@ -28,12 +28,13 @@ func timemapCommand() *cli.Command {
 		ArgsUsage: "FILE.warc[.gz]|FILE.arc[.gz]...",
 		Description: `Groups every capture by canonical URI-R and writes, in --out-dir:
    index.cdxj        a pywb-compatible CDXJ index of the input
-   timemaps.link     every TimeMap in RFC 7089 link-format, separated by blank lines
+   timemaps.link     every TimeMap in RFC 7089 link-format, blank lines between
    timemaps.jsonl    every TimeMap as JSON (MemGator's shape), one per line
 
 Examples:
    offtopic timemap --out-dir idx collection/*.warc.gz
-   offtopic timemap --canonicalize none --archive-url https://wayback.example.org/web coll.warc.gz`,
+   offtopic timemap --canonicalize none \
+       --archive-url https://wayback.example.org/web coll.warc.gz`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "out-dir", Aliases: []string{"d"}, Value: "offtopic-timemaps", Destination: &o.outDir,
 				Usage: "write the index and TimeMaps into `DIR`"},
@@ -42,13 +43,13 @@ Examples:
 			tempDirFlag(&o.tempDir, ""),
 			&cli.BoolFlag{Name: "strict", Destination: &o.strict, Usage: "exit 1 when any record had to be skipped"},
 		},
-		Action: action(o.run1),
+		Action: action(o.run),
 	}
 }
 
 // run1 is timemap's action.
-func (o *timemapOptions) run1(c *cli.Context) error {
-	files := c.Args().Slice()
+func (o *timemapOptions) run(ctx context.Context, e env) error {
+	files := e.args
 	if len(files) == 0 {
 		return usagef("no input files")
 	}
@@ -56,21 +57,21 @@ func (o *timemapOptions) run1(c *cli.Context) error {
 	if err != nil {
 		return usagef("--canonicalize: %w", err)
 	}
-	warn := &warnings{w: c.App.ErrWriter}
-	idx, err := timemap.BuildIndex(c.Context, files, timemap.IndexOptions{Canon: canon, TempDir: o.tempDir, OnError: warn.add})
+	warn := &warnings{w: e.stderr}
+	idx, err := timemap.BuildIndex(ctx, files, timemap.IndexOptions{Canon: canon, TempDir: o.tempDir, OnError: warn.add})
 	warn.summary()
 	if err != nil {
 		return err
 	}
 	defer idx.Close()
-	n, err := writeTimeMaps(c.Context, idx, o.outDir, timemap.LinkOptions{ArchivePrefix: o.archiveURL})
+	n, err := writeTimeMaps(ctx, idx, o.outDir, timemap.LinkOptions{ArchivePrefix: o.archiveURL})
 	if err != nil {
 		return err
 	}
 	st := idx.Stats()
-	fmt.Fprintf(c.App.ErrWriter, "offtopic: %d files, %d captures in %d TimeMaps, %d records skipped; wrote %s\n", st.Files, st.Captures, n, st.Skipped, o.outDir)
+	fmt.Fprintf(e.stderr, "offtopic: %d files, %d captures in %d TimeMaps, %d records skipped; wrote %s\n", st.Files, st.Captures, n, st.Skipped, o.outDir)
 	if st.Cut > 0 {
-		fmt.Fprintln(c.App.ErrWriter, cutSummary(st.Cut))
+		fmt.Fprintln(e.stderr, cutSummary(st.Cut))
 	}
 	switch {
 	case st.FilesFailed > 0:

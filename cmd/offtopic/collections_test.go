@@ -37,7 +37,7 @@ func TestDetectEachCollection(t *testing.T) {
 		return rows, stderr
 	}
 	both, stderr := csvRows(files...)
-	if !strings.Contains(stderr, "2 Archive-It collections (by the ids in the files' names), each judged against its own model") {
+	if !strings.Contains(stderr, "2 Archive-It collections (by the ids in the files' names),\nofftopic: each judged against its own model") {
 		t.Errorf("no word of the two collections on stderr:\n%s", stderr)
 	}
 	alone, stderr := csvRows(files[0])

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -112,15 +113,33 @@ func exitStatus(ctx context.Context, err error) int {
 	return exitFailed
 }
 
-// action wraps a command's action: its errors name the command, and usage
-// errors point to the command's --help.
-func action(fn cli.ActionFunc) cli.ActionFunc {
+// env is what an action runs with besides its options: its arguments and
+// where it reads and writes. Actions take it, not urfave/cli's Context, so
+// that they run, and are tested, without the command-line library: each
+// command is its options' run(ctx, env).
+type env struct {
+	args           []string
+	stdin          io.Reader
+	stdout, stderr io.Writer
+}
+
+// first is the first argument, "" without any.
+func (e env) first() string {
+	if len(e.args) == 0 {
+		return ""
+	}
+	return e.args[0]
+}
+
+// action makes a command's run its urfave/cli action: its errors name the
+// command, and usage errors point to the command's --help.
+func action(run func(ctx context.Context, e env) error) cli.ActionFunc {
 	return func(c *cli.Context) error {
-		err := fn(c)
+		err := run(c.Context, env{args: c.Args().Slice(), stdin: c.App.Reader, stdout: c.App.Writer, stderr: c.App.ErrWriter})
 		if err == nil {
 			return nil
 		}
-		name := c.Command.FullName()
+		name := commandPath(c)
 		if !strings.HasPrefix(err.Error(), name+": ") {
 			err = fmt.Errorf("%s: %w", name, err)
 		}
@@ -134,10 +153,49 @@ func action(fn cli.ActionFunc) cli.ActionFunc {
 
 // helpName is the command line whose --help describes c's command.
 func helpName(c *cli.Context) string {
-	if c.Command == nil || c.Command.Name == "" {
-		return c.App.Name
+	if p := commandPath(c); p != "" {
+		return c.App.Name + " " + p
 	}
-	return c.App.Name + " " + c.Command.FullName()
+	return c.App.Name
+}
+
+// commandPath is c's command with the commands above it ("crawl audit"),
+// "" for the app itself.
+func commandPath(c *cli.Context) string {
+	var names []string
+	for _, l := range c.Lineage() {
+		if l.Command != nil && l.Command.Name != "" && l.Command.Name != c.App.Name && (len(names) == 0 || names[0] != l.Command.Name) {
+			names = append([]string{l.Command.Name}, names...)
+		}
+	}
+	return strings.Join(names, " ")
+}
+
+// editDistance is the optimal string alignment distance of a and b (bytes):
+// Levenshtein's with a swap of two neighbours one edit ("glod" is one from
+// "gold").
+func editDistance(a, b string) int {
+	d := make([][]int, len(a)+1)
+	for i := range d {
+		d[i] = make([]int, len(b)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(a)][len(b)]
 }
 
 // onUsageError makes urfave/cli's flag parsing errors usage errors of one
@@ -193,25 +251,4 @@ func closest(names []string, given string) string {
 		}
 	}
 	return best
-}
-
-// editDistance is the Levenshtein distance of a and b (bytes).
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

@@ -128,7 +128,7 @@ func TestPruneDamagedInput(t *testing.T) {
 		t.Fatalf("detect exit %d: %s", code, stderr)
 	}
 	code, _, stderr := runCLI(t, "prune", "--results", res, "-d", filepath.Join(dir, "clean"))
-	if code != 0 || !strings.Contains(stderr, fmt.Sprintf("damaged: %s: offset %d:", in, first)) || !strings.Contains(stderr, "1 damaged stretches left out") {
+	if code != 0 || !strings.Contains(stderr, fmt.Sprintf("damaged: %s: offset %d:", in, first)) || !strings.Contains(stderr, "1 damaged stretch of the inputs left out") {
 		t.Errorf("prune exit %d; stderr:\n%s", code, stderr)
 	}
 	code, _, stderr = runCLI(t, "prune", "--strict", "--results", res, "-d", filepath.Join(dir, "strict"))
@@ -136,7 +136,7 @@ func TestPruneDamagedInput(t *testing.T) {
 		t.Errorf("prune --strict exit %d; stderr:\n%s", code, stderr)
 	}
 	code, _, stderr = runCLI(t, "prune", "--keep-damaged", "--results", res, "-d", filepath.Join(dir, "kept"))
-	if code != 0 || !strings.Contains(stderr, "1 damaged stretches kept") {
+	if code != 0 || !strings.Contains(stderr, "1 damaged stretch of the inputs kept") {
 		t.Errorf("prune --keep-damaged exit %d; stderr:\n%s", code, stderr)
 	}
 }

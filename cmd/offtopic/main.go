@@ -97,11 +97,13 @@ Examples:
 	}
 	app.OnUsageError = onUsageError(app.Flags, app.Name)
 	prepare(app.Name, app.Commands)
+	app.CustomAppHelpTemplate = helpTemplate(appHelp(app))
 	return app
 }
 
-// prepare makes every command's flag errors usage errors of one line and
-// keeps "(default: false)" out of the help of switches.
+// prepare makes every command's flag errors usage errors of one line,
+// keeps "(default: false)" out of the help of switches and gives each
+// command its --help (commandHelp).
 func prepare(parent string, cmds []*cli.Command) {
 	for _, cmd := range cmds {
 		help := parent + " " + cmd.Name
@@ -112,5 +114,6 @@ func prepare(parent string, cmds []*cli.Command) {
 			}
 		}
 		prepare(help, cmd.Subcommands)
+		cmd.CustomHelpTemplate = helpTemplate(commandHelp(help, cmd))
 	}
 }

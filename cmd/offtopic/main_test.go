@@ -125,7 +125,7 @@ func TestDetectBadInput(t *testing.T) {
 		wantCode int
 		wantErr  string
 	}{
-		{"no files", []string{"detect"}, 2, "no input files"},
+		{"no files", []string{"detect"}, 2, "no input: give WARC/ARC files"},
 		{"bad measure", []string{"detect", "--measures", "nosuch=1", files[0]}, 2, "unknown measure"},
 		{"nothing readable", []string{"detect", "-q", "--out-dir", filepath.Join(dir, "a"), missing, garbage}, 1, "missing.warc.gz"},
 		{"one bad file, rest goes on", append([]string{"detect", "-q", "--out-dir", filepath.Join(dir, "b"), missing}, files...), 0, "missing.warc.gz"},

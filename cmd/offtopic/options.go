@@ -183,8 +183,9 @@ func (o *outputOptions) flags() []cli.Flag {
 			Usage: "`FORMAT` of --output: " + strings.Join(report.ReportFormats, ", ")},
 		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Destination: &o.output, Category: catOutputs,
 			Usage: "write the --format output to `FILE` (- for stdout)"},
-		&cli.StringFlag{Name: "results", Destination: &o.results, Category: catOutputs,
+		&cli.StringFlag{Name: "jsonl", Destination: &o.results, Category: catOutputs,
 			Usage: "write the results file (JSON lines) to `FILE`"},
+		renamedString("results", "jsonl", &o.results, "prune's --results names results to read"),
 		&cli.StringFlag{Name: "json", Destination: &o.json, Category: catOutputs,
 			Usage: "write OTMT-style JSON to `FILE`"},
 		&cli.StringFlag{Name: "csv", Destination: &o.csv, Category: catOutputs,
@@ -270,4 +271,25 @@ func (o *runOptions) flags(strictUsage string) []cli.Flag {
 func (o *outputOptions) check() error {
 	_, err := o.destinations()
 	return err
+}
+
+// renamedString is a flag's old name, hidden, still bound to dest: using it
+// says the new name on stderr (why: what the old name now means elsewhere).
+func renamedString(old, now string, dest *string, why string) cli.Flag {
+	return &cli.StringFlag{Name: old, Destination: dest, Hidden: true, Usage: "the old name of --" + now,
+		Action: func(c *cli.Context, _ string) error {
+			fmt.Fprintf(c.App.ErrWriter, "offtopic: --%s is now --%s (%s)\n", old, now, why)
+			return nil
+		}}
+}
+
+// renamedInt64 is renamedString for a number whose default is def (the
+// new flag's: both set dest to their default before the command line is
+// read).
+func renamedInt64(old, now string, dest *int64, def int64, why string) cli.Flag {
+	return &cli.Int64Flag{Name: old, Destination: dest, Hidden: true, Value: def, Usage: "the old name of --" + now,
+		Action: func(c *cli.Context, _ int64) error {
+			fmt.Fprintf(c.App.ErrWriter, "offtopic: --%s is now --%s (%s)\n", old, now, why)
+			return nil
+		}}
 }

@@ -148,7 +148,7 @@ func TestHelpShort(t *testing.T) {
 		}
 		if cmd == "detect" {
 			for _, cat := range []string{catSources, catCDX, catClient, catScoring, catOutputs, catRun} {
-				if !strings.Contains(out, "\n   "+cat+"\n") {
+				if !strings.Contains(out, "\n   "+cat+":\n") {
 					t.Errorf("detect --help has no group %q", cat)
 				}
 			}

@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-// TestOutputPathsNotReplaced: --csv, --json, --results and --output to a
+// TestOutputPathsNotReplaced: --csv, --json, --jsonl and --output to a
 // FIFO are written through it, and to a symbolic link replace the file it
 // names, keeping the link (issue 23 item 4).
 func TestOutputPathsNotReplaced(t *testing.T) {
@@ -18,7 +18,7 @@ func TestOutputPathsNotReplaced(t *testing.T) {
 	}{
 		{"--csv", "", "uri_r,uri_m,"},
 		{"--json", "", `"timemap measures"`},
-		{"--results", "", `"uri_r"`},
+		{"--jsonl", "", `"uri_r"`},
 		{"--output", "csv", "uri_r,uri_m,"},
 	}
 	for _, tc := range tests {

@@ -99,11 +99,13 @@ func TestReviewRoundTrip(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("prune: %s", stderr)
 	}
-	if !strings.Contains(stderr, "(4 captures left out: 4 off-topic, 2 by curator decision,") || !strings.Contains(stderr, "; 10 captures in") {
+	// The parts of the summary add up to its whole.
+	if !strings.Contains(stderr, "2 curator decisions: 1 off-topic, 1 on-topic, 0 unsure\n") ||
+		!strings.Contains(stderr, "4 captures left out: 3 off-topic by verdict, 1 by curator decision\n") || !strings.Contains(stderr, "(10 captures)") {
 		t.Errorf("prune summary: %s", stderr)
 	}
 	if code, _, stderr := runCLI(t, "prune", "--results", out, "--decisions", decisionsCSV, "--out-dir", filepath.Join(dir, "clean-csv")); code != 0 ||
-		!strings.Contains(stderr, "(4 captures left out: 4 off-topic, 2 by curator decision,") || !strings.Contains(stderr, "; 10 captures in") {
+		!strings.Contains(stderr, "4 captures left out: 3 off-topic by verdict, 1 by curator decision\n") || !strings.Contains(stderr, "(10 captures)") {
 		t.Errorf("prune --decisions decisions.csv: exit %d: %s", code, stderr)
 	}
 	matches, _ := filepath.Glob(filepath.Join(clean, "*.warc.gz"))

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -14,18 +13,16 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/offtopic/offtopic/extract"
 	"github.com/offtopic/offtopic/remote"
-	"github.com/offtopic/offtopic/similarity"
 	"github.com/offtopic/offtopic/timemap"
 )
 
 // sourceOptions say where captures come from besides WARC/ARC files
 // (detect, model).
 type sourceOptions struct {
-	index            cli.StringSlice
+	index            []string
 	warcDir, seeds   string
-	timemaps         cli.StringSlice
+	timemaps         []string
 	archiveit        string
 	timegate         string
 	archiveitWayback string
@@ -36,13 +33,13 @@ type sourceOptions struct {
 
 func (o *sourceOptions) flags() []cli.Flag {
 	flags := []cli.Flag{
-		&cli.StringSliceFlag{Name: "index", Destination: &o.index, Category: catSources,
+		&cli.StringSliceFlag{Name: "index", Action: setSlice(&o.index), Category: catSources,
 			Usage: "read captures from CDX/CDXJ `FILE`s, not WARCs"},
 		&cli.StringFlag{Name: "warc-dir", Destination: &o.warcDir, Category: catSources,
 			Usage: "with --index: the `DIR` the index's file names are in"},
 		&cli.StringFlag{Name: "seeds", Destination: &o.seeds, Category: catSources,
 			Usage: "score only these URI-Rs: `FILE` of URLs or prefixes (URL*)"},
-		&cli.StringSliceFlag{Name: "timemap", Destination: &o.timemaps, Category: catSources,
+		&cli.StringSliceFlag{Name: "timemap", Action: setSlice(&o.timemaps), Category: catSources,
 			Usage: "fetch TimeMaps by `URI-T` (or @FILE) and their mementos"},
 		&cli.StringFlag{Name: "archiveit", Destination: &o.archiveit, Category: catSources,
 			Usage: "score Archive-It collection `ID` from its public Wayback"},
@@ -58,31 +55,11 @@ func (o *sourceOptions) flags() []cli.Flag {
 	return append(flags, o.client.flags()...)
 }
 
-// isRemote reports whether any remote source is selected.
-func (o *sourceOptions) isRemote() bool {
-	return len(o.timemaps.Value()) > 0 || o.cdx.server != "" || o.archiveit != "" || o.timegate != ""
-}
-
-// check refuses flag values out of range (usage errors).
-func (o *sourceOptions) check() error {
-	if o.isRemote() {
-		if err := o.client.check(); err != nil {
-			return err
-		}
-	}
-	if o.cdx.server != "" {
-		if _, err := o.cdx.query(); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // archiveHosts are the archives the flags name, which the client may reach
 // on non-public addresses (a local pywb, an intranet Wayback).
 func (o *sourceOptions) archiveHosts() []string {
 	hosts := o.cdx.hosts(o.timegate, o.archiveitWayback, o.archiveitSite)
-	uris, _ := expandList(o.timemaps.Value()) // a list that cannot be read is reported where it is used
+	uris, _ := expandList(o.timemaps) // a list that cannot be read is reported where it is used
 	return append(hosts, uris...)
 }
 
@@ -92,7 +69,7 @@ type cdxOptions struct {
 	server, kind, mementoPrefix string
 	from, to                    string
 	limit                       int
-	filters                     cli.StringSlice
+	filters                     []string
 }
 
 // serverFlags name the server (detect, crawl).
@@ -116,14 +93,14 @@ func (o *cdxOptions) queryFlags() []cli.Flag {
 			Usage: "only captures at or before `TIMESTAMP` (1 to 14 digits)"},
 		&cli.IntFlag{Name: "cdx-limit", Destination: &o.limit, Category: catCDX, DefaultText: "0: all",
 			Usage: "at most `N` captures per seed"},
-		&cli.StringSliceFlag{Name: "cdx-filter", Destination: &o.filters, Category: catCDX,
-			Usage: "only captures matching [!]FIELD:REGEX (repeatable)"},
+		&cli.StringSliceFlag{Name: "cdx-filter", Action: setSlice(&o.filters), Category: catCDX,
+			Usage: "only captures matching `[!]FIELD:REGEX` (repeatable)"},
 	}
 }
 
 // query is the query the --cdx-* flags describe; an error is a usage error.
 func (o *cdxOptions) query() (remote.Query, error) {
-	q := remote.Query{From: o.from, To: o.to, Limit: o.limit, Filters: o.filters.Value()}
+	q := remote.Query{From: o.from, To: o.to, Limit: o.limit, Filters: o.filters}
 	if err := q.Check(); err != nil {
 		return q, usagef("--cdx-from/--cdx-to/--cdx-limit/--cdx-filter: %w", err)
 	}
@@ -285,6 +262,8 @@ type source struct {
 	// all is every TimeMap of local files when src selects some (seeds):
 	// redirects and frames are followed into the others.
 	all timemap.Source
+	// tmOpts are how a remote source reads TimeMaps.
+	tmOpts remote.TimeMapOptions
 }
 
 // others is where redirects and frames that leave the TimeMaps scored are
@@ -317,159 +296,6 @@ func (s *source) summary(w io.Writer) {
 		s.counts.dropped.Load(), s.counts.noMementos.Load(), s.counts.pages.Load())
 }
 
-// open opens the source the flags name: remote TimeMaps, a CDX server,
-// Archive-It, CDX/CDXJ indexes, or (by default) WARC/ARC files.
-func (o *sourceOptions) open(ctx context.Context, st *setup, files []string, prog *progress, warn *warnings) (*source, error) {
-	if o.isRemote() {
-		return o.openRemote(st, warn)
-	}
-	if idx := o.index.Value(); len(idx) > 0 {
-		ci, err := timemap.OpenIndex(idx, timemap.CDXOptions{WARCDir: o.warcDir, Canon: st.canon, OnError: warn.add, TempDir: st.tempDir})
-		if err != nil {
-			return nil, err
-		}
-		if o.seeds != "" {
-			seeds, err := readSeedsFile(o.seeds, st.canon)
-			if err != nil {
-				ci.Close()
-				return nil, err
-			}
-			ci.Select(seeds)
-		}
-		pl := timemap.NewPayloads()
-		return &source{src: ci, read: pl.Read, close: func() { pl.Close(); ci.Close() }, inputs: idx}, nil
-	}
-	if len(files) == 0 {
-		return nil, usagef("no input: give WARC/ARC files, --index, --timemap, --cdx-server, --timegate or --archiveit")
-	}
-	prog.begin("index", 0)
-	// Payloads are extracted as the index reads them, not read again.
-	notes := similarity.NewPayloadNotes(st.opts, extract.Options{})
-	idx, err := timemap.BuildIndex(ctx, files, timemap.IndexOptions{Canon: st.canon, TempDir: st.tempDir, OnError: warn.add, Workers: st.workers,
-		Note: notes.Note, WantsNote: notes.Wants,
-		Progress: func(filesDone, captures int) {
-			prog.update(captures, fmt.Sprintf("captures, %d/%d files", filesDone, len(files)))
-		}})
-	if err != nil {
-		prog.end()
-		return nil, err
-	}
-	is := idx.Stats()
-	prog.finish(is.Captures, fmt.Sprintf("captures, %d/%d files", is.Files, len(files)))
-	if is.Captures == 0 {
-		idx.Close()
-		return nil, errors.New("no captures found in the input")
-	}
-	var src timemap.Source = idx
-	if o.seeds != "" {
-		seeds, err := readSeedsFile(o.seeds, st.canon)
-		if err != nil {
-			idx.Close()
-			return nil, err
-		}
-		src = seeds.Select(src)
-	}
-	pl := timemap.NewPayloads()
-	s := &source{src: src, read: pl.Read, close: func() { idx.Close(); pl.Close() }, inputs: files, total: is.Captures, skipped: is.Skipped, cut: is.Cut}
-	if src != timemap.Source(idx) {
-		s.all = idx
-	}
-	return s, nil
-}
-
-func readSeedsFile(path string, canon timemap.CanonMode) (*timemap.Seeds, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return timemap.ReadSeeds(f, path, canon)
-}
-
-// openRemote sets up the polite client and the remote source.
-func (o *sourceOptions) openRemote(st *setup, warn *warnings) (_ *source, err error) {
-	client, cleanup, err := o.client.newRunClient(o.archiveHosts(), st.tempDir)
-	if err != nil {
-		return nil, err
-	}
-	defer func() {
-		if err != nil {
-			cleanup()
-		}
-	}()
-	mopts := o.client.mementoOptions()
-	counts := &remoteCounts{}
-	s := &source{client: client, close: cleanup, read: remote.MementoReader(client, mopts), counts: counts}
-	src, err := o.remoteSource(s, client, st, warn)
-	if err != nil {
-		return nil, err
-	}
-	// Every capture's memento is fetched (once: the cache serves the second
-	// read) to learn its archived status and type; failures are listed as
-	// not scored with their reason.
-	resolved := remote.ResolveMementos(src, client, mopts, func(c timemap.Capture, err error) {
-		warn.add(fmt.Errorf("%s: %w", timemap.URIM("", c), err))
-	})
-	s.src = remote.SkipFailed(resolved, func(err error) {
-		if errors.Is(err, remote.ErrNotArchived) {
-			counts.noMementos.Add(1)
-		} else {
-			counts.dropped.Add(1)
-		}
-		warn.add(err)
-	})
-	return s, nil
-}
-
-// remoteSource is the remote source the flags name, whose inputs it
-// records in s.
-func (o *sourceOptions) remoteSource(s *source, client *remote.Client, st *setup, warn *warnings) (timemap.Source, error) {
-	tmOpts := remote.TimeMapOptions{Canon: st.canon, ArchivePrefix: o.cdx.mementoPrefix, OnWarning: func(err error) {
-		s.counts.pages.Add(1)
-		warn.add(err)
-	}}
-	switch {
-	case len(o.timemaps.Value()) > 0:
-		uris, err := expandList(o.timemaps.Value())
-		if err != nil {
-			return nil, err
-		}
-		s.inputs = uris
-		return remote.NewTimeMapSource(client, uris, tmOpts), nil
-	case o.timegate != "":
-		if o.seeds == "" {
-			return nil, usagef("--timegate needs --seeds: the URI-Rs to look up")
-		}
-		urirs, err := expandList([]string{"@" + o.seeds})
-		if err != nil {
-			return nil, err
-		}
-		s.inputs = []string{o.timegate}
-		return remote.NewTimeGateSource(client, o.timegate, urirs, time.Time{}, tmOpts), nil
-	case o.cdx.server != "":
-		srv, err := o.cdx.open(client, st.canon)
-		if err != nil {
-			return nil, err
-		}
-		if o.seeds == "" {
-			return nil, usagef("--cdx-server needs --seeds: the URLs whose captures to list")
-		}
-		seeds, err := expandList([]string{"@" + o.seeds})
-		if err != nil {
-			return nil, err
-		}
-		q, err := o.cdx.query()
-		if err != nil {
-			return nil, err
-		}
-		s.inputs = []string{o.cdx.server}
-		return srv.SeedSource(seeds, q), nil
-	}
-	s.inputs = []string{"archive-it:" + o.archiveit}
-	return &remote.ArchiveIt{Collection: o.archiveit, Doer: client,
-		BaseURL: o.archiveitWayback, CollectionBaseURL: o.archiveitSite}, nil
-}
-
 // expandList reads "@FILE" entries as one item per line.
 func expandList(items []string) ([]string, error) {
 	var out []string
@@ -489,4 +315,13 @@ func expandList(items []string) ([]string, error) {
 		}
 	}
 	return out, nil
+}
+
+// setSlice binds a repeatable flag to a plain slice (options hold no
+// urfave/cli types, so that actions run without the library).
+func setSlice(dest *[]string) func(*cli.Context, []string) error {
+	return func(_ *cli.Context, v []string) error {
+		*dest = v
+		return nil
+	}
 }

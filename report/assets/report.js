@@ -220,12 +220,25 @@
   }
 
   // The toast: feedback shown where the curator is, whatever the scroll.
+  // A message goes after 6 s; one with commands to copy (sticky) stays
+  // until it is closed or the next message replaces it.
   var toast = document.getElementById('toast'), toastTimer = 0;
-  function say(text) {
-    toast.textContent = text;
-    toast.hidden = false;
+  function say(text, sticky) {
+    toast.textContent = '';
     clearTimeout(toastTimer);
-    toastTimer = setTimeout(function () { toast.hidden = true; }, 6000);
+    if (sticky) {
+      sticky.forEach(function (part, i) { toast.appendChild(i % 2 ? el('code', null, part) : document.createTextNode(part)); });
+      var x = el('button', 'toast-close', '\u00d7');
+      x.type = 'button';
+      x.title = 'close';
+      x.addEventListener('click', function () { toast.hidden = true; });
+      toast.appendChild(x);
+    } else {
+      toast.textContent = text;
+      toastTimer = setTimeout(function () { toast.hidden = true; }, 6000);
+    }
+    toast.setAttribute('data-sticky', sticky ? 'true' : 'false');
+    toast.hidden = false;
   }
 
   // The worklist.
@@ -350,7 +363,10 @@
   // published and whether that is in the event's window.
   function aud(r) { return r[AUD] || [null, 0, '', 0, null, 3]; }
   function distance(r) { var v = aud(r)[A_TOPIC]; return v === null ? Infinity : Math.abs(v - audit.thr); }
-  function signed(v) { return (v >= 0 ? '+' : '\u2212') + Math.abs(v).toFixed(3); }
+  // digits: 3 decimals, or as many more (up to 8) as a and b need to read
+  // differently when they differ (0.0849 against a threshold of 0.0850).
+  function digits(a, b) { var p = 3; while (p < 8 && a !== b && a.toFixed(p) === b.toFixed(p)) { p++; } return p; }
+  function signed(v) { var p = digits(Math.abs(v), 0); return (v >= 0 ? '+' : '\u2212') + Math.abs(v).toFixed(p); }
   function auditRowElement(id, r) {
     var a = aud(r), tr = el('tr');
     tr.id = 'row-' + id;
@@ -363,7 +379,7 @@
     td.appendChild(ln);
     tr.appendChild(td);
     var topic = a[A_TOPIC];
-    tr.appendChild(topic === null ? num('', '', '\u2013') : num(a[A_WHY] === 1 ? 'offn' : '', topic, topic.toFixed(3)));
+    tr.appendChild(topic === null ? num('', '', '\u2013') : num(a[A_WHY] === 1 ? 'offn' : '', topic, topic.toFixed(digits(topic, audit.thr))));
     tr.appendChild(topic === null ? num('', '', '\u2013') : num('', Math.abs(topic - audit.thr), signed(topic - audit.thr)));
     tr.appendChild(num('', a[A_PUB], a[A_PUB] ? day(a[A_PUB]) : 'undated'));
     tr.appendChild(el('td', 'from', String(a[A_FROM] || '').replace(/-/g, ' ')));
@@ -381,7 +397,7 @@
     p.appendChild(document.createTextNode('Document '));
     p.appendChild(u ? link(u, r[URI]) : el('span', 'nolink', r[URI]));
     p.appendChild(document.createTextNode(u ? ' (the live page)' : ''));
-    var line = ' \u00b7 topic ' + (a[A_TOPIC] === null ? 'not scored' : a[A_TOPIC].toFixed(3) + ' (threshold ' + audit.thr + ')') +
+    var line = ' \u00b7 topic ' + (a[A_TOPIC] === null ? 'not scored' : a[A_TOPIC].toFixed(digits(a[A_TOPIC], audit.thr)) + ' (threshold ' + audit.thr + ')') +
       ' \u00b7 published ' + (a[A_PUB] ? day(a[A_PUB]) + (a[A_FROM] ? ' (from ' + String(a[A_FROM]).replace(/-/g, ' ') + ')' : '') : 'undated') +
       (a[A_WIN] === null ? '' : ', ' + (a[A_WIN] ? 'in' : 'outside') + ' the window ' + audit.from + ' to ' + audit.to) + ' \u00b7 ';
     p.appendChild(document.createTextNode(line));
@@ -764,7 +780,10 @@
       var id = has(idx, 'k ' + key) ? idx['k ' + key] : has(idx, 'u ' + urir) ? idx['u ' + urir] : -1;
       var ck = key + ' ' + rec[ti].trim();
       decide(ck, dv, mi >= 0 ? unneutralise(rec[mi] || '') : '', urir, id);
-      delete unsaved[ck]; // it is in the file loaded
+      // It is in the file loaded: saved, also in the browser's store (a
+      // mark the file repeats changes nothing but that).
+      if (unsaved[ck]) { pending[ck] = true; }
+      delete unsaved[ck];
       n++;
     }
     return n;
@@ -794,7 +813,8 @@
     // results.jsonl's, as detect --report-dir and crawl audit write them).
     var dir = location.protocol === 'file:' ? decodeURIComponent(location.pathname.replace(/\/[^\/]*$/, '')) : 'RESULTS-DIR';
     if (/[^\w\/.,:@%+-]/.test(dir)) { dir = "'" + dir.replace(/'/g, "'\\''") + "'"; }
-    say('Saved ' + n + ' decisions as ' + name + ' (in your downloads); from there run: offtopic evaluate --gold ' + name + ' ' + dir + ' and offtopic prune --results ' + dir + ' --decisions ' + name);
+    say('', ['Saved ' + n + ' decisions as ' + name + ' (in your downloads). From there, check detection against them: ',
+      'offtopic evaluate --gold ' + name + ' ' + dir, ' and act on them: ', 'offtopic prune --results ' + dir + ' --decisions ' + name, '']);
   }
   document.getElementById('save').addEventListener('click', saveFile);
   document.getElementById('load').addEventListener('change', function (e) {
@@ -845,7 +865,9 @@
   if (mkApply) {
     mkApply.addEventListener('click', function () {
       var name = document.getElementById('mk-kind').value, as = document.getElementById('mk-as').value;
-      var kp = kindPos(name), n = 0, pages = 0;
+      // A capture the curator already marked otherwise keeps its mark: a
+      // sweep over the collection does not undo a decision made by hand.
+      var kp = kindPos(name), n = 0, pages = 0, kept = {}, nkept = 0;
       if (kp < 0) { return; }
       for (var id = 0; id < rows.length; id++) {
         var r = rows[id];
@@ -855,11 +877,18 @@
         pages++;
         d.c.forEach(function (c) {
           if ((c[OKIND] || 0) !== kp + 1) { return; }
-          decide(captureKey(d, c), as, captureURIM(d, r, c), r[URI], id); n++;
+          var ck = captureKey(d, c), had = decisions[ck] ? decisions[ck].d : '';
+          if (had && had !== as) { kept[had] = (kept[had] || 0) + 1; nkept++; return; }
+          decide(ck, as, captureURIM(d, r, c), r[URI], id); n++;
         });
       }
       persist(); list = null; render();
-      say('Marked ' + n + ' captures of kind ' + OFFKINDS[kp][1] + ' on ' + pages + ' pages ' + (as || 'without a decision') + '.');
+      var msg = 'Marked ' + n + ' captures of kind ' + OFFKINDS[kp][1] + ' on ' + pages + ' pages ' + (as || 'without a decision') + '.';
+      if (nkept) {
+        msg += ' ' + nkept + ' already marked otherwise kept their marks (' + DECISIONS.filter(function (v) { return kept[v]; }).map(function (v) { return kept[v] + ' ' + v; }).join(', ') +
+          '): change them on their pages.';
+      }
+      say(msg);
     });
   }
   show.addEventListener('change', refilter);

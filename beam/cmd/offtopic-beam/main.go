@@ -9,7 +9,7 @@
 //
 // --input names text files of WARC/ARC paths (one per line), CDX/CDXJ index
 // paths or lines, or `offtopic map` capture lines. The results file is the
-// one `offtopic detect --results` writes; `offtopic merge` or `offtopic
+// one `offtopic detect --jsonl` writes; `offtopic merge` or `offtopic
 // report` render it.
 package main
 
