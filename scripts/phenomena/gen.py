@@ -950,24 +950,24 @@ after them or before them. Label 1."""
 
 
 def ph_rotate_thin(S, C):
-    """A blog's front page that showed many posts at t0 and later shows its newest posts only, one to five,
-    some captures just one or two short ones: new stories of the collection's subject each time, in the same
-    frame, a third of t0's text or less. Label 1."""
+    """A blog's front page that showed 3-5 posts of 2-3 paragraphs at t0 and later shows its newest posts
+    only, one to three of one or two paragraphs: new stories of the collection's subject at most captures, in
+    the same frame, often a third of t0's text or less. Label 1."""
     rng = S.rng
     n = len(S.times)
     S.c, S.e = 0, n
     posts = list(S.thread) + fresh_articles(S, rng, 3 * n)
-    shown = posts[:rng.randint(6, 8)]
+    shown = posts[:rng.randint(3, 5)]
     rest = posts[len(shown):]
     titled = rng.random() < 0.5
     for i in range(n):
         when, site = S.times[i], S.site_at(i)
         if i > 0:
-            k = rng.choice([1, 1, 2, 2, 3, 5])
+            k = rng.choice([1, 1, 2, 2, 3])
             if rest and (i == 1 or rng.random() < 0.8):  # new posts since the last capture
                 shown = rest[:k]
                 rest = rest[k:] or posts[:]
-        paras = 2 if i == 0 else rng.choice([1, 1, 2])
+        paras = rng.choice([2, 3]) if i == 0 else rng.choice([1, 2])
         main = ''.join(G.article_html(a, when, a['paras'][:paras], skin=site['skin']) for a in shown)
         title = site['name'] + ' | Blog' if titled else shown[0]['title']
         C.page(S.urir, when, G.page(site, title, main, when, rng), site, 1, 'rotate-thin',
