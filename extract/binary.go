@@ -11,9 +11,9 @@ import (
 // docFormat is the first byte of a Document's binary form: its version.
 // Other versions are rejected: a Document of an older format was extracted
 // by an older extract, whose Documents lack what later ones find (format 3
-// added Embedded, Redirect, Frames and Shell, and Text changed with them), so it is to be extracted
-// again rather than read as if it were new.
-const docFormat = 3
+// added Embedded, Redirect, Frames and Shell, and Text changed with them; format 4 added Canonical),
+// so it is to be extracted again rather than read as if it were new.
+const docFormat = 4
 
 // AppendBinary appends the Document in a compact binary form to b (see
 // UnmarshalBinary), for what keeps extracted documents on disk between two
@@ -43,9 +43,11 @@ func (d *Document) AppendBinary(b []byte) ([]byte, error) {
 	for _, l := range d.Links {
 		b = appendString(appendString(b, l.URL), l.Anchor)
 	}
-	b = binary.AppendUvarint(b, uint64(len(d.Frames)))
-	for _, f := range d.Frames {
-		b = appendString(b, f)
+	for _, list := range [][]string{d.Frames, d.Canonical} {
+		b = binary.AppendUvarint(b, uint64(len(list)))
+		for _, f := range list {
+			b = appendString(b, f)
+		}
 	}
 	return b, nil
 }
@@ -93,10 +95,12 @@ func (d *Document) UnmarshalBinary(b []byte) error {
 			d.Links[i] = Link{URL: r.string(), Anchor: r.string()}
 		}
 	}
-	if n := r.count(); n > 0 {
-		d.Frames = make([]string, n)
-		for i := range d.Frames {
-			d.Frames[i] = r.string()
+	for _, list := range []*[]string{&d.Frames, &d.Canonical} {
+		if n := r.count(); n > 0 {
+			*list = make([]string, n)
+			for i := range *list {
+				(*list)[i] = r.string()
+			}
 		}
 	}
 	if r.err == nil && len(r.b) > 0 {

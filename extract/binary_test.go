@@ -18,6 +18,7 @@ func TestDocumentBinaryRoundTrip(t *testing.T) {
 		Embedded:      EmbeddedJSONLD + "," + EmbeddedState,
 		Redirect:      "http://example.org/new",
 		Frames:        []string{"http://example.org/top", "menu.html"},
+		Canonical:     []string{"http://example.org/2006/05/story.html"},
 		Shell:         true,
 		TextCut:       true,
 	}

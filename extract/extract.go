@@ -47,6 +47,12 @@ type Document struct {
 	// left out. Resolved as Redirect, each once, in page order. The text
 	// of <noframes> is never the page's when it has frames.
 	Frames []string `json:"frames,omitempty"`
+	// Canonical are the addresses the page names as its own: its <link
+	// rel="canonical">, <meta property="og:url">, twitter:url and <meta
+	// name="url">, at most three, resolved as Redirect, each once, in page
+	// order. A page that names another address than the one it was
+	// captured at may be another page served there.
+	Canonical []string `json:"canonical,omitempty"`
 	// Shell reports that the page is a JavaScript application's shell,
 	// whose content its scripts fetch when it is replayed: it runs scripts
 	// (external or inline) or has an app's mount point (<div id="root">,

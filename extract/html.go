@@ -470,6 +470,9 @@ func inspectAndPrune(doc *html.Node, scan bool) pageInfo {
 				info.body = n
 			}
 		case atom.Script, atom.Noscript, atom.Noframes, atom.Style, atom.Template, atom.Svg, atom.Math, atom.Link:
+			if n.DataAtom == atom.Link {
+				info.replay.link(n)
+			}
 			remove = append(remove, n)
 			return false
 		default:

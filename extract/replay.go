@@ -87,6 +87,7 @@ type replayScan struct {
 	media      [maxMedia]*html.Node // the first <img>, <video>, <object>, <embed>, <canvas>
 	mediaCount int                  // all of them
 	mounts     []*html.Node         // app mount points (see mountPoint)
+	own        []string             // the addresses the page names as its own (see Document.Canonical), as written
 }
 
 // elements returns the pruned elements named a (<script>, <noscript>,
@@ -108,12 +109,10 @@ func (r *replayScan) shownMedia() ([]*html.Node, bool) {
 	return r.media[:n], r.mediaCount <= maxMedia
 }
 
-// meta records a <meta http-equiv="refresh">.
+// meta records a <meta http-equiv="refresh">, and a <meta> naming the
+// page's own address (og:url, twitter:url, url).
 func (r *replayScan) meta(n *html.Node) {
-	if r.hasRefresh {
-		return
-	}
-	var equiv, content string
+	var equiv, content, name string
 	for _, a := range n.Attr {
 		switch {
 		case a.Namespace != "":
@@ -121,10 +120,45 @@ func (r *replayScan) meta(n *html.Node) {
 			equiv = a.Val
 		case a.Key == "content":
 			content = a.Val
+		case a.Key == "property", a.Key == "name", a.Key == "itemprop":
+			if name == "" {
+				name = a.Val
+			}
 		}
 	}
-	if strings.EqualFold(strings.TrimSpace(equiv), "refresh") {
-		r.refresh, r.hasRefresh = content, true
+	switch {
+	case strings.EqualFold(strings.TrimSpace(equiv), "refresh"):
+		if !r.hasRefresh {
+			r.refresh, r.hasRefresh = content, true
+		}
+	case ownAddress(name):
+		r.addOwn(content)
+	}
+}
+
+// ownAddress reports whether a <meta> name or property names the page's
+// own address.
+func ownAddress(name string) bool {
+	switch strings.ToLower(strings.TrimSpace(name)) {
+	case "og:url", "twitter:url", "url":
+		return true
+	}
+	return false
+}
+
+// link records a <link rel="canonical">.
+func (r *replayScan) link(n *html.Node) {
+	if slices.ContainsFunc(strings.Fields(strings.ToLower(attr(n, "rel"))), func(rel string) bool { return rel == "canonical" }) {
+		r.addOwn(attr(n, "href"))
+	}
+}
+
+// maxOwn is the most addresses a page is taken to name as its own.
+const maxOwn = 3
+
+func (r *replayScan) addOwn(ref string) {
+	if ref = strings.TrimSpace(ref); ref != "" && len(r.own) < maxOwn && !slices.Contains(r.own, ref) {
+		r.own = append(r.own, ref)
 	}
 }
 
@@ -198,6 +232,11 @@ func (r *replayScan) apply(doc *Document, words string, fields int, toks *tokeni
 	}
 	if r.hasRefresh || thin {
 		doc.Redirect = r.redirect(thin, opts.BaseURL, pageBase)
+	}
+	for _, ref := range r.own {
+		if to := replayTarget(ref, pageBase()); to != "" && !slices.Contains(doc.Canonical, to) {
+			doc.Canonical = append(doc.Canonical, to)
+		}
 	}
 	if r.frameset {
 		doc.Frames = frameTargets(r.frames, pageBase())

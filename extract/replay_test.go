@@ -248,3 +248,36 @@ func TestReplayOnRealPages(t *testing.T) {
 		}
 	}
 }
+
+// TestCanonical: the addresses a page names as its own, from its canonical
+// link and its og:url, twitter:url and url meta tags, resolved, each once.
+func TestCanonical(t *testing.T) {
+	const base = "http://blogs.example.net/liveblog/egypt"
+	tests := []struct {
+		name, head, base string
+		want             []string
+	}{
+		{"canonical link", `<link rel="canonical" href="http://blogs.example.net/2006/05/old-story.html">`, base,
+			[]string{"http://blogs.example.net/2006/05/old-story.html"}},
+		{"og:url and meta url, the same address once", `<meta property="og:url" content="/2006/05/old-story.html#x"><meta name="url" content="http://blogs.example.net/2006/05/old-story.html">`, base,
+			[]string{"http://blogs.example.net/2006/05/old-story.html"}},
+		{"rel among others, any case", `<LINK REL="Canonical shortlink" HREF="/a">`, base, []string{"http://blogs.example.net/a"}},
+		{"twitter:url and canonical differ", `<link rel="canonical" href="http://example.net/a"><meta name="twitter:url" content="http://example.net/b">`, "",
+			[]string{"http://example.net/a", "http://example.net/b"}},
+		{"not a canonical link", `<link rel="stylesheet" href="/s.css"><link rel="alternate" href="/feed">`, base, nil},
+		{"not a URL", `<link rel="canonical" href="javascript:void(0)"><meta property="og:url" content="">`, base, nil},
+		{"at most three", `<meta name="url" content="http://e.org/1"><meta name="url" content="http://e.org/2"><meta name="url" content="http://e.org/3"><meta name="url" content="http://e.org/4">`, "",
+			[]string{"http://e.org/1", "http://e.org/2", "http://e.org/3"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			doc, err := Extract(nil, []byte(template("t", tt.head+articleParas)), Options{BaseURL: tt.base, TextOnly: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(doc.Canonical, tt.want) {
+				t.Errorf("Canonical = %q, want %q", doc.Canonical, tt.want)
+			}
+		})
+	}
+}

@@ -2,6 +2,10 @@ package similarity
 
 import (
 	"fmt"
+	"net/url"
+	"path"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -39,6 +43,8 @@ import (
 //	                       entrance (a language choice, a campaign)
 //	off  content gone      the site's frame around a short message, or
 //	                       other subjects in it
+//	off  another page      not t0's, and it names another page's address
+//	                       as its own: another page is served here
 //	on   no threshold      no threshold of the paper's rule is crossed
 //	on   trimmed           shorter than t0, but what is left is t0's
 //	on   title kept        its words changed, its title keeps t0's
@@ -71,6 +77,7 @@ var rules = []rule{
 	{"language", VerdictOff, (*reading).switchedLanguage},
 	{"splash", VerdictOn, (*reading).splash},
 	{"content gone", VerdictOff, (*reading).emptied},
+	{"another page", VerdictOff, (*reading).anotherPage},
 	{"no threshold", VerdictOn, (*reading).noThreshold},
 	{"trimmed", VerdictOn, (*reading).trimmed},
 	{"title kept", VerdictOn, (*reading).titleKept},
@@ -165,6 +172,9 @@ type reading struct {
 	crossed     []Threshold
 	kept        []Threshold
 	trimmedSize bool
+	// named is the other page's address when the capture is another page
+	// (see anotherPage).
+	named string
 }
 
 func (r *reading) p() *prepared  { return r.s.prep[r.i] }
@@ -395,6 +405,35 @@ func (r *reading) trimmed() (string, bool) {
 	return fmt.Sprintf("shorter than t0, but what is left is t0's page (%s; page cosine %.3f >= %s)",
 		describe(r.crossed, r.scores), r.page, fmtFloat(trimmedCosine)), true
 }
+
+// anotherPage: a capture that is not t0's page (page cosine under
+// stillT0) and names as its own address (canonical link, og:url) an article's address
+// that is neither its own nor one t0 named, sharing no stories with the
+// latest on-topic capture, is another page served at this address (a
+// blog's address showing one old article of the site): its title and
+// subject, the site's, do not make it this page. Its kind is redirected
+// away.
+func (r *reading) anotherPage() (string, bool) {
+	if r.page >= stillT0 {
+		return "", false // t0's page, at whatever address
+	}
+	u := r.s.namesAnother(r.i)
+	if u == "" {
+		return "", false
+	}
+	if c := roundScore(contentCosine(r.p(), r.s.prep[r.anchor])); c >= sharesStories {
+		return "", false // the latest on-topic capture's stories go on
+	}
+	r.named = u
+	return fmt.Sprintf("it names %s as its own address, not this one (page cosine %.3f < %s; content cosine to the latest on-topic capture under %s)",
+		u, r.page, fmtFloat(stillT0), fmtFloat(sharesStories)), true
+}
+
+// sharesStories is the least content cosine to the latest on-topic
+// capture of a page whose stories go on from it: a rotating front page
+// keeps a third of them from one capture to the next; two articles of one
+// subject share a few words.
+const sharesStories = 0.2
 
 // titleKept is the least share of the shorter title's terms that the other
 // title holds for a capture to keep t0's title: the site's name.
@@ -643,4 +682,85 @@ func spellsHost(title, host string) string {
 		k += best
 	}
 	return strings.Join(out, " ")
+}
+
+// namesAnother returns the first address capture i names as its own (see
+// extract.Document.Canonical) that is an article's (see articleAddress)
+// and neither the capture's URI-R nor an address t0 named; "" when none.
+func (s *scoring) namesAnother(i int) string {
+	own := s.tm.Captures[i].URIR
+	t0 := s.tm.Captures[s.t0].URIR
+	for _, u := range s.prep[i].doc.Canonical {
+		u = absolute(u, own)
+		if u == "" || sameAddress(u, own) || sameAddress(u, s.urir) || !articleAddress(u) {
+			continue
+		}
+		if slices.ContainsFunc(s.prep[s.t0].doc.Canonical, func(t string) bool { return sameAddress(absolute(t, t0), u) }) {
+			continue
+		}
+		return u
+	}
+	return ""
+}
+
+// absolute resolves a page's reference to itself against the URL it was
+// captured at ("" when it cannot be); one written as a host without its
+// scheme ("www.example.org/") is read as that host, as its author meant.
+func absolute(ref, base string) string {
+	if !strings.Contains(ref, "://") && strings.HasPrefix(strings.ToLower(ref), "www.") {
+		ref = "http://" + ref
+	}
+	b, err := url.Parse(base)
+	if err != nil {
+		return ""
+	}
+	u, err := b.Parse(ref)
+	if err != nil || u.Scheme != "http" && u.Scheme != "https" {
+		return ""
+	}
+	u.Fragment = ""
+	return u.String()
+}
+
+// sameAddress reports whether two URLs name the same page: scheme, "www.",
+// default ports, a trailing slash, an index file and the fragment aside.
+func sameAddress(a, b string) bool { return addressKey(a) == addressKey(b) }
+
+// indexFile matches a path's last segment that names a folder's index.
+var indexFile = regexp.MustCompile(`(?i)/(index|default|home)\.(html?|php\d?|aspx?|jsp|shtml|cfm)$`)
+
+func addressKey(u string) string {
+	p, err := url.Parse(strings.TrimSpace(u))
+	if err != nil {
+		return u
+	}
+	host := strings.ToLower(p.Hostname())
+	for _, w := range []string{"www.", "www1.", "www2.", "www3."} {
+		host = strings.TrimPrefix(host, w)
+	}
+	path := indexFile.ReplaceAllString(p.EscapedPath(), "/")
+	path = strings.TrimRight(path, "/")
+	if p.RawQuery != "" {
+		path += "?" + p.RawQuery
+	}
+	return host + path
+}
+
+// articleAddress reports whether a URL is an article's rather than a
+// site's or a section's front page: its path's last segment holds a digit,
+// a file's extension or three words, or its query a number
+// ("/2011/01/story.html", "/opinion/the-long-road", "/?p=123", but not "/",
+// "/de", "/en/home" or "/privacy-international").
+func articleAddress(u string) bool {
+	p, err := url.Parse(strings.TrimSpace(u))
+	if err != nil {
+		return false
+	}
+	last := path.Base(strings.TrimRight(p.Path, "/"))
+	if last == "." || last == "/" {
+		last = ""
+	}
+	return strings.ContainsAny(last, "0123456789.") ||
+		len(strings.FieldsFunc(last, func(r rune) bool { return r == '-' || r == '_' })) >= 3 ||
+		strings.ContainsAny(p.RawQuery, "0123456789")
 }

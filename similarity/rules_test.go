@@ -96,6 +96,22 @@ var ruleCases = []ruleCase{
 	{rule: "content gone", name: "the site's frame around a short message",
 		pages:   []page{{content: span("story", 0, 60), chrome: menu + " " + menu}, {content: "sorry nothing here today", chrome: menu + " " + menu}},
 		verdict: VerdictOff, reason: "its content is gone"},
+	{rule: "another page", name: "an old article of the site named by its canonical link, under t0's title words",
+		pages: []page{{content: span("story", 0, 80), chrome: menu, title: "Egypt live | Example"},
+			{content: span("story", 40, 120), chrome: menu, title: "Egypt live | Example"},
+			{content: span("old", 0, 80), chrome: menu, title: "Egypt: an old story | Example"}},
+		setup: func(in *Input) {
+			in.Docs[2].Canonical = []string{"http://example.org/2006/05/an-old-story.html"}
+		},
+		verdict: VerdictOff, reason: "it names http://example.org/2006/05/an-old-story.html as its own address"},
+	{rule: "another page", name: "an old article of the site close to t0's subject, no threshold crossed",
+		pages: []page{{content: span("story", 0, 80), chrome: menu, title: "Egypt live | Example"},
+			{content: span("story", 40, 120), chrome: menu, title: "Egypt live | Example"},
+			{content: span("story", 0, 20) + " " + span("old", 0, 60), chrome: menu, title: "Egypt: an old story | Example"}},
+		setup: func(in *Input) {
+			in.Docs[2].Canonical = []string{"http://example.org/2006/05/an-old-story.html"}
+		},
+		verdict: VerdictOff, reason: "it names http://example.org/2006/05/an-old-story.html as its own address"},
 	{rule: "no threshold", name: "a bilingual page keeps both languages",
 		pages: []page{{content: span("story", 0, 40), chrome: menu, langs: en},
 			{content: span("story", 0, 40), chrome: menu, langs: []extract.LangShare{{Lang: "fr", Share: 0.2}, {Lang: "en", Share: 0.15}}}},
@@ -198,6 +214,39 @@ func TestSpellsHost(t *testing.T) {
 	for _, tt := range tests {
 		if got := spellsHost(tt.title, tt.host); got != tt.want {
 			t.Errorf("spellsHost(%q, %q) = %q, want %q", tt.title, tt.host, got, tt.want)
+		}
+	}
+}
+
+func TestAddresses(t *testing.T) {
+	same := [][2]string{
+		{"http://www.example.org/", "https://example.org"},
+		{"http://example.org/index.html", "http://example.org/"},
+		{"http://example.org:80/news/#top", "http://example.org/news"},
+	}
+	for _, p := range same {
+		if !sameAddress(p[0], p[1]) {
+			t.Errorf("sameAddress(%q, %q) = false", p[0], p[1])
+		}
+	}
+	if got := absolute("www.example.org/", "http://www.example.org/"); !sameAddress(got, "http://example.org/") {
+		t.Errorf("absolute of a host without its scheme: %q", got)
+	}
+	if got := absolute("/2006/05/story.html#top", "http://example.org/live"); got != "http://example.org/2006/05/story.html" {
+		t.Errorf("absolute of a path: %q", got)
+	}
+	if sameAddress("http://example.org/?p=1", "http://example.org/?p=2") {
+		t.Error("queries told apart: same")
+	}
+	articles := map[string]bool{
+		"http://example.org/2011/01/story.html": true, "http://example.org/opinion/the-long-road": true,
+		"http://example.org/story.html": true, "http://example.org/the-long-hard-road": true, "http://example.org/?p=123": true,
+		"http://example.org/": false, "http://example.org/de": false, "http://example.org/home": false, "http://example.org/en/home/": false,
+		"https://www.privacyinternational.org/privacy-international": false, "http://volksanwaltschaft.gv.at": false,
+	}
+	for u, want := range articles {
+		if got := articleAddress(u); got != want {
+			t.Errorf("articleAddress(%q) = %v, want %v", u, got, want)
 		}
 	}
 }
