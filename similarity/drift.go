@@ -38,7 +38,7 @@ func (s *scoring) driftedFrom(i int, scores map[string]float64) (string, bool) {
 	content, ok1 := scores[MeasureContent]
 	topic, ok2 := scores[MeasureTopic]
 	p := s.prep[i]
-	if !ok1 || !ok2 || p == nil || p.cnorm == 0 || s.model == nil || s.model.TypicalTopicSim <= 0 ||
+	if !ok1 || !ok2 || p == nil || p.cnorm == 0 || p.doc.ContentWords < blankWords || s.model == nil || s.model.TypicalTopicSim <= 0 ||
 		content >= driftContent || topic >= driftTopic {
 		return "", false
 	}
@@ -60,8 +60,8 @@ func (s *scoring) markDrift(res *TimeMapResult) {
 	}
 	var run []drifted
 	for i := len(s.prep) - 1; i > s.t0; i-- {
-		if s.prep[i] == nil || res.Captures[i].Verdict != VerdictOn {
-			continue // not scored, or off-topic already (a parking page after the drift)
+		if s.prep[i] == nil || res.Captures[i].Verdict != VerdictOn || res.Captures[i].rule == "splash" {
+			continue // not scored, off-topic already (a parking page after the drift), or no stories (a splash page)
 		}
 		why, ok := s.driftedFrom(i, res.Captures[i].Scores)
 		if !ok {

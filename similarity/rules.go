@@ -309,7 +309,8 @@ func shareOf(d *extract.Document, lang string) float64 {
 	return 0
 }
 
-// splash: a page with no words of its own (fewer than blankWords; images
+// splash: a page with no words of its own (fewer than blankWords, or
+// beyond the site's frame as the latest on-topic capture shows it; images
 // and links, the names of languages at most), neither a script's shell nor
 // a page that shows others (frames, a redirect), saying nothing of any
 // kind of message, whose title names the site (its address spells it, or it
@@ -317,17 +318,20 @@ func shareOf(d *extract.Document, lang string) float64 {
 // entrance: a language choice or a campaign page that leads into it.
 func (r *reading) splash() (string, bool) {
 	d := r.p().doc
-	if d.ContentWords >= blankWords || d.Shell || d.Title == "" || r.replay != nil || d.Redirect != "" || len(d.Frames) > 0 {
-		return "", false // words, a shell, or a page that shows others
+	if d.Shell || d.Title == "" || r.replay != nil || d.Redirect != "" || len(d.Frames) > 0 {
+		return "", false // a shell, or a page that shows others
+	}
+	if d.ContentWords >= blankWords && r.s.ownTerms(r.p(), r.s.prep[r.anchor]) >= blankWords {
+		return "", false // words of its own
 	}
 	if k, _ := cueKind(d.Title, d.Text, r.s.host); k != "" {
 		return "", false // "under construction": a message, however short
 	}
 	switch {
 	case len(r.s.siteWords(r.i)) > 0:
-		return fmt.Sprintf("a splash page: no words of its own (%d), and its title %q names the site: the site's entrance, not another page", d.ContentWords, d.Title), true
+		return fmt.Sprintf("a splash page: no words of its own, and its title %q names the site: the site's entrance, not another page", d.Title), true
 	case r.s.keepsTitle(r.i, r.s.t0), r.anchor != r.s.t0 && r.s.keepsTitle(r.i, r.anchor):
-		return fmt.Sprintf("a splash page: no words of its own (%d), and its title %q keeps the site's: the site's entrance, not another page", d.ContentWords, d.Title), true
+		return fmt.Sprintf("a splash page: no words of its own, and its title %q keeps the site's: the site's entrance, not another page", d.Title), true
 	}
 	return "", false
 }

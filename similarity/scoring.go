@@ -136,13 +136,26 @@ func contentCosine(a, b *prepared) float64 {
 // frameCosine is the cosine of two prepared captures' chrome: how much of
 // the site's frame (navigation, header, footer, sidebars) they share.
 func (s *scoring) frameCosine(a, b *prepared) float64 {
-	for _, p := range [2]*prepared{a, b} {
-		if p.frame.ids == nil {
-			p.frame = minus(p.vec, p.content, &s.voc.idChunk, &s.voc.wChunk)
-			p.frameNorm = p.frame.norm()
-		}
-	}
+	s.frame(a)
+	s.frame(b)
 	return cosine(a.frame, a.frameNorm, b.frame, b.frameNorm)
+}
+
+// frame makes p's frame vector (see prepared.frame) if it has none yet.
+func (s *scoring) frame(p *prepared) {
+	if p.frame.ids == nil {
+		p.frame = minus(p.vec, p.content, &s.voc.idChunk, &s.voc.wChunk)
+		p.frameNorm = p.frame.norm()
+	}
+}
+
+// ownTerms is how many of a's content's terms b's frame does not hold:
+// the words a page shows of its own beyond the site's navigation, header
+// and footer (a page with an empty main part can have its footer taken
+// for its content).
+func (s *scoring) ownTerms(a, b *prepared) int {
+	s.frame(b)
+	return len(a.ctf.ids) - common(a.ctf.ids, b.frame.ids)
 }
 
 // collectionCosine is the cosine of two prepared captures' contents with the
