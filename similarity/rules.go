@@ -49,6 +49,8 @@ import (
 //	on   trimmed           shorter than t0, but what is left is t0's
 //	on   title kept        its words changed, its title keeps t0's
 //	on   step by step      its stories changed step by step from t0's
+//	on   new stories       shorter, its stories all new, but in the
+//	                       site's frame and on the collection's subject
 //	off  nothing left      what the rule says: nothing of t0's page is left
 //
 // Per TimeMap, after every capture:
@@ -82,6 +84,7 @@ var rules = []rule{
 	{"trimmed", VerdictOn, (*reading).trimmed},
 	{"title kept", VerdictOn, (*reading).titleKept},
 	{"step by step", VerdictOn, (*reading).stepByStep},
+	{"new stories", VerdictOn, (*reading).newStories},
 	{"nothing left", VerdictOff, (*reading).nothingLeft},
 }
 
@@ -464,6 +467,23 @@ func (r *reading) stepByStep() (string, bool) {
 		describe(r.kept, r.scores), pageCosine(r.p(), r.s.prep[r.anchor])), true
 }
 
+// newStories: a page that is shorter than t0 and whose stories are all
+// new (only content and size thresholds crossed) but that keeps the site's
+// frame and tells stories of the collection's subject (newStoriesInFrame)
+// is a blog or front page showing its latest posts, fewer or shorter ones.
+func (r *reading) newStories() (string, bool) {
+	for _, t := range r.kept {
+		if m := lookup(t.Measure); m == nil || m.Family != Content && m.Family != Size {
+			return "", false
+		}
+	}
+	if r.opts.Continuity <= 0 || !r.newStoriesInFrame() {
+		return "", false
+	}
+	return fmt.Sprintf("its stories are new and fewer (%s), but it keeps the site's frame and they are of the collection's subject",
+		describe(r.kept, r.scores)), true
+}
+
 // nothingLeft: what the paper's rule says.
 func (r *reading) nothingLeft() (string, bool) {
 	return "nothing of t0's page is left: " + describe(r.kept, r.scores), true
@@ -524,8 +544,8 @@ const (
 // keeps the anchor's frame and the collection's subject (see frameKept).
 func (r *reading) newStoriesInFrame() bool {
 	p, a := r.p(), r.s.prep[r.anchor]
-	if p.doc.WordCount == p.doc.ContentWords || a.doc.WordCount == a.doc.ContentWords {
-		return false // no frame
+	if p.doc.WordCount == p.doc.ContentWords || a.doc.WordCount == a.doc.ContentWords || r.elsewhere() {
+		return false // no frame, or another site's
 	}
 	return roundScore(r.s.frameCosine(p, a)) >= frameKept && r.aboutCollection()
 }

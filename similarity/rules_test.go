@@ -3,6 +3,7 @@ package similarity
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -57,8 +58,10 @@ const menu = "home about us news campaigns reports contact donate join search"
 type ruleCase struct {
 	rule, name string
 	pages      []page
-	// setup changes the input before scoring (replay references...).
+	// setup changes the input before scoring (replay references...);
+	// model, where set, makes the collection's model from it.
 	setup   func(*Input)
+	model   func(Input) *Model
 	verdict string
 	reason  string
 }
@@ -67,6 +70,28 @@ var (
 	en = []extract.LangShare{{Lang: "en", Share: 0.3}}
 	fr = []extract.LangShare{{Lang: "fr", Share: 0.3}}
 )
+
+// blogFrame is a site's chrome; lightWords(from, to) the words
+// light<from>..light<to-1>, stories of the collection lightCollection
+// models.
+const blogFrame = "lighthouse keepers society home news events membership donate contact archive " +
+	"copyright lighthouse keepers society all rights reserved privacy terms"
+
+func lightWords(from, to int) string {
+	w := make([]string, 0, to-from)
+	for k := from; k < to; k++ {
+		w = append(w, fmt.Sprintf("light%03d", k))
+	}
+	return strings.Join(w, " ")
+}
+
+// lightCollection is a collection of 40 pages on the subject "light" and
+// in.
+func lightCollection(in Input) *Model {
+	b := subjects(rand.New(rand.NewPCG(5, 5)), "light")
+	b.Add(in)
+	return b.Build()
+}
 
 // ruleCases holds at least one case for every rule of rules, in their order.
 var ruleCases = []ruleCase{
@@ -126,6 +151,14 @@ var ruleCases = []ruleCase{
 		pages: []page{{content: span("story", 0, 80), chrome: menu}, {content: span("story", 40, 120), chrome: menu},
 			{content: span("story", 80, 160), chrome: menu}},
 		verdict: VerdictOn, reason: "step by step"},
+	{rule: "new stories", name: "a blog's front page showing one short new post in its frame",
+		pages: []page{{content: strings.Repeat(lightWords(0, 150)+" ", 3), chrome: blogFrame},
+			{content: strings.Repeat(lightWords(0, 150)+" ", 3), chrome: blogFrame}, {content: lightWords(150, 190), chrome: blogFrame}},
+		model: lightCollection, verdict: VerdictOn, reason: "it keeps the site's frame"},
+	{rule: "nothing left", name: "a short post of another subject in the blog's frame",
+		pages: []page{{content: strings.Repeat(lightWords(0, 150)+" ", 3), chrome: blogFrame},
+			{content: strings.Repeat(lightWords(0, 150)+" ", 3), chrome: blogFrame}, {content: span("cook", 0, 60), chrome: blogFrame}},
+		model: lightCollection, verdict: VerdictOff, reason: "nothing of t0's page is left"},
 	{rule: "nothing left", name: "a jump to other words",
 		pages: []page{{content: span("story", 0, 80), chrome: menu}, {content: span("story", 40, 120), chrome: menu},
 			{content: span("other", 0, 80)}},
@@ -149,7 +182,11 @@ func TestRules(t *testing.T) {
 			if tt.setup != nil {
 				tt.setup(&in)
 			}
-			res, err := Score(context.Background(), in, nil, Options{MinT0Words: 5, Continuity: DefaultContinuity})
+			var model *Model
+			if tt.model != nil {
+				model = tt.model(in)
+			}
+			res, err := Score(context.Background(), in, model, Options{MinT0Words: 5, Continuity: DefaultContinuity})
 			if err != nil {
 				t.Fatal(err)
 			}
