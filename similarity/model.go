@@ -82,44 +82,7 @@ func (m *Model) localTopic(v sparse, vn float64, voc *vocab) ([]float64, float64
 	if m == nil || len(m.refs) == 0 || vn == 0 {
 		return nil, 0
 	}
-	refOf := make([]int32, len(voc.terms))
-	for id, t := range voc.terms {
-		if r, ok := m.refTerm[t]; ok {
-			refOf[id] = r
-		} else {
-			refOf[id] = -1
-		}
-	}
-	// Every reference's dot product with v/vn at once, through the inverted
-	// index: work in proportion to the postings of v's terms.
-	dots := make([]float64, len(m.refs))
-	for k, id := range v.ids {
-		if r := refOf[id]; r >= 0 {
-			w := v.w[k] / vn
-			for _, p := range m.post[r] {
-				dots[p.ref] += w * p.w
-			}
-		}
-	}
-	type scored struct {
-		i int
-		s float64
-	}
-	all := make([]scored, 0, len(m.refs))
-	for i, d := range dots {
-		// Rounded, so that summation noise cannot change which neighbours
-		// are chosen; ties keep the earlier reference.
-		s := math.Round(d*1e9) / 1e9
-		if s > 0.999 { // the document itself, or an identical one
-			continue
-		}
-		all = append(all, scored{i, s})
-	}
-	slices.SortFunc(all, func(a, b scored) int { return cmp.Or(cmp.Compare(b.s, a.s), cmp.Compare(a.i, b.i)) })
-	all = all[:min(len(all), neighbours(len(m.refs)))]
-	// Summed in reference order, so that the centroid is the same bit for
-	// bit whatever order the neighbours were found in.
-	slices.SortFunc(all, func(a, b scored) int { return cmp.Compare(a.i, b.i) })
+	refOf, all := m.nearest(v, vn, voc)
 	c, _ := m.centroids.Get().(*centroid)
 	if c == nil {
 		c = &centroid{w: make([]float64, len(m.refTerm))}
@@ -149,6 +112,72 @@ func (m *Model) localTopic(v sparse, vn float64, voc *vocab) ([]float64, float64
 	c.touched = c.touched[:0]
 	m.centroids.Put(c)
 	return at, math.Sqrt(sum)
+}
+
+// scored is a reference with its similarity to a document.
+type scored struct {
+	i int
+	s float64
+}
+
+// nearest returns the reference term of each of voc's ids (-1 where the
+// reference sample has none) and the references most similar to the
+// document v (collection IDF over voc's ids, length vn): the document's
+// neighbours(n) nearest, in reference order, with their cosines.
+func (m *Model) nearest(v sparse, vn float64, voc *vocab) ([]int32, []scored) {
+	refOf := make([]int32, len(voc.terms))
+	for id, t := range voc.terms {
+		if r, ok := m.refTerm[t]; ok {
+			refOf[id] = r
+		} else {
+			refOf[id] = -1
+		}
+	}
+	// Every reference's dot product with v/vn at once, through the inverted
+	// index: work in proportion to the postings of v's terms.
+	dots := make([]float64, len(m.refs))
+	for k, id := range v.ids {
+		if r := refOf[id]; r >= 0 {
+			w := v.w[k] / vn
+			for _, p := range m.post[r] {
+				dots[p.ref] += w * p.w
+			}
+		}
+	}
+	all := make([]scored, 0, len(m.refs))
+	for i, d := range dots {
+		// Rounded, so that summation noise cannot change which neighbours
+		// are chosen; ties keep the earlier reference.
+		s := math.Round(d*1e9) / 1e9
+		if s > 0.999 { // the document itself, or an identical one
+			continue
+		}
+		all = append(all, scored{i, s})
+	}
+	slices.SortFunc(all, func(a, b scored) int { return cmp.Or(cmp.Compare(b.s, a.s), cmp.Compare(a.i, b.i)) })
+	all = all[:min(len(all), neighbours(len(m.refs)))]
+	// In reference order, so that what is summed over them is the same bit
+	// for bit whatever order the neighbours were found in.
+	slices.SortFunc(all, func(a, b scored) int { return cmp.Compare(a.i, b.i) })
+	return refOf, all
+}
+
+// nearness is the mean cosine of a document (v, collection IDF over voc's
+// ids, length vn) with its nearest first captures of the collection: how
+// well some part of the collection holds its stories; 0 without a model.
+func (m *Model) nearness(v sparse, vn float64, voc *vocab) float64 {
+	if m == nil || len(m.refs) == 0 || vn == 0 {
+		return 0
+	}
+	_, all := m.nearest(v, vn, voc)
+	if len(all) == 0 {
+		return 0
+	}
+	var sum float64
+	for _, b := range all {
+		sum += b.s
+	}
+	return sum / float64(len(all))
 }
 
 // termTotal is the number of terms counted in tf.
