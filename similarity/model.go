@@ -162,24 +162,6 @@ func (m *Model) nearest(v sparse, vn float64, voc *vocab) ([]int32, []scored) {
 	return refOf, all
 }
 
-// nearness is the mean cosine of a document (v, collection IDF over voc's
-// ids, length vn) with its nearest first captures of the collection: how
-// well some part of the collection holds its stories; 0 without a model.
-func (m *Model) nearness(v sparse, vn float64, voc *vocab) float64 {
-	if m == nil || len(m.refs) == 0 || vn == 0 {
-		return 0
-	}
-	_, all := m.nearest(v, vn, voc)
-	if len(all) == 0 {
-		return 0
-	}
-	var sum float64
-	for _, b := range all {
-		sum += b.s
-	}
-	return sum / float64(len(all))
-}
-
 // termTotal is the number of terms counted in tf.
 func termTotal(tf map[string]int) int {
 	n := 0
