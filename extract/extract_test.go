@@ -422,25 +422,37 @@ func TestTerms(t *testing.T) {
 }
 
 func TestLangShares(t *testing.T) {
-	en := "The government said that it would not change the law, and the opposition was quick to attack the plan."
-	fr := "Le gouvernement a annoncé que la loi ne serait pas modifiée, et l'opposition a critiqué le projet."
-	hy := "Մարդը, նրա արժանապատվությունը, հիմնական իրավունքները և ազատությունները"
-	share := func(text, lang string) float64 {
-		for _, s := range tokenize(text, 0).evidence().shares() {
-			if s.Lang == lang {
-				return s.Share
+	en := "The government said that it would not change the law, and the opposition was quick to attack the plan. "
+	fr := "Le gouvernement a annoncé que la loi ne serait pas modifiée, et l'opposition a critiqué le projet. "
+	ar := "قالت الحكومة إن القانون لن يتغير في هذا العام، وإن المعارضة هاجمت الخطة على الفور من دون تأخير. "
+	hy := "Մարդը, նրա արժանապատվությունը, հիմնական իրավունքները և ազատությունները "
+	tests := []struct {
+		name, text string
+		want       map[string][2]float64 // language: least and most share
+	}{
+		{"english", en, map[string][2]float64{"en": {0.95, 1}, "fr": {0, 0}}},
+		{"english and french", strings.Repeat(en+fr, 5), map[string][2]float64{"en": {0.3, 0.7}, "fr": {0.3, 0.7}}},
+		{"french with an english quotation", strings.Repeat(fr, 20) + en, map[string][2]float64{"fr": {0.9, 1}, "en": {0, 0.1}}},
+		{"armenian with an english word", hy + "Home", map[string][2]float64{"hy": {0.9, 1}, "en": {0, 0.1}}},
+		{"a third arabic", strings.Repeat(strings.Repeat(en, 2)+ar, 3), map[string][2]float64{"en": {0.55, 0.8}, "ar": {0.2, 0.45}}},
+		// A long blog: its English posts first, then its Arabic ones; the
+		// Arabic comes after the first 2,000 words.
+		{"arabic after 2,000 english words", strings.Repeat(en, 120) + strings.Repeat(ar, 110), map[string][2]float64{"en": {0.4, 0.7}, "ar": {0.3, 0.6}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			toks := tokenize(tt.text, 0)
+			ev := toks.evidence()
+			got := map[string]float64{}
+			for _, s := range ev.shares(ev.lang(toks, "")) {
+				got[s.Lang] = s.Share
 			}
-		}
-		return 0
-	}
-	if e, f := share(en, "en"), share(en, "fr"); e < 0.3 || f*3 > e {
-		t.Errorf("english text: en %.3f, fr %.3f", e, f)
-	}
-	if e, f := share(en+" "+fr, "en"), share(en+" "+fr, "fr"); e < 0.1 || f < 0.1 {
-		t.Errorf("bilingual text: en %.3f, fr %.3f", e, f)
-	}
-	if h, e := share(hy+" Home", "hy"), share(hy+" Home", "en"); h < 0.9 || e != 0 {
-		t.Errorf("armenian text: hy %.3f, en %.3f", h, e)
+			for lang, r := range tt.want {
+				if got[lang] < r[0] || got[lang] > r[1] {
+					t.Errorf("share of %s %.3f, want %.2f to %.2f (all: %v)", lang, got[lang], r[0], r[1], got)
+				}
+			}
+		})
 	}
 	doc := mustExtract(t, htmlHeader(), "<html><body><p>"+fr+"</p></body></html>")
 	if len(doc.Langs) == 0 || doc.Langs[0].Lang != "fr" {

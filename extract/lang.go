@@ -6,6 +6,7 @@ import (
 	"math/bits"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/abadojack/whatlanggo"
 	"github.com/blevesearch/bleve/v2/analysis/lang/ar"
@@ -281,10 +282,16 @@ func (ev *evidence) lang(t *tokenized, hint string) string {
 
 // evidence is what language detection counts in a text.
 type evidence struct {
-	stops   [64]int // stop words of each language of languageOrder
+	stops   [64]int // stop words of each language of languageOrder, in the first detectTokens tokens
 	toks    int     // tokens read (at most detectTokens)
 	scripts [numScripts]int
 	letters int
+	// What shares reads, over stretches of shareWindow words spread
+	// evenly across the whole text (detectTokens words at most): the words
+	// of each script several languages write, those given each language,
+	// and those of stretches holding no stop word of their script.
+	words, unnamed [numScripts]int
+	wordsOf        [64]int
 }
 
 func (t *tokenized) evidence() *evidence {
@@ -301,6 +308,15 @@ func (t *tokenized) evidence() *evidence {
 		for set := stopIndex[tok]; set != 0; set &= set - 1 {
 			ev.stops[bits.TrailingZeros64(set)]++
 		}
+	}
+	// A long page's languages can come one after the other (a blog's posts
+	// in English, then in Arabic): its shares read stretches from end to
+	// end.
+	n := len(t.toks)
+	stretches := min((n+shareWindow-1)/shareWindow, detectTokens/shareWindow)
+	for k := range stretches {
+		from := k * n / stretches
+		ev.window(t.toks[from:min(n, from+shareWindow)])
 	}
 	return ev
 }
@@ -322,11 +338,15 @@ func (ev *evidence) mainScript() (script, int) {
 	return main, n
 }
 
-// LangShare is how much of a page is written in one language: for a
-// language with stop words, their share of the page's tokens; for a
-// language named by its script (Armenian, Korean, Thai...), the share of
-// the page's letters in that script. Shares compare a language across pages,
-// not languages with each other.
+// LangShare is how much of a page is written in one language: the share
+// of the page's letters in that language, script by script. A script that
+// one language writes (Armenian, Hangul, Thai...) is that language's; the
+// words of a script that several write (Latin, Cyrillic, Arabic...) are
+// each given the language whose stop words lead in its stretch of the page
+// (shareWindow words), so that a page of English and French posts shares
+// its Latin letters between the two, and a French page quoting an English
+// sentence keeps most of them. Shares of a page add up to at most 1, and
+// compare across pages and languages.
 type LangShare struct {
 	Lang  string  `json:"lang"`
 	Share float64 `json:"share"`
@@ -338,26 +358,83 @@ const (
 	maxLangs     = 5
 )
 
-// shares lists the languages whose share of the text is at least
-// minLangShare, the largest first, at most maxLangs; shares are rounded to
-// 1/1000 so that they read and compare the same everywhere.
-func (ev *evidence) shares() []LangShare {
+// shareWindow is the stretch of words whose stop words name the language of
+// its words of a script several languages write.
+const shareWindow = 20
+
+// shares lists the languages that hold at least minLangShare of the text's
+// letters (see LangShare), the largest first, at most maxLangs; shares are
+// rounded to 1/1000 so that they read and compare the same everywhere.
+// lang is the language detected for the whole text: the words of a stretch
+// without stop words of their script go to it, where it writes that script.
+func (ev *evidence) shares(lang string) []LangShare {
+	if ev.letters == 0 {
+		return nil
+	}
 	var out []LangShare
-	add := func(lang string, n, of int) {
-		if of > 0 && float64(n) >= minLangShare*float64(of) {
-			out = append(out, LangShare{lang, math.Round(1000*float64(n)/float64(of)) / 1000})
+	add := func(l string, share float64) {
+		if share >= minLangShare {
+			out = append(out, LangShare{l, math.Round(1000*share) / 1000})
 		}
 	}
 	for s, n := range ev.scripts {
-		if l := scriptInfo[s].lang; l != "" {
-			add(l, n, ev.letters)
+		if n == 0 || script(s) == scriptNone {
+			continue
 		}
-	}
-	for i, code := range languageOrder {
-		add(code, ev.stops[i], ev.toks)
+		part := float64(n) / float64(ev.letters)
+		if l := scriptInfo[s].lang; l != "" {
+			add(l, part)
+			continue
+		}
+		words := ev.words[s]
+		if words == 0 {
+			continue
+		}
+		for i, code := range languageOrder {
+			k := ev.wordsOf[i]
+			if code == lang {
+				k += ev.unnamed[s]
+			}
+			if k > 0 && languages[code].script == script(s) {
+				add(code, part*float64(k)/float64(words))
+			}
+		}
 	}
 	slices.SortStableFunc(out, func(a, b LangShare) int { return cmp.Compare(b.Share, a.Share) })
 	return out[:min(len(out), maxLangs)]
+}
+
+// window gives the words of one stretch of text (toks) each the language
+// whose stop words lead in the stretch among those of the word's script,
+// counting them in ev.wordsOf (ev.unnamed where no stop word of the script
+// is in the stretch), and counts the words of each script in ev.words.
+func (ev *evidence) window(toks []string) {
+	var hits [64]int
+	var per [numScripts]int
+	for _, tok := range toks {
+		r, _ := utf8.DecodeRuneInString(tok)
+		per[scriptOf(r)]++
+		for set := stopIndex[tok]; set != 0; set &= set - 1 {
+			hits[bits.TrailingZeros64(set)]++
+		}
+	}
+	for s, n := range per {
+		if n == 0 || script(s) == scriptNone || scriptInfo[s].lang != "" {
+			continue
+		}
+		ev.words[s] += n
+		best := -1
+		for i, code := range languageOrder {
+			if languages[code].script == script(s) && hits[i] > 0 && (best < 0 || hits[i] > hits[best]) {
+				best = i
+			}
+		}
+		if best < 0 {
+			ev.unnamed[s] += n
+		} else {
+			ev.wordsOf[best] += n
+		}
+	}
 }
 
 // trigramLang asks whatlanggo about the text's sample; "" when it is not

@@ -173,7 +173,8 @@ func finish(doc *Document, words string, toks *tokenized, chrome string, langHin
 	doc.WordCount = toks.words + ctoks.words
 	whole := toks.with(ctoks)
 	ev := whole.evidence()
-	doc.Lang, doc.Langs = ev.lang(whole, langHint), ev.shares()
+	doc.Lang = ev.lang(whole, langHint)
+	doc.Langs = ev.shares(doc.Lang)
 	tl := doc.Lang
 	if tl == "" {
 		tl = primaryTag(langHint)

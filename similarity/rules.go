@@ -272,14 +272,15 @@ func (r *reading) spamAround() (string, bool) {
 		100*share, 100*spam), true
 }
 
-// A page switched language when t0's language holds at most
-// 1/switchedShare of the share it holds in t0, and the page's language at
-// most 1/switchedShare of its share in the page in t0 (where there is
-// evidence of it): a bilingual page's two languages both stay.
-// minSwitchWords is the least number of words a capture needs for its
-// language to count.
+// A page switched language when t0's language is gone from it (it holds
+// under goneShare of the page's letters, and at most 1/switchedShare of its
+// share of t0) and the page's language is new (it held at most
+// 1/switchedShare of its share of the page in t0): a bilingual page whose
+// main language changes keeps both. minSwitchWords is the least number of
+// words a capture needs for its language to count.
 const (
 	switchedShare  = 4
+	goneShare      = 0.1
 	minSwitchWords = 30
 )
 
@@ -293,9 +294,11 @@ func (r *reading) switchedLanguage() (string, bool) {
 	}
 	was, is := shareOf(t0, t0.Lang), shareOf(p, t0.Lang)
 	now, had := shareOf(p, p.Lang), shareOf(t0, p.Lang)
-	// The second test needs evidence of the new language: a language
-	// named by trigrams alone (no stop words, no script of its own) has none.
-	if is*switchedShare >= was || now > 0 && had*switchedShare >= now {
+	// The page's language needs evidence of its own: one named by trigrams
+	// alone (no stop words, no script of its own) has no share, and may be
+	// a relative of t0's language told apart from it by chance (Icelandic
+	// read as Danish, then as Nynorsk; Estonian as Finnish).
+	if now == 0 || is >= goneShare || is*switchedShare >= was || had*switchedShare >= now {
 		return "", false
 	}
 	return fmt.Sprintf("it switched language from t0's %s to %s (share of %s %.3f where t0 has %.3f; of %s %.3f where t0 has %.3f)",
