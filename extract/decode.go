@@ -28,8 +28,10 @@ var ErrTooLarge = errors.New("decoded payload exceeds size cap")
 // chunked (archivers such as pywb keep the header on bodies they already
 // de-chunked: when the first chunk-size line is not valid the body passes
 // through unchanged), then undoes Content-Encoding gzip, x-gzip, deflate
-// (zlib or raw), br and identity, last coding first. The output is capped at
-// max bytes (DefaultMaxBytes when max <= 0).
+// (zlib or raw), br and identity, last coding first; a body that declares
+// no coding but starts with the gzip signature is gunzipped (see
+// undeclaredGzip). The output is capped at max bytes (DefaultMaxBytes when
+// max <= 0).
 //
 // Decode is lenient: when a step fails it keeps what it decoded so far (or
 // the bytes it was given when nothing decoded) and goes on, and the returned
@@ -51,6 +53,9 @@ func Decode(h http.Header, body []byte, max int64) ([]byte, error) {
 		}
 	}
 	codings := tokens(h.Values("Content-Encoding"))
+	if undeclaredGzip(codings, out) {
+		codings = []string{"gzip"}
+	}
 	for i := len(codings) - 1; i >= 0; i-- {
 		d, err := decodeContent(codings[i], out, max)
 		out = d
@@ -67,6 +72,20 @@ func Decode(h http.Header, body []byte, max int64) ([]byte, error) {
 		errs = append(errs, fmt.Errorf("extract: payload of %d bytes: %w", len(body), ErrTooLarge))
 	}
 	return out, errors.Join(errs...)
+}
+
+// undeclaredGzip reports whether a body whose header declares no content
+// coding (or identity) is gzip all the same: it starts with the gzip
+// signature (1f 8b 08), which no text does. A Wayback replays a revisit
+// with the revisit record's own headers over the original's body, which
+// loses the original's Content-Encoding.
+func undeclaredGzip(codings []string, body []byte) bool {
+	for _, c := range codings {
+		if c != "identity" {
+			return false
+		}
+	}
+	return len(body) >= 3 && body[0] == 0x1f && body[1] == 0x8b && body[2] == 8
 }
 
 // tokens splits comma-separated header values into lower-cased tokens.

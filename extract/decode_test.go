@@ -88,6 +88,11 @@ func TestDecode(t *testing.T) {
 		{"gzip then br", hdr("Content-Encoding", "gzip, br"), br(gzPlain), string(plain), false},
 		{"identity coding", hdr("Content-Encoding", "identity"), plain, string(plain), false},
 		{"unknown coding kept", hdr("Content-Encoding", "compress"), plain, string(plain), true},
+		{"gzip not declared (a revisit replayed with its own headers)", nil, gzPlain, string(plain), false},
+		{"gzip not declared, identity", hdr("Content-Encoding", "identity"), gzPlain, string(plain), false},
+		{"gzip not declared, chunked", hdr("Transfer-Encoding", "chunked"), chunkedGz, string(plain), false},
+		{"gzip not declared, cut", nil, truncGz, string(plain), true},
+		{"gzip signature without a gzip stream kept", nil, []byte("\x1f\x8b\x08 not gzip"), "\x1f\x8b\x08 not gzip", true},
 		{"corrupt br kept raw", hdr("Content-Encoding", "br"), plain, string(plain), true},
 	}
 	for _, tt := range tests {
