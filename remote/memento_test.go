@@ -467,7 +467,12 @@ func TestFetchMementoRawAndOriginalHeaders(t *testing.T) {
 		t.Errorf("NotRaw: %v %s", err, m.Body)
 	}
 
-	// A capture the archive does not hold exactly: redirected to a nearby one.
+	if err := m.Check(capt); err != nil {
+		t.Errorf("the capture asked for is not its own memento: %v", err)
+	}
+
+	// A capture the archive does not hold: redirected to a nearby one,
+	// which is another capture, reported as such and never scored as this.
 	near := capt
 	near.URIM = a.base() + "/web/20100601000000/http://x.example/"
 	near.Time = time.Date(2010, 6, 1, 0, 0, 0, 0, time.UTC)
@@ -475,9 +480,18 @@ func TestFetchMementoRawAndOriginalHeaders(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got = m.Capture(near)
-	if !got.Time.Equal(capt.Time) || got.URIM != capt.URIM || !strings.Contains(string(m.Body), "raw 20100103202051") {
-		t.Errorf("redirected capture %+v", got)
+	var sub *SubstituteError
+	if err := m.Check(near); !errors.As(err, &sub) || !sub.ServedTime.Equal(capt.Time) || !strings.Contains(err.Error(), "20100601000000") {
+		t.Errorf("the nearby capture served for another: %v", err)
+	}
+	if _, _, err := MementoReader(c, MementoOptions{})(ctx, near); !errors.As(err, &sub) {
+		t.Errorf("MementoReader reads the nearby capture as the one asked for: %v", err)
+	}
+	// A capture without a time takes the one served.
+	untimed := near
+	untimed.Time = time.Time{}
+	if err := m.Check(untimed); err != nil || !m.Capture(untimed).Time.Equal(capt.Time) {
+		t.Errorf("a capture of unknown time: %v", err)
 	}
 
 	// An archived 404 (X-Archive-Orig-Status) and an archived redirect are mementos.

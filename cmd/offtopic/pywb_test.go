@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+	"maps"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -45,5 +47,54 @@ func TestPywbRevisitGzip(t *testing.T) {
 		if c.Verdict != similarity.VerdictOn || c.Lang != "en" {
 			t.Errorf("%s: %s in %q (%s), want on-topic in en", c.URIM, c.Verdict, c.Lang, c.Reason)
 		}
+	}
+}
+
+// TestPywbSubstitute: where pywb answers a URI-M with another capture (the
+// capture's WARC is gone from the archive; a 301 to itself, http to https),
+// the capture asked for is listed as not scored with the reason, counted
+// and warned of, never scored as the other capture nor listed twice
+// (issue 38, 2).
+func TestPywbSubstitute(t *testing.T) {
+	pw := testcorpus.Pywb(t)
+	for _, tt := range []struct {
+		coll, urir string
+		want       map[string]string // 14-digit time -> verdict
+	}{
+		{"miss", "http://www.nationalcourier57.co.uk/", map[string]string{
+			"20051120044042": similarity.VerdictOn, "20060802154531": similarity.VerdictNotScored, "20060829070009": similarity.VerdictNotScored}},
+		{"dev", "http://www.commonjournal4.co.uk/", map[string]string{
+			"20060507142642": similarity.VerdictOn, "20060703105148": similarity.VerdictOn,
+			"20060827191203": similarity.VerdictNotScored, "20070624015140": similarity.VerdictOn}},
+	} {
+		t.Run(tt.coll, func(t *testing.T) {
+			code, stderr, caps := detectPywb(t, pw, tt.coll, []string{tt.urir})
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			got := map[string]string{}
+			for _, c := range caps {
+				ts := c.Datetime.UTC().Format("20060102150405")
+				if _, dup := got[ts]; dup || !strings.Contains(c.URIM, ts) {
+					t.Errorf("%s listed at %s, or twice", c.URIM, ts)
+				}
+				got[ts] = c.Verdict
+				if c.Verdict == similarity.VerdictNotScored && !strings.Contains(c.Reason, "served another capture") {
+					t.Errorf("%s: not scored because %q, want the substitute named", c.URIM, c.Reason)
+				}
+			}
+			if fmt.Sprint(got) != fmt.Sprint(tt.want) {
+				t.Errorf("verdicts %v, want %v", got, tt.want)
+			}
+			subs := 0
+			for v := range maps.Values(tt.want) {
+				if v == similarity.VerdictNotScored {
+					subs++
+				}
+			}
+			if !strings.Contains(stderr, fmt.Sprintf("%d payloads failed", subs)) || strings.Count(stderr, "served another capture") != subs {
+				t.Errorf("stderr does not report the %d substitutes:\n%s", subs, stderr)
+			}
+		})
 	}
 }
