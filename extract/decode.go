@@ -29,8 +29,9 @@ var ErrTooLarge = errors.New("decoded payload exceeds size cap")
 // de-chunked: when the first chunk-size line is not valid the body passes
 // through unchanged), then undoes Content-Encoding gzip, x-gzip, deflate
 // (zlib or raw), br and identity, last coding first; a body that declares
-// no coding but starts with the gzip signature is gunzipped (see
-// undeclaredGzip). The output is capped at max bytes (DefaultMaxBytes when
+// no chunking but is chunked (see undeclaredChunks), or no coding but
+// starts with the gzip signature (see undeclaredGzip), is read as what it
+// is. The output is capped at max bytes (DefaultMaxBytes when
 // max <= 0).
 //
 // Decode is lenient: when a step fails it keeps what it decoded so far (or
@@ -51,6 +52,8 @@ func Decode(h http.Header, body []byte, max int64) ([]byte, error) {
 		if err != nil {
 			errs = append(errs, err)
 		}
+	} else if d, ok := undeclaredChunks(out); ok {
+		out = d
 	}
 	codings := tokens(h.Values("Content-Encoding"))
 	if undeclaredGzip(codings, out) {
@@ -86,6 +89,25 @@ func undeclaredGzip(codings []string, body []byte) bool {
 		}
 	}
 	return len(body) >= 3 && body[0] == 0x1f && body[1] == 0x8b && body[2] == 8
+}
+
+// undeclaredChunks de-chunks a body whose header does not say it is
+// chunked when it is all the same (a revisit replayed with its own headers
+// over the original's recorded body): its chunks validate to the last
+// chunk, or at least one whole chunk holds the gzip signature.
+func undeclaredChunks(body []byte) ([]byte, bool) {
+	if len(body) < 3 || !isHexDigit(body[0]) {
+		return nil, false
+	}
+	out, complete, err := dechunkFrames(body)
+	if complete == 0 || err != nil && !(len(out) >= 3 && out[0] == 0x1f && out[1] == 0x8b && out[2] == 8) {
+		return nil, false
+	}
+	return out, true
+}
+
+func isHexDigit(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
 }
 
 // tokens splits comma-separated header values into lower-cased tokens.

@@ -92,6 +92,10 @@ func TestDecode(t *testing.T) {
 		{"gzip not declared, identity", hdr("Content-Encoding", "identity"), gzPlain, string(plain), false},
 		{"gzip not declared, chunked", hdr("Transfer-Encoding", "chunked"), chunkedGz, string(plain), false},
 		{"gzip not declared, cut", nil, truncGz, string(plain), true},
+		{"chunked gzip, neither declared", nil, chunkedGz, string(plain), false},
+		{"chunked, not declared", nil, []byte("7\r\n<html>H\r\n5\r\nello!\r\n0\r\n\r\n"), "<html>Hello!", false},
+		{"chunk-like start, not chunked", nil, []byte("7\r\n<html>Hello, not chunked</html>"), "7\r\n<html>Hello, not chunked</html>", false},
+		{"one valid chunk, then text", nil, []byte("5\r\nhello\r\nworld"), "5\r\nhello\r\nworld", false},
 		{"gzip signature without a gzip stream kept", nil, []byte("\x1f\x8b\x08 not gzip"), "\x1f\x8b\x08 not gzip", true},
 		{"corrupt br kept raw", hdr("Content-Encoding", "br"), plain, string(plain), true},
 	}

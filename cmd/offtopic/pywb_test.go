@@ -39,13 +39,21 @@ func detectPywb(t *testing.T, pw *testcorpus.RecordedWayback, coll string, urirs
 // read as the page it is, not as gzip bytes (issue 38, 1).
 func TestPywbRevisitGzip(t *testing.T) {
 	pw := testcorpus.Pywb(t)
-	code, stderr, caps := detectPywb(t, pw, "dev", []string{"http://www.independentjournal8.info/"})
-	if code != 0 || len(caps) != 3 {
-		t.Fatalf("exit %d, %d captures: %s", code, len(caps), stderr)
-	}
-	for _, c := range caps {
-		if c.Verdict != similarity.VerdictOn || c.Lang != "en" {
-			t.Errorf("%s: %s in %q (%s), want on-topic in en", c.URIM, c.Verdict, c.Lang, c.Reason)
+	for _, tt := range []struct {
+		urir string
+		n    int
+	}{
+		{"http://www.independentjournal8.info/", 3}, // the revisit's body: gzip
+		{"http://www.weeklytribune96.info/", 4},     // the revisit's body: gzip in its recorded chunks
+	} {
+		code, stderr, caps := detectPywb(t, pw, "dev", []string{tt.urir})
+		if code != 0 || len(caps) != tt.n {
+			t.Fatalf("%s: exit %d, %d captures: %s", tt.urir, code, len(caps), stderr)
+		}
+		for _, c := range caps {
+			if c.Verdict != similarity.VerdictOn || c.Lang != "en" {
+				t.Errorf("%s: %s in %q (%s), want on-topic in en", c.URIM, c.Verdict, c.Lang, c.Reason)
+			}
 		}
 	}
 }
