@@ -214,17 +214,18 @@ func (m *Memento) Check(c timemap.Capture) error {
 
 // Capture returns c completed with what fetching its memento told: Status,
 // MIME (the media type without parameters, lower case), Time where c has
-// none (the Memento-Datetime served) and, where missing, Digest (SHA-1 of
-// the body as served). Check first that m is c's memento.
+// none (the Memento-Datetime served) and Digest, the SHA-1 of the body as
+// served, whatever an index said: one body's text is reused for another
+// capture only when the bytes are the same (a CDX server gives every
+// archived redirect the empty body's digest, whatever the archive serves
+// for it). Check first that m is c's memento.
 func (m *Memento) Capture(c timemap.Capture) timemap.Capture {
 	c.Status = m.Status
 	c.MIME = timemap.MediaType(m.Header.Get("Content-Type"))
 	if c.Time.IsZero() {
 		c.Time = m.MementoDatetime
 	}
-	if c.Digest == "" {
-		c.Digest = timemap.PayloadDigest(m.Body)
-	}
+	c.Digest = timemap.PayloadDigest(m.Body)
 	return c
 }
 

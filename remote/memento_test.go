@@ -470,6 +470,12 @@ func TestFetchMementoRawAndOriginalHeaders(t *testing.T) {
 	if err := m.Check(capt); err != nil {
 		t.Errorf("the capture asked for is not its own memento: %v", err)
 	}
+	// The digest is the body's as served, not the one an index gave.
+	indexed := capt
+	indexed.Digest = timemap.PayloadDigest(nil)
+	if got := m.Capture(indexed); got.Digest != timemap.PayloadDigest(m.Body) {
+		t.Errorf("digest %s, want the served body's %s", got.Digest, timemap.PayloadDigest(m.Body))
+	}
 
 	// A capture the archive does not hold: redirected to a nearby one,
 	// which is another capture, reported as such and never scored as this.

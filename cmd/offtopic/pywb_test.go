@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"maps"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -104,5 +105,39 @@ func TestPywbSubstitute(t *testing.T) {
 				t.Errorf("stderr does not report the %d substitutes:\n%s", subs, stderr)
 			}
 		})
+	}
+}
+
+// TestPywbCDXSharedDigest: through pywb's CDX server, every archived 301
+// has the empty body's digest; a page the archive serves for one of them
+// never gives its text to the others (issue 38, 3).
+func TestPywbCDXSharedDigest(t *testing.T) {
+	pw := testcorpus.Pywb(t)
+	dir := t.TempDir()
+	seeds := filepath.Join(dir, "seeds.txt")
+	if err := os.WriteFile(seeds, []byte("http://www.commonjournal4.co.uk/\nhttp://weeklyrecord70.info/\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	code, _, stderr := runCLI(t, "detect", "-q", "--out-dir", out, "--no-cache", "--rate", "0", "--retries", "0",
+		"--cdx-server", pw.URL+"/dev/cdx", "--cdx-kind", "pywb", "--memento-prefix", pw.URL+"/dev", "--seeds", seeds)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if miss := pw.Unrecorded(); len(miss) > 0 {
+		t.Errorf("requests pywb's recording does not hold: %v", miss)
+	}
+	caps := readCaptures(t, out)
+	if len(caps) != 9 {
+		t.Errorf("%d captures, want 9", len(caps))
+	}
+	for _, c := range caps {
+		want := similarity.VerdictOn
+		if strings.Contains(c.URIM, "20060827191203") || strings.Contains(c.URIM, "20060302082058") {
+			want = similarity.VerdictNotScored // the 301s pywb cannot replay
+		}
+		if c.Verdict != want {
+			t.Errorf("%s: %s %q (%s), want %s", c.URIM, c.Verdict, c.Title, c.Reason, want)
+		}
 	}
 }
