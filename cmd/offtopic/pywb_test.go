@@ -141,3 +141,49 @@ func TestPywbCDXSharedDigest(t *testing.T) {
 		}
 	}
 }
+
+// TestPywbCacheRechecks: the cache asks again for what can change: a
+// collection made after a run that found none (404), captures added to it
+// later; --cache-max-age 0 asks at once, and mementos are never fetched
+// twice (issue 38, 4).
+func TestPywbCacheRechecks(t *testing.T) {
+	pw := testcorpus.PywbStates(t, "grow")
+	dir := t.TempDir()
+	uriT := pw.URL + "/grow/timemap/link/http://www.nationalcourier57.co.uk/"
+	run := func(extra ...string) (int, []similarity.CaptureResult) {
+		out := filepath.Join(dir, "out")
+		os.RemoveAll(out)
+		args := append([]string{"detect", "-q", "--out-dir", out, "--cache-dir", filepath.Join(dir, "cache"), "--rate", "0", "--retries", "0", "--timemap", uriT}, extra...)
+		code, _, stderr := runCLI(t, args...)
+		if code > 1 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		if code != 0 {
+			return code, nil
+		}
+		return code, readCaptures(t, out)
+	}
+	if code, _ := run(); code != 1 {
+		t.Fatalf("no collection yet: exit %d, want 1", code)
+	}
+	pw.Load(t, testcorpus.PywbState("grow", 1))
+	if code, _ := run(); code != 1 {
+		t.Errorf("within --cache-max-age: exit %d, want the cached 404's 1", code)
+	}
+	if _, caps := run("--cache-max-age", "0"); len(caps) != 1 {
+		t.Errorf("the collection made: %d captures, want 1", len(caps))
+	}
+	pw.Load(t, testcorpus.PywbState("grow", 2))
+	if _, caps := run("--cache-max-age", "0"); len(caps) != 3 {
+		t.Errorf("two captures added: %d captures, want 3", len(caps))
+	}
+	if n := pw.Served("/grow/20051120044042id_/http://www.nationalcourier57.co.uk/"); n != 1 {
+		t.Errorf("a memento fetched %d times, want once", n)
+	}
+	if n := pw.Served("/grow/timemap/link/http://www.nationalcourier57.co.uk/"); n != 3 {
+		t.Errorf("the TimeMap fetched %d times, want 3 (not the run within --cache-max-age)", n)
+	}
+	if code, _, _ := runCLI(t, "detect", "--cache-max-age", "-1s", "--timemap", uriT); code != 2 {
+		t.Errorf("a negative --cache-max-age: exit %d, want 2", code)
+	}
+}

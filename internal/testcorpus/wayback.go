@@ -41,21 +41,47 @@ func Pywb(tb testing.TB) *RecordedWayback {
 // server closes with tb.
 func Wayback(tb testing.TB, dir string) *RecordedWayback {
 	tb.Helper()
+	w := &RecordedWayback{served: map[string]int{}}
+	w.Load(tb, dir)
+	w.Server = httptest.NewServer(http.HandlerFunc(w.serve))
+	tb.Cleanup(w.Close)
+	return w
+}
+
+// PywbStates serves the recordings of pywb in this package's
+// testdata/pywb-<name>/<state>, starting with state 0: the same archive at
+// several times (pywb-grow: collection "grow" not yet made, then with one
+// file of the dev corpus, then with two). Load moves it on to another.
+func PywbStates(tb testing.TB, name string) *RecordedWayback {
+	tb.Helper()
+	return Wayback(tb, PywbState(name, 0))
+}
+
+// PywbState is the directory of state n of PywbStates' recording name.
+func PywbState(name string, n int) string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "testdata", "pywb-"+name, strconv.Itoa(n))
+}
+
+// Load makes the server answer with the recording in dir from now on (the
+// same archive at another time).
+func (w *RecordedWayback) Load(tb testing.TB, dir string) {
+	tb.Helper()
 	idx, err := os.ReadFile(filepath.Join(dir, "index.tsv"))
 	if err != nil {
 		tb.Fatal(err)
 	}
-	w := &RecordedWayback{answers: map[string]string{}, dir: dir, served: map[string]int{}}
+	answers := map[string]string{}
 	for line := range strings.Lines(string(idx)) {
 		f := strings.Split(strings.TrimRight(line, "\r\n"), "\t")
 		if len(f) != 4 || f[0] != http.MethodGet {
 			tb.Fatalf("%s/index.tsv: bad line %q", dir, line)
 		}
-		w.answers[f[1]+"\t"+f[2]] = f[3]
+		answers[f[1]+"\t"+f[2]] = f[3]
 	}
-	w.Server = httptest.NewServer(http.HandlerFunc(w.serve))
-	tb.Cleanup(w.Close)
-	return w
+	w.mu.Lock()
+	w.answers, w.dir = answers, dir
+	w.mu.Unlock()
 }
 
 // Served returns how many times the request path was answered.
@@ -74,11 +100,12 @@ func (w *RecordedWayback) Unrecorded() []string {
 
 func (w *RecordedWayback) serve(rw http.ResponseWriter, r *http.Request) {
 	p := r.URL.RequestURI()
+	w.mu.Lock()
 	name, ok := w.answers[p+"\t"+r.Header.Get("Accept-Datetime")]
 	if !ok {
 		name, ok = w.answers[p+"\t"]
 	}
-	w.mu.Lock()
+	dir := w.dir
 	if ok {
 		w.served[p]++
 	} else {
@@ -89,7 +116,7 @@ func (w *RecordedWayback) serve(rw http.ResponseWriter, r *http.Request) {
 		http.Error(rw, "not recorded: "+p, http.StatusNotFound)
 		return
 	}
-	b, err := os.ReadFile(filepath.Join(w.dir, name))
+	b, err := os.ReadFile(filepath.Join(dir, name))
 	if err != nil {
 		http.Error(rw, err.Error(), http.StatusInternalServerError)
 		return
