@@ -187,3 +187,23 @@ func TestPywbCacheRechecks(t *testing.T) {
 		t.Errorf("a negative --cache-max-age: exit %d, want 2", code)
 	}
 }
+
+// TestPywbTimeGate: detect --timegate works with pywb's default, framed
+// TimeGate (issue 38, 5).
+func TestPywbTimeGate(t *testing.T) {
+	pw := testcorpus.Pywb(t)
+	dir := t.TempDir()
+	seeds := filepath.Join(dir, "seeds.txt")
+	if err := os.WriteFile(seeds, []byte("http://www.commonjournal4.co.uk/\nhttp://weeklyrecord70.info/\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	code, _, stderr := runCLI(t, "detect", "-q", "--out-dir", out, "--no-cache", "--rate", "0", "--retries", "0",
+		"--timegate", pw.URL+"/dev/", "--seeds", seeds)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if caps := readCaptures(t, out); len(caps) != 9 {
+		t.Errorf("%d captures, want 9", len(caps))
+	}
+}
