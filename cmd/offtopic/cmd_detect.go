@@ -210,10 +210,17 @@ func score(ctx context.Context, e env, src timemap.Source, st *setup, out *repor
 	if err != nil {
 		return err
 	}
+	w := e.stderr
+	empty := stats.Captures == 0 && st.shard.N <= 1 && !sr.noSummary
+	if empty {
+		// Nothing to score is a failed run: the outputs of an earlier one
+		// stay as they were (out is abandoned, not committed).
+		fmt.Fprintf(w, "offtopic: %d TimeMaps, 0 captures, %d records skipped: nothing written\n", stats.TimeMaps, sr.skipped)
+		return errors.New("no captures to score")
+	}
 	if err := out.Commit(); err != nil {
 		return err
 	}
-	w := e.stderr
 	// Summary lines fit 80 columns.
 	fmt.Fprintf(w, "offtopic: %d TimeMaps, %d captures: %d on-topic, %d off-topic, %d not scored\n",
 		stats.TimeMaps, stats.Captures, stats.OnTopic, stats.OffTopic, stats.NotScored)
@@ -232,9 +239,6 @@ func score(ctx context.Context, e env, src timemap.Source, st *setup, out *repor
 		for _, path := range out.Paths() {
 			fmt.Fprintln(w, "offtopic: wrote", path)
 		}
-	}
-	if stats.Captures == 0 && st.shard.N <= 1 && !sr.noSummary {
-		return errors.New("no captures to score")
 	}
 	if sr.strict && sr.warn.n > 0 {
 		return fmt.Errorf("%d records or payloads were skipped (--strict)", sr.warn.n)

@@ -207,3 +207,33 @@ func TestPywbTimeGate(t *testing.T) {
 		t.Errorf("%d captures, want 9", len(caps))
 	}
 }
+
+// TestPywbFailedRunKeepsOutputs: a run that finds nothing to score (pywb
+// has no such collection) exits 1 and leaves the outputs of an earlier run
+// in its --out-dir as they were (issue 38, 6).
+func TestPywbFailedRunKeepsOutputs(t *testing.T) {
+	pw := testcorpus.Pywb(t)
+	out := filepath.Join(t.TempDir(), "out")
+	args := []string{"detect", "-q", "--out-dir", out, "--no-cache", "--rate", "0", "--retries", "0", "--timemap"}
+	if code, _, stderr := runCLI(t, append(args, pw.URL+"/dev/timemap/link/http://www.commonjournal4.co.uk/")...); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	before := map[string]string{}
+	for _, name := range []string{"results.jsonl", "offtopic.json", "offtopic.csv"} {
+		b, err := os.ReadFile(filepath.Join(out, name))
+		if err != nil || len(b) == 0 {
+			t.Fatalf("%s: %v (%d bytes)", name, err, len(b))
+		}
+		before[name] = string(b)
+	}
+	pws := testcorpus.PywbStates(t, "grow") // state 0: no collection "grow"
+	code, _, stderr := runCLI(t, append(args, pws.URL+"/grow/timemap/link/http://www.nationalcourier57.co.uk/")...)
+	if code != 1 || !strings.Contains(stderr, "no captures to score") {
+		t.Errorf("exit %d: %s", code, stderr)
+	}
+	for name, was := range before {
+		if b, err := os.ReadFile(filepath.Join(out, name)); err != nil || string(b) != was {
+			t.Errorf("%s replaced by a failed run (%d bytes, was %d): %v", name, len(b), len(was), err)
+		}
+	}
+}
