@@ -53,6 +53,11 @@ type MementoOptions struct {
 	// Workers is the number of mementos ResolveMementos fetches at once
 	// (default 4; the Client's per-host limits still apply).
 	Workers int
+	// Wants, when set, tells ResolveMementos which captures whose status
+	// and media type the source already gave (a CDX server lists them)
+	// need their memento fetched; the others are left as listed (nil:
+	// every memento is fetched).
+	Wants func(timemap.Capture) bool
 }
 
 // Memento is one memento as fetched from an archive.
@@ -256,7 +261,8 @@ func MementoReader(doer Doer, opts MementoOptions) func(ctx context.Context, c t
 // reported as not scored, with that reason) and onError,
 // when set, hears of it with the reason (called from the iterating
 // goroutine, in capture order); the run goes on. Mementos of one TimeMap
-// are fetched by opts.Workers goroutines. When ctx ends,
+// are fetched by opts.Workers goroutines, those opts.Wants leaves out not at
+// all. When ctx ends,
 // the iteration yields ctx's error and stops.
 func ResolveMementos(src timemap.Source, doer Doer, opts MementoOptions, onError func(timemap.Capture, error)) timemap.Source {
 	return &resolving{src: src, doer: doer, opts: opts, onError: onError}
@@ -302,7 +308,10 @@ func (s *resolving) TimeMaps(ctx context.Context) iter.Seq2[*timemap.TimeMap, er
 				})
 			}
 		feed:
-			for i := range tm.Captures {
+			for i, c := range tm.Captures {
+				if s.opts.Wants != nil && c.Status != 0 && c.MIME != "" && !s.opts.Wants(c) {
+					continue
+				}
 				select {
 				case work <- i:
 				case <-ctx.Done():

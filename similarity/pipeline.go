@@ -423,6 +423,12 @@ func readAndExtract(ctx context.Context, c timemap.Capture, cfg *Config) (*extra
 // HTML.
 func measured(c timemap.Capture) bool { return c.Status == 200 && IsHTML(c.MIME) }
 
+// NeedsPayload reports whether detection reads c's payload: one it measures
+// (HTTP 200 and HTML) or a redirect, whose Location it follows. A remote
+// source whose index gave a capture's status and type need not fetch the
+// others (a stylesheet, a PDF, a 404).
+func NeedsPayload(c timemap.Capture) bool { return measured(c) || isRedirect(c.Status) }
+
 // extractPayload extracts a payload as detection needs it.
 func extractPayload(h http.Header, body []byte, opts extract.Options) (*extract.Document, error) {
 	opts.TextOnly = true // detection reads neither links nor publication dates

@@ -237,3 +237,42 @@ func TestPywbFailedRunKeepsOutputs(t *testing.T) {
 		}
 	}
 }
+
+// TestPywbMessagesAndRequests: a collection pywb does not have is named as
+// such (its error page's words) and counted as a TimeMap dropped for an
+// error, not one without mementos; a URI-R it does not hold is; the CDX
+// path names a seed without captures; pywb's index, which does not page,
+// is asked whether it pages once, not once per seed; captures the CDX
+// server lists as stylesheets are not fetched (issue 38, 7).
+func TestPywbMessagesAndRequests(t *testing.T) {
+	pw := testcorpus.Pywb(t)
+	grow := testcorpus.PywbStates(t, "grow") // state 0: no collection "grow"
+	code, stderr, _ := detectPywb(t, pw, "dev", []string{"http://www.commonjournal4.co.uk/", "http://not-archived.example/"},
+		"--timemap", grow.URL+"/grow/timemap/link/http://www.nationalcourier57.co.uk/")
+	if code != 0 || !strings.Contains(stderr, "Collection not found: grow") ||
+		!strings.Contains(stderr, "1 TimeMaps dropped for errors, 1 without mementos") {
+		t.Errorf("exit %d: %s", code, stderr)
+	}
+
+	dir := t.TempDir()
+	seeds := filepath.Join(dir, "seeds.txt")
+	if err := os.WriteFile(seeds, []byte("http://www.commonjournal4.co.uk/*\nhttp://not-archived.example/\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	code, _, stderr = runCLI(t, "detect", "-q", "--out-dir", out, "--no-cache", "--rate", "0", "--retries", "0",
+		"--cdx-server", pw.URL+"/dev/cdx", "--cdx-kind", "pywb", "--memento-prefix", pw.URL+"/dev", "--seeds", seeds)
+	if code != 0 || !strings.Contains(stderr, "seed http://not-archived.example/: no mementos") || !strings.Contains(stderr, "1 without mementos") {
+		t.Errorf("exit %d: %s", code, stderr)
+	}
+	if n := pw.Served("/dev/cdx?matchType=exact&output=json&showNumPages=true&url=http%3A%2F%2Fnot-archived.example%2F"); n != 0 {
+		t.Errorf("pywb asked %d more times whether its index pages", n)
+	}
+	if n := pw.Served("/dev/20060507142643id_/http://www.commonjournal4.co.uk/style.css"); n != 0 || len(pw.Unrecorded()) > 0 {
+		t.Errorf("the stylesheet fetched %d times; not recorded: %v", n, pw.Unrecorded())
+	}
+	caps := readCaptures(t, out)
+	if len(caps) != 5 || caps[4].Reason != "not HTML (text/css)" {
+		t.Errorf("%d captures, the last %+v", len(caps), caps[len(caps)-1])
+	}
+}

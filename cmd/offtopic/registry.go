@@ -184,6 +184,7 @@ func (o *sourceOptions) openRemote(k *sourceKind, st *setup, warn *warnings) (_ 
 		}
 	}()
 	mopts := o.client.mementoOptions()
+	mopts.Wants = similarity.NeedsPayload // a stylesheet listed by a CDX server is not fetched
 	counts := &remoteCounts{}
 	s := &source{client: client, close: cleanup, read: remote.MementoReader(client, mopts), counts: counts}
 	s.tmOpts = remote.TimeMapOptions{Canon: st.canon, ArchivePrefix: o.cdx.mementoPrefix, OnWarning: func(err error) {
