@@ -89,6 +89,9 @@ func (o *detectOptions) run(ctx context.Context, e env) error {
 	err = score(ctx, e, st.shard.Select(src.src), st, out, scoreRun{prog: in.prog, warn: in.warn, total: src.total, strict: o.runOpts.strict,
 		skipped: src.skipped, cut: src.cut, read: src.read, others: src.others(st), eachCollection: !o.oneCollection, start: start})
 	src.summary(e.stderr)
+	if err == nil {
+		err = src.unread()
+	}
 	return err
 }
 

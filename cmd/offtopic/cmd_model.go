@@ -87,6 +87,9 @@ func (o *modelOptions) run(ctx context.Context, e env) error {
 	if err := o.write(ctx, e, mf); err != nil {
 		return err
 	}
+	if err := src.unread(); err != nil {
+		return err
+	}
 	if o.runOpts.strict && warn.n > 0 {
 		return fmt.Errorf("%d records or payloads were skipped (--strict)", warn.n)
 	}

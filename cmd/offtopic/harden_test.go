@@ -41,6 +41,7 @@ func TestExitStatus(t *testing.T) {
 		{"timemap of a text file", []string{"timemap", "-d", out(), text}, 1, "no captures"},
 		{"timemap of a missing file", []string{"timemap", "-d", out(), filepath.Join(dir, "missing.warc")}, 1, "input files could"},
 		{"detect of an empty file", []string{"detect", "-q", "-d", out(), empty}, 1, "no captures"},
+		{"detect of a missing file and a good one", []string{"detect", "-q", "-d", out(), filepath.Join(dir, "missing.warc"), sample}, 1, "1 of 2 input files could not be read"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

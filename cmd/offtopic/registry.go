@@ -134,7 +134,8 @@ func (o *sourceOptions) openFiles(ctx context.Context, st *setup, files []string
 		src = seeds.Select(src)
 	}
 	pl := timemap.NewPayloads()
-	s := &source{src: src, read: pl.Read, close: func() { idx.Close(); pl.Close() }, inputs: absPaths(files), total: is.Captures, skipped: is.Skipped, cut: is.Cut}
+	s := &source{src: src, read: pl.Read, close: func() { idx.Close(); pl.Close() }, inputs: absPaths(files), total: is.Captures, skipped: is.Skipped, cut: is.Cut,
+		filesFailed: is.FilesFailed, files: len(files)}
 	if src != timemap.Source(idx) {
 		s.all = idx
 	}

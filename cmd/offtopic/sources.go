@@ -264,7 +264,9 @@ type source struct {
 	total   int
 	skipped int
 	cut     int // payloads longer than the body cap (see timemap.Stats.Cut)
-	client  *remote.Client
+	// filesFailed of files could not be read (each reported as it was met).
+	filesFailed, files int
+	client             *remote.Client
 	// counts are what the remote sources lost (nil for local sources).
 	counts *remoteCounts
 	// all is every TimeMap of local files when src selects some (seeds):
@@ -289,6 +291,15 @@ type remoteCounts struct {
 	dropped    atomic.Int64 // TimeMaps lost to an error
 	noMementos atomic.Int64 // TimeMaps the archive does not have, or empty
 	pages      atomic.Int64 // linked TimeMap pages skipped
+}
+
+// unread is the error of a run some of whose input files could not be read
+// (each was reported as it was met), nil when all could.
+func (s *source) unread() error {
+	if s.filesFailed == 0 {
+		return nil
+	}
+	return fmt.Errorf("%d of %d input files could not be read (see above); the others' results are written", s.filesFailed, s.files)
 }
 
 // summary prints the remote source's figures: what the client did and what
