@@ -316,6 +316,10 @@ func copyFile(plan *Plan, in, out string) (FileCount, []ExcludedRecord, []Exclud
 	if err != nil {
 		return fail(err)
 	}
+	if len(es) > 0 && !slices.ContainsFunc(es, func(e entry) bool { return !e.corrupted }) {
+		// Not a WARC or ARC file the reader knows: its copy would be empty.
+		return fail(fmt.Errorf("%s: no record could be read (%s): not copied", in, es[0].why.Reason))
+	}
 	decide(plan, es)
 	src, err := os.Open(in)
 	if err != nil {

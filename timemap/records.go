@@ -215,6 +215,9 @@ func sniff(f *os.File, path string) (Format, bool, error) {
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return 0, false, err
 	}
+	if c := compressedAs(head); c != "" {
+		return 0, false, &CompressionError{Compression: c}
+	}
 	gz := len(head) >= 2 && head[0] == 0x1f && head[1] == 0x8b
 	content := head
 	if gz {
@@ -249,6 +252,36 @@ func sniff(f *os.File, path string) (Format, bool, error) {
 		return FormatARC, gz, nil
 	}
 	return FormatWARC, gz, nil
+}
+
+// CompressionError is the error of a file compressed in a way the reader
+// does not read (zstd, bzip2, xz): it is refused whole, never read as
+// garbage.
+type CompressionError struct {
+	// Compression names it: "zstd", "bzip2" or "xz".
+	Compression string
+}
+
+// Error says what the file is and what to do.
+func (e *CompressionError) Error() string {
+	tool := map[string]string{"zstd": "zstd -d", "bzip2": "bunzip2", "xz": "unxz"}[e.Compression]
+	return fmt.Sprintf("%s-compressed: not read (WARC and ARC files are read plain or gzipped; decompress it first: %s, then gzip)", e.Compression, tool)
+}
+
+// compressedAs names the compression whose signature starts head, among
+// those the reader refuses; "" for none of them.
+func compressedAs(head []byte) string {
+	switch {
+	case len(head) >= 4 && head[0] == 0x28 && head[1] == 0xb5 && head[2] == 0x2f && head[3] == 0xfd,
+		len(head) >= 4 && head[0]&0xf0 == 0x50 && head[1] == 0x2a && head[2] == 0x4d && head[3] == 0x18:
+		return "zstd" // a frame, or a skippable frame (the dictionary of a .warc.zst)
+	case len(head) >= 10 && bytes.HasPrefix(head, []byte("BZh")) && head[3] >= '1' && head[3] <= '9' &&
+		(bytes.Equal(head[4:10], []byte{0x31, 0x41, 0x59, 0x26, 0x53, 0x59}) || bytes.Equal(head[4:10], []byte{0x17, 0x72, 0x45, 0x38, 0x50, 0x90})):
+		return "bzip2"
+	case len(head) >= 6 && bytes.Equal(head[:6], []byte{0xfd, '7', 'z', 'X', 'Z', 0}):
+		return "xz"
+	}
+	return ""
 }
 
 // contentFormat reports the format of the decompressed bytes that start a

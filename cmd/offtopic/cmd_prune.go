@@ -209,7 +209,8 @@ func looksLikeRecords(path string) error {
 	n, _ := io.ReadFull(f, head)
 	head = head[:n]
 	start := bytes.TrimLeft(head, " \t\r\n")
-	for _, magic := range [][]byte{{0x1f, 0x8b}, {0x28, 0xb5, 0x2f, 0xfd}, []byte("WARC/"), []byte("filedesc:")} {
+	// Compressed in a way the reader refuses (zstd, bzip2, xz): it says so.
+	for _, magic := range [][]byte{{0x1f, 0x8b}, {0x28, 0xb5, 0x2f, 0xfd}, []byte("BZh"), {0xfd, '7', 'z', 'X', 'Z', 0}, []byte("WARC/"), []byte("filedesc:")} {
 		if bytes.HasPrefix(start, magic) || n == 0 {
 			return nil
 		}
@@ -226,7 +227,7 @@ func looksLikeRecords(path string) error {
 // isRecordFile reports whether a file is named like a WARC or ARC file.
 func isRecordFile(path string) bool {
 	n := strings.ToLower(path)
-	for _, ext := range []string{".warc", ".warc.gz", ".arc", ".arc.gz", ".warc.zst", ".arc.zst"} {
+	for _, ext := range []string{".warc", ".warc.gz", ".arc", ".arc.gz", ".warc.zst", ".arc.zst", ".warc.bz2", ".warc.xz"} {
 		if strings.HasSuffix(n, ext) {
 			return true
 		}
