@@ -62,6 +62,10 @@ type entry struct {
 	exclude   bool
 	why       Exclusion
 	corrupted bool
+	// tail marks bytes after a record of a plain file that are no record
+	// (timemap.ErrGarbage): most often that record's own tail, its
+	// Content-Length short. They go with it.
+	tail bool
 }
 
 // Copy writes a cleaned copy of files into outDir: each input file under its
@@ -248,7 +252,7 @@ func scan(path string) ([]entry, bool, error) {
 			var re *timemap.RecordError
 			if errors.As(err, &re) {
 				es = append(es, entry{loc: timemap.Location{File: path, Offset: re.Offset}, typ: "damaged", corrupted: true,
-					why: Exclusion{Reason: re.Err.Error()}})
+					why: Exclusion{Reason: re.Err.Error()}, tail: errors.Is(re.Err, timemap.ErrGarbage)})
 				continue
 			}
 			return nil, false, fmt.Errorf("read %s: %w", path, err)
@@ -350,6 +354,9 @@ func copyFile(plan *Plan, in, out string) (FileCount, []ExcludedRecord, []Exclud
 		j := i + 1
 		for j < len(es) && es[j].loc.Offset == es[i].loc.Offset {
 			j++
+		}
+		for !gz && !es[i].corrupted && j < len(es) && es[j].tail {
+			j++ // bytes after a plain record that are no record: kept with it
 		}
 		end := fi.Size()
 		if j < len(es) {

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -337,5 +338,48 @@ func TestPlanUnmatchedAndAbsent(t *testing.T) {
 	p.excludes(a) // a copy met a's record
 	if got := p.Absent(); len(got) != 1 || got[0].URIM != res[0].Captures[1].URIM {
 		t.Errorf("absent %v, want only the capture in b.warc.gz", got)
+	}
+}
+
+// TestCopyKeepsShortRecordsTail: in a plain WARC, a record whose
+// Content-Length is short leaves its tail and terminator after it; they
+// are that record's and go with it, the copy the input byte for byte, not
+// a record cut mid-body (issue 38, 11).
+func TestCopyKeepsShortRecordsTail(t *testing.T) {
+	b, err := os.ReadFile(sampleFiles(t)[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The second response record's Content-Length, 6 bytes short.
+	at := bytes.Index(plain, []byte("WARC-Type: response"))
+	at = bytes.Index(plain[at+1:], []byte("WARC-Type: response")) + at + 1
+	cl := bytes.Index(plain[at:], []byte("Content-Length: ")) + at + len("Content-Length: ")
+	end := cl + bytes.IndexByte(plain[cl:], '\r')
+	var n int
+	fmt.Sscan(string(plain[cl:end]), &n)
+	short := slices.Concat(plain[:cl], []byte(fmt.Sprint(n-6)), plain[end:])
+	in := filepath.Join(t.TempDir(), "short.warc")
+	if err := os.WriteFile(in, short, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	plan, _ := NewPlan(seq(nil), nil, UnsureKeep)
+	out := filepath.Join(t.TempDir(), "clean")
+	sum, err := Copy(context.Background(), plan, []string{in}, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(filepath.Join(out, "short.warc")); !bytes.Equal(got, short) {
+		t.Errorf("the copy (%d bytes) is not the input (%d bytes): the short record's tail was cut", len(got), len(short))
+	}
+	if fc := sum.Files[0]; fc.Excluded != 0 || len(sum.Excluded) != 0 {
+		t.Errorf("counts %+v, excluded %+v: want nothing left out", fc, sum.Excluded)
 	}
 }

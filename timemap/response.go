@@ -88,10 +88,10 @@ func readARCChunkAt(loc Location, f *os.File, opts ReadOptions) (*Record, error)
 		if it.start != want {
 			continue
 		}
-		if it.err != nil {
+		if it.err != nil && !(it.end > it.start && errors.Is(it.err, errTruncated)) {
 			return nil, it.err
 		}
-		return s.record(it, loc), nil
+		return s.record(it, loc), nil // a record cut short: what is there, as scanning kept it
 	}
 	return nil, fmt.Errorf("%w: no ARC record at member offset %d", errTruncated, loc.MemberOffset)
 }

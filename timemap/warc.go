@@ -209,6 +209,20 @@ func (s *warcSource) startMember() error {
 	return nil
 }
 
+// ErrGarbage is wrapped by the *RecordError of bytes between the records of
+// a plain WARC file that are no record: most often the tail of the record
+// before, whose Content-Length is short. Such bytes belong with that record
+// (prune copies them with it).
+var ErrGarbage = errors.New("bytes that are no record")
+
+// garbageError is the error of such bytes, as said in msg.
+type garbageError string
+
+func (e garbageError) Error() string        { return string(e) }
+func (e garbageError) Is(target error) bool { return target == ErrGarbage }
+
+func garbage(msg string) error { return garbageError(msg) }
+
 // garbageWhere says where garbage found at file offset off lies.
 func garbageWhere(off int64) string {
 	if off == 0 {
@@ -374,7 +388,7 @@ func (s *warcSource) next() (*Record, error) {
 				return nil, fmt.Errorf("timemap: %s: offset %d: %w", s.path, s.filePos(), err)
 			}
 			if report {
-				return nil, s.recErr(recOff, fmt.Errorf("%d bytes of garbage at end of file", skipped))
+				return nil, s.recErr(recOff, garbage(fmt.Sprintf("%d bytes of garbage at end of file", skipped)))
 			}
 			return nil, io.EOF
 		}
@@ -383,7 +397,7 @@ func (s *warcSource) next() (*Record, error) {
 			if s.gz {
 				return nil, s.recErr(s.memberOff, fmt.Errorf("%d bytes of garbage before the record at member offset %d", skipped, inner+skipped))
 			}
-			return nil, s.recErr(recOff, fmt.Errorf("%d bytes of garbage before the record at offset %d (the Content-Length of the record before may be short)", skipped, recOff+skipped))
+			return nil, s.recErr(recOff, garbage(fmt.Sprintf("%d bytes of garbage before the record at offset %d (the Content-Length of the record before may be short)", skipped, recOff+skipped)))
 		}
 		if s.gz {
 			inner += skipped

@@ -288,11 +288,20 @@ func (o *pruneOptions) copy(ctx context.Context, e env, p *prunePlan) error {
 		fmt.Fprintf(w, "offtopic: %s kept: revisits replay them\n", count(n, "off-topic capture"))
 	}
 	if n := len(sum.Damaged); n > 0 {
-		what := "left out"
-		if plan.KeepDamaged {
-			what = "kept (--keep-damaged)"
+		left := 0 // the others are copied with the records they follow or share a gzip member with
+		for _, d := range sum.Damaged {
+			if slices.ContainsFunc(sum.Excluded, func(e prune.ExcludedRecord) bool { return e.File == d.File && e.Offset == d.Offset }) {
+				left++
+			}
 		}
-		fmt.Fprintf(w, "offtopic: %s of the inputs %s\n", count(n, "damaged stretch"), what)
+		switch {
+		case plan.KeepDamaged:
+			fmt.Fprintf(w, "offtopic: %s of the inputs kept (--keep-damaged)\n", count(n, "damaged stretch"))
+		case left == n:
+			fmt.Fprintf(w, "offtopic: %s of the inputs left out\n", count(n, "damaged stretch"))
+		default:
+			fmt.Fprintf(w, "offtopic: %s of the inputs: %d left out, %d kept with the record before\n", count(n, "damaged stretch"), left, n-left)
+		}
 	}
 	absent := plan.Absent()
 	reportAbsent(w, absent)
