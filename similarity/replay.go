@@ -272,6 +272,9 @@ func replayAll(in *Input, docs []*extract.Document) []*Replay {
 					// Leads to another TimeMap, which Score alone cannot see.
 					targets[n] = Target{Hops: t.Hops + 1, Problem: "it leads to " + t.Next[0].URL + ", not followed here"}
 				}
+				if c := in.TimeMap.Captures[i]; targets[n].Problem == "not captured within "+windowText && r.URL == resolveRef(c.URIR, c.URIR) {
+					targets[n].Problem = "it leads to itself, and no other capture of the page lies within " + windowText
+				}
 				targets[n].Next = nil
 			default:
 				targets[n] = Target{Problem: "not captured within " + windowText}

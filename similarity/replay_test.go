@@ -76,6 +76,7 @@ func TestReplayRedirects(t *testing.T) {
 		{uri: "http://lighthouse.example/", at: y(2010, 0), status: 301, header: loc("http://loop-a.example/")},
 		{uri: "http://loop-a.example/", at: y(2010, 5), status: 302, header: loc("http://loop-b.example/")},
 		{uri: "http://loop-b.example/", at: y(2010, 9), status: 302, header: loc("http://loop-a.example/")},
+		{uri: "http://lighthouse.example/", at: y(2011, 0), status: 302, header: loc("http://lighthouse.example/")},
 	})}
 	page := detectPage(t, files, "example,lighthouse)/")
 	want := []struct {
@@ -89,6 +90,7 @@ func TestReplayRedirects(t *testing.T) {
 		{VerdictOn, "", "redirects to https://www.lighthouse.example/"},
 		{VerdictNotScored, "", "redirects to http://lighthouse.example/moved/: not captured within a day of it"},
 		{VerdictNotScored, "", "a redirect loop"},
+		{VerdictNotScored, "", "redirects to http://lighthouse.example/: it leads to itself, and no other capture of the page lies within a day of it"},
 	}
 	var got []string
 	for _, c := range page.Captures {
