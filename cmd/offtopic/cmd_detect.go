@@ -118,7 +118,7 @@ func (w *warnings) show(n *int, what string, err error) {
 	*n++
 	if w.shown < 20 {
 		w.shown++
-		fmt.Fprintln(w.w, "offtopic: "+what+":", err)
+		fmt.Fprintln(w.w, "offtopic: "+what+":", printable(err.Error())) // a URI of the archive's cannot drive the terminal
 	}
 }
 

@@ -274,13 +274,13 @@ func (o *pruneOptions) copy(ctx context.Context, e env, p *prunePlan) error {
 		in, kept, ex = in+fc.Records, kept+fc.Kept, ex+fc.Excluded
 	}
 	for _, d := range sum.Damaged {
-		fmt.Fprintf(w, "offtopic: damaged: %s: offset %d: %s\n", d.File, d.Offset, d.Reason)
+		fmt.Fprintf(w, "offtopic: damaged: %s: offset %d: %s\n", printable(d.File), d.Offset, printable(d.Reason))
 	}
 	for _, k := range plan.KeptOff {
-		fmt.Fprintf(w, "offtopic: kept off-topic %s: %s\n", k.URIM, k.Because)
+		fmt.Fprintf(w, "offtopic: kept off-topic %s: %s\n", printable(k.URIM), printable(k.Because))
 	}
 	for _, a := range plan.AlsoOff {
-		fmt.Fprintf(w, "offtopic: also excluded %s: %s\n", a.URIM, a.Reason)
+		fmt.Fprintf(w, "offtopic: also excluded %s: %s\n", printable(a.URIM), printable(a.Reason))
 	}
 	fmt.Fprintf(w, "offtopic: %d records in = %d kept + %d excluded\n", in, kept, ex)
 	fmt.Fprintln(w, "offtopic:", leftOutSummary(plan))
@@ -368,7 +368,7 @@ func reportAbsent(w io.Writer, absent []prune.Exclusion) {
 	}
 	fmt.Fprintf(w, "offtopic: %d off-topic captures of the results are in none of the given files (moved, or files not given), e.g.:\n", len(absent))
 	for _, a := range absent[:min(3, len(absent))] {
-		fmt.Fprintf(w, "offtopic:   %s\n", a.URIM)
+		fmt.Fprintf(w, "offtopic:   %s\n", printable(a.URIM))
 	}
 }
 

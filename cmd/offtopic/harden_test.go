@@ -10,6 +10,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/offtopic/offtopic/internal/testcorpus"
 )
 
 // TestExitStatus checks the one exit-status convention of every command
@@ -215,5 +218,24 @@ func TestOutDirLocked(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, ".offtopic.lock")); err == nil {
 		t.Error("the run left its lock behind")
+	}
+}
+
+// TestStderrEscapesTargetURIs: a target URI carrying terminal escapes
+// (ESC [ ... m, a bidi override) reaches stderr escaped, never raw (issue
+// 38, 12).
+func TestStderrEscapesTargetURIs(t *testing.T) {
+	var page bytes.Buffer
+	pz := gzip.NewWriter(&page)
+	pz.Write([]byte("<html><body><p>"))
+	pz.Write(bytes.Repeat([]byte("word "), 9<<20/5))
+	pz.Close()
+	in := filepath.Join(t.TempDir(), "esc.warc")
+	uri := "http://example.com/\x1b[2J\x1b]0;pwned\x07\u202e"
+	testcorpus.WriteWARC(t, in, []testcorpus.Response{{URI: uri, At: time.Date(2014, 1, 3, 3, 3, 20, 0, time.UTC), Status: 200,
+		Header: "Content-Encoding: gzip\r\n", Body: page.String()}})
+	code, _, stderr := runCLI(t, "detect", "-q", "-d", t.TempDir(), in)
+	if code != 0 || strings.ContainsAny(stderr, "\x1b\x07\u202e") || !strings.Contains(stderr, `http://example.com/\x1b[2J\x1b]0;pwned\a\u202e`) {
+		t.Errorf("exit %d; stderr:\n%q", code, stderr)
 	}
 }

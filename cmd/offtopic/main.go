@@ -52,7 +52,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case status == exitInterrupted:
 		fmt.Fprintln(stderr, "offtopic: interrupted")
 	case err != nil:
-		fmt.Fprintln(stderr, "offtopic:", err)
+		fmt.Fprintln(stderr, "offtopic:", printable(err.Error()))
 	}
 	return status
 }
