@@ -75,17 +75,27 @@ func (o *detectOptions) run(ctx context.Context, e env) error {
 	if err := o.out.check(); err != nil {
 		return err
 	}
-	in, err := openInput(ctx, e, &o.scoring, &o.src, o.runOpts.quiet, "offtopic detect --out-dir out collection/*.warc.gz")
+	// The output directories are taken before the input is read (that may
+	// take long): a second run into them is refused at once.
+	var reserved *report.Outputs
+	defer func() {
+		if reserved != nil {
+			reserved.Abort()
+		}
+	}()
+	in, err := openInput(ctx, e, &o.scoring, &o.src, o.runOpts.quiet, "offtopic detect --out-dir out collection/*.warc.gz", func() (err error) {
+		reserved, err = o.out.reserve()
+		return err
+	})
 	if err != nil {
 		return err
 	}
 	defer in.src.close()
 	st, src := in.st, in.src
-	out, err := o.out.open(st.run, e.stdout)
+	out, err := o.out.openReserved(reserved, st.run, e.stdout)
 	if err != nil {
 		return err
 	}
-	defer out.Abort()
 	err = score(ctx, e, st.shard.Select(src.src), st, out, scoreRun{prog: in.prog, warn: in.warn, total: src.total, strict: o.runOpts.strict,
 		skipped: src.skipped, cut: src.cut, read: src.read, others: src.others(st), eachCollection: !o.oneCollection, start: start})
 	src.summary(e.stderr)
@@ -133,8 +143,10 @@ type input struct {
 
 // openInput checks the scoring and source flags (usage errors) and opens
 // the source they and the arguments name. example shows the command's
-// usual form.
-func openInput(ctx context.Context, e env, so *scoringOptions, src *sourceOptions, quiet bool, example string) (*input, error) {
+// usual form. ready, when set, is called once the command line is known
+// good, before the input is read (detect takes its output directories
+// there).
+func openInput(ctx context.Context, e env, so *scoringOptions, src *sourceOptions, quiet bool, example string, ready func() error) (*input, error) {
 	files := e.args
 	kind, err := src.kind(files, example)
 	if err != nil {
@@ -149,6 +161,11 @@ func openInput(ctx context.Context, e env, so *scoringOptions, src *sourceOption
 	st, err := so.setup(files, e.stderr)
 	if err != nil {
 		return nil, err
+	}
+	if ready != nil {
+		if err := ready(); err != nil {
+			return nil, err
+		}
 	}
 	in := &input{st: st, prog: newProgress(e.stderr, quiet), warn: &warnings{w: e.stderr}}
 	if in.src, err = src.open(ctx, kind, st, files, in.prog, in.warn); err != nil {

@@ -65,7 +65,7 @@ func (o *modelOptions) run(ctx context.Context, e env) error {
 		return o.write(ctx, e, mf)
 	}
 	start := time.Now()
-	in, err := openInput(ctx, e, &o.scoring, &o.src, o.runOpts.quiet, "offtopic model -o model.json.gz collection/*.warc.gz")
+	in, err := openInput(ctx, e, &o.scoring, &o.src, o.runOpts.quiet, "offtopic model -o model.json.gz collection/*.warc.gz", nil)
 	if err != nil {
 		return err
 	}

@@ -209,6 +209,13 @@ func TestOutDirLocked(t *testing.T) {
 	if code != 1 || !strings.Contains(stderr, "being written by another offtopic run") || !strings.Contains(stderr, fmt.Sprint(os.Getpid())) {
 		t.Errorf("exit %d; stderr:\n%s", code, stderr)
 	}
+	// The directory is taken before the input is read (issue 38 item 12):
+	// a second run is refused at once, not after it indexed its input.
+	missing := filepath.Join(t.TempDir(), "missing.warc.gz")
+	code, _, stderr = runCLI(t, "detect", "-q", "-d", dir, missing)
+	if code != 1 || !strings.Contains(stderr, "being written by another offtopic run") || strings.Contains(stderr, "missing.warc.gz") {
+		t.Errorf("the lock is not taken before the input is read: exit %d; stderr:\n%s", code, stderr)
+	}
 	if b, _ := os.ReadFile(filepath.Join(dir, "results.jsonl")); string(b) != "old\n" {
 		t.Errorf("results.jsonl was replaced: %.80q", b)
 	}
