@@ -466,7 +466,7 @@ func splitMember(w io.Writer, src *os.File, group []entry, end int64) error {
 			} else {
 				_, err = io.CopyN(io.Discard, zr, n)
 			}
-			if err != nil {
+			if err != nil && !errors.Is(err, gzip.ErrChecksum) {
 				return err
 			}
 			continue
@@ -477,8 +477,8 @@ func splitMember(w io.Writer, src *os.File, group []entry, end int64) error {
 		} else {
 			_, err = io.CopyN(zw, zr, n)
 		}
-		if err != nil {
-			return err
+		if err != nil && !errors.Is(err, gzip.ErrChecksum) {
+			return err // a member whose data is whole and only its trailer fails is copied as read
 		}
 		if err := zw.Close(); err != nil {
 			return err

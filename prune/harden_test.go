@@ -383,3 +383,55 @@ func TestCopyKeepsShortRecordsTail(t *testing.T) {
 		t.Errorf("counts %+v, excluded %+v: want nothing left out", fc, sum.Excluded)
 	}
 }
+
+// TestCopyMemberFailingItsCRC: a gzip member whose data decompresses whole
+// but whose trailer fails its CRC is reported as a damaged stretch kept
+// with its records, and copied as read: the first member of a file of one
+// member per record byte for byte, a whole-file member record by record
+// (it made the whole prune fail) (issue 38, 12).
+func TestCopyMemberFailingItsCRC(t *testing.T) {
+	src, err := os.ReadFile(sampleFiles(t)[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms := members(t, src)
+	first := slices.Clone(ms[0])
+	first[len(first)-8] ^= 0xff // the CRC-32 in the trailer
+	zr, _ := gzip.NewReader(bytes.NewReader(src))
+	plain, _ := io.ReadAll(zr)
+	whole := gz(string(plain))
+	whole[len(whole)-8] ^= 0xff
+	for _, tc := range []struct {
+		name string
+		file []byte
+		same bool // the copy is the input byte for byte
+	}{
+		{"first member of one per record", slices.Concat(first, bytes.Join(ms[1:], nil)), true},
+		{"whole-file member", whole, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			in := filepath.Join(t.TempDir(), "crc.warc.gz")
+			if err := os.WriteFile(in, tc.file, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			plan, _ := NewPlan(seq(nil), nil, UnsureKeep)
+			out := filepath.Join(t.TempDir(), "clean")
+			sum, err := Copy(context.Background(), plan, []string{in}, out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(sum.Damaged) != 1 || len(sum.Excluded) != 0 || !strings.Contains(sum.Damaged[0].Reason, "fails its check") {
+				t.Errorf("damaged %+v, excluded %+v: want the member's trailer reported, nothing left out", sum.Damaged, sum.Excluded)
+			}
+			got, _ := os.ReadFile(filepath.Join(out, "crc.warc.gz"))
+			if tc.same && !bytes.Equal(got, tc.file) {
+				t.Errorf("the copy (%d bytes) is not the input (%d)", len(got), len(tc.file))
+			}
+			if !tc.same {
+				if n := readBack(t, filepath.Join(out, "crc.warc.gz")); n != len(ms) {
+					t.Errorf("the copy holds %d records, want %d", n, len(ms))
+				}
+			}
+		})
+	}
+}

@@ -62,7 +62,8 @@ type warcSource struct {
 	blk        []byte         // the block of a record read directly
 	viaGowarc  bool           // read every record through gowarc (tests)
 	done       bool
-	resynced   bool // skipped bytes after a bad record are not reported
+	resynced   bool  // skipped bytes after a bad record are not reported
+	trailerErr error // a member read whole whose trailer failed, reported next
 }
 
 func newWARCSource(path string, f *os.File, base int64, gz bool, skipInner int64, opts ReadOptions) *warcSource {
@@ -336,6 +337,10 @@ func partialWARCSuffix(b []byte) int {
 
 func (s *warcSource) next() (*Record, error) {
 	s.closeCur()
+	if err := s.trailerErr; err != nil {
+		s.trailerErr = nil
+		return nil, err
+	}
 	if s.done {
 		return nil, io.EOF
 	}
@@ -447,6 +452,12 @@ func (s *warcSource) memberHasMore() bool {
 	for {
 		b, err := s.dbr.Peek(1)
 		if err != nil {
+			if err != io.EOF && s.trailerErr == nil {
+				// The member's data decompressed whole but its trailer
+				// fails (CRC, length): its records stand as read, and the
+				// next call says so.
+				s.trailerErr = s.recErr(s.memberOff, fmt.Errorf("gzip member fails its check (%w): its records were read as they decompress, and may be damaged", err))
+			}
 			return false
 		}
 		if b[0] == '\r' || b[0] == '\n' {

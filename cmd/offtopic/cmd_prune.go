@@ -300,7 +300,7 @@ func (o *pruneOptions) copy(ctx context.Context, e env, p *prunePlan) error {
 		case left == n:
 			fmt.Fprintf(w, "offtopic: %s of the inputs left out\n", count(n, "damaged stretch"))
 		default:
-			fmt.Fprintf(w, "offtopic: %s of the inputs: %d left out, %d kept with the record before\n", count(n, "damaged stretch"), left, n-left)
+			fmt.Fprintf(w, "offtopic: %s of the inputs: %d left out, %d kept with the records they go with\n", count(n, "damaged stretch"), left, n-left)
 		}
 	}
 	absent := plan.Absent()
