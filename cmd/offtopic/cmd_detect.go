@@ -11,6 +11,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/offtopic/offtopic/internal/atomicfile"
 	"github.com/offtopic/offtopic/report"
 	"github.com/offtopic/offtopic/similarity"
 	"github.com/offtopic/offtopic/timemap"
@@ -167,11 +168,21 @@ func openInput(ctx context.Context, e env, so *scoringOptions, src *sourceOption
 			return nil, err
 		}
 	}
+	// The run's temporary files live in a directory of its own, removed
+	// when the source closes; one left by a killed run is removed here.
+	rd, err := atomicfile.NewRunDir(st.tempDir)
+	if err != nil {
+		return nil, err
+	}
+	st.tempDir = rd.Path()
 	in := &input{st: st, prog: newProgress(e.stderr, quiet), warn: &warnings{w: e.stderr}}
 	if in.src, err = src.open(ctx, kind, st, files, in.prog, in.warn); err != nil {
+		rd.Remove()
 		in.warn.summary()
 		return nil, err
 	}
+	closeSrc := in.src.close
+	in.src.close = func() { closeSrc(); rd.Remove() }
 	st.run.Inputs = in.src.inputs
 	return in, nil
 }

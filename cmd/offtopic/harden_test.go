@@ -246,3 +246,23 @@ func TestStderrEscapesTargetURIs(t *testing.T) {
 		t.Errorf("exit %d; stderr:\n%q", code, stderr)
 	}
 }
+
+// TestKilledRunsTempFilesRemoved: the temporary files a run killed with
+// SIGKILL left (its run directory: index folders, spill files) are removed
+// by the next run, which leaves none of its own (issue 38 item 12).
+func TestKilledRunsTempFilesRemoved(t *testing.T) {
+	tmp := t.TempDir()
+	host, _ := os.Hostname()
+	killed := filepath.Join(tmp, "offtopic-run-123")
+	os.MkdirAll(filepath.Join(killed, "offtopic-index-1"), 0o755)
+	os.WriteFile(filepath.Join(killed, ".owner"), []byte(fmt.Sprintf("pid %d on %s since 2026-01-01T00:00:00Z\n", 1<<22+777, host)), 0o644)
+	os.WriteFile(filepath.Join(killed, "offtopic-spill-1.gob"), make([]byte, 1<<20), 0o644)
+	for _, args := range [][]string{{"detect", "-q", "-d", t.TempDir()}, {"timemap", "-d", t.TempDir()}} {
+		if code, _, stderr := runCLI(t, append(append(args, "--temp-dir", tmp), sampleFiles(t)...)...); code != 0 {
+			t.Fatalf("%s: exit %d: %s", args[0], code, stderr)
+		}
+		if ents, _ := os.ReadDir(tmp); len(ents) != 0 {
+			t.Errorf("%s: %d entries left in the temporary directory, the killed run's among them: %v", args[0], len(ents), ents)
+		}
+	}
+}
