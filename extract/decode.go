@@ -22,6 +22,17 @@ const DefaultMaxBytes = 8 << 20
 // was cut at the size cap (a decompression bomb or simply a huge page).
 var ErrTooLarge = errors.New("decoded payload exceeds size cap")
 
+// ErrUnreadable is wrapped by the error Decode returns when a content coding
+// could not be undone at all (one it does not know, such as zstd, or a
+// stream nothing of which decodes) on a body that is not text already: the
+// bytes it returns are not the page.
+var ErrUnreadable = errors.New("the payload cannot be decoded")
+
+// ErrPartial is wrapped by the error Decode returns when the body is cut or
+// broken part way (a compressed stream, or chunks, that end early): the
+// bytes it returns are the part that decoded.
+var ErrPartial = errors.New("only part of the payload could be decoded")
+
 // Decode undoes the transfer and content codings of an archived HTTP body.
 //
 // It de-chunks when Transfer-Encoding says chunked and the body really is
@@ -175,7 +186,7 @@ func dechunkFrames(body []byte) (out []byte, complete int, err error) {
 		}
 		if size > int64(len(rest)) {
 			out = append(out, rest...)
-			return out, complete, errors.New("extract: chunked body truncated in a chunk")
+			return out, complete, fmt.Errorf("extract: %w: its chunked body is cut in a chunk", ErrPartial)
 		}
 		out = append(out, rest[:size]...)
 		rest = rest[size:]
@@ -224,6 +235,16 @@ func parseChunkSize(line []byte) (int64, bool) {
 	return n, true
 }
 
+// undecoded is the error of a body a coding could not be undone on at all:
+// kept as is, and no error, when it is text already (an archiver stored it
+// decoded and kept the header), else unreadable.
+func undecoded(in []byte, err error) error {
+	if ct := http.DetectContentType(in); strings.HasPrefix(ct, "text/") {
+		return nil
+	}
+	return fmt.Errorf("%w: %w", err, ErrUnreadable)
+}
+
 // decodeContent undoes one content coding. It returns the input unchanged
 // (and an error for unknown codings) when nothing could be decoded.
 func decodeContent(coding string, in []byte, max int64) ([]byte, error) {
@@ -247,19 +268,19 @@ func decodeContent(coding string, in []byte, max int64) ([]byte, error) {
 	case "br":
 		r = brotli.NewReader(bytes.NewReader(in))
 	default:
-		return in, fmt.Errorf("extract: unsupported content coding %q, kept as is", coding)
+		return in, undecoded(in, fmt.Errorf("extract: unsupported content coding %q", coding))
 	}
 	if err != nil {
-		return in, fmt.Errorf("extract: %s: %w, kept as is", coding, err)
+		return in, undecoded(in, fmt.Errorf("extract: %s: %w", coding, err))
 	}
 	var buf bytes.Buffer
 	buf.Grow(min(int(max), 4*len(in)+512))
 	n, err := io.Copy(&buf, io.LimitReader(r, max+1))
 	if err != nil && err != io.EOF {
 		if n == 0 {
-			return in, fmt.Errorf("extract: %s: %w, kept as is", coding, err)
+			return in, undecoded(in, fmt.Errorf("extract: %s: %w", coding, err))
 		}
-		return buf.Bytes(), fmt.Errorf("extract: %s: %w, kept the %d bytes decoded", coding, err, n)
+		return buf.Bytes(), fmt.Errorf("extract: %w: its %s stream is cut or broken (%v) after %d bytes decoded", ErrPartial, coding, err, n)
 	}
 	out := buf.Bytes()
 	if int64(len(out)) > max {

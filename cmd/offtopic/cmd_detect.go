@@ -115,7 +115,15 @@ type warnings struct {
 	shown int
 }
 
-func (w *warnings) add(err error) { w.show(&w.n, "skipped", err) }
+// A capture judged on the part of its payload that decoded is shown as
+// damaged, not skipped, and counted as a skip is.
+func (w *warnings) add(err error) {
+	what := "skipped"
+	if errors.Is(err, similarity.ErrPartialPayload) {
+		what = "damaged"
+	}
+	w.show(&w.n, what, err)
+}
 
 // note prints a warning about a capture that was read but not whole (its
 // text cut at the decoded-payload cap): shown as skips are, not counted as
@@ -255,7 +263,11 @@ func score(ctx context.Context, e env, src timemap.Source, st *setup, out *repor
 	// Summary lines fit 80 columns.
 	fmt.Fprintf(w, "offtopic: %d TimeMaps, %d captures: %d on-topic, %d off-topic, %d not scored\n",
 		stats.TimeMaps, stats.Captures, stats.OnTopic, stats.OffTopic, stats.NotScored)
-	fmt.Fprintf(w, "offtopic: %d records skipped, %d payloads failed\n", sr.skipped, stats.Failed)
+	fmt.Fprintf(w, "offtopic: %d records skipped, %d payloads failed", sr.skipped, stats.Failed)
+	if stats.Partial > 0 {
+		fmt.Fprintf(w, ", %d judged on part of their payload", stats.Partial)
+	}
+	fmt.Fprintln(w)
 	if stats.Collections > 1 {
 		fmt.Fprintf(w, "offtopic: %d Archive-It collections (by the ids in the files' names),\n", stats.Collections)
 		fmt.Fprintln(w, "offtopic: each judged against its own model (--one-collection: against one)")
@@ -272,7 +284,7 @@ func score(ctx context.Context, e env, src timemap.Source, st *setup, out *repor
 		}
 	}
 	if sr.strict && sr.warn.n > 0 {
-		return fmt.Errorf("%d records or payloads were skipped (--strict)", sr.warn.n)
+		return fmt.Errorf("%d records or payloads were skipped or damaged (--strict)", sr.warn.n)
 	}
 	return nil
 }
