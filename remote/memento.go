@@ -70,7 +70,8 @@ type Memento struct {
 	// archive reports it, else the status of the answer.
 	Status int
 	// Header holds the original resource's headers: X-Archive-Orig-* mapped
-	// back to their names, else the archive's Content-Type. Transfer-Encoding
+	// back to their names, else the archive's Content-Type and, of an
+	// archived redirect, its Location (the URI-R of a URI-M). Transfer-Encoding
 	// is dropped (the body is de-chunked), Content-Encoding describes Body
 	// as served and Content-Length is its length.
 	Header http.Header
@@ -163,6 +164,15 @@ func FetchMemento(ctx context.Context, doer Doer, c timemap.Capture, opts Mement
 		if ct := resp.Header.Get("Content-Type"); ct != "" {
 			m.Header.Set("Content-Type", ct)
 		}
+	}
+	if loc := resp.Header.Get("Location"); loc != "" && mdt != "" && m.Header.Get("Location") == "" {
+		// An archived redirect whose Location the archive gives as its
+		// own header (pywb's id_): the original's, or a URI-M of it.
+		loc = resolveRef(resp.Request.URL, loc)
+		if urir, _, ok := timemap.ParseURIM(loc); ok {
+			loc = urir
+		}
+		m.Header.Set("Location", loc)
 	}
 	m.Header.Del("Transfer-Encoding")
 	m.Header.Del("Content-Encoding")

@@ -650,3 +650,30 @@ func TestResolveMementosKeepsFailures(t *testing.T) {
 		t.Errorf("failures %v", failed)
 	}
 }
+
+// TestFetchMementoArchivedRedirectLocation: an archived redirect whose
+// Location the archive gives as its own header (pywb's id_), the original
+// or rewritten to a URI-M, keeps the original Location (issue 38, 9).
+func TestFetchMementoArchivedRedirectLocation(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Memento-Datetime", "Fri, 01 Jan 2010 00:00:00 GMT")
+		if strings.Contains(r.URL.Path, "rewritten") {
+			w.Header().Set("Location", "/web/20100101000000/http://y.example/new")
+		} else {
+			w.Header().Set("Location", "http://y.example/new")
+		}
+		w.WriteHeader(http.StatusMovedPermanently)
+	}))
+	defer srv.Close()
+	c := NewClient(ClientOptions{RatePerHost: -1, ArchiveHosts: []string{srv.URL}})
+	for _, p := range []string{"plain", "rewritten"} {
+		capt := timemap.Capture{URIR: "http://y.example/" + p, URIM: srv.URL + "/web/20100101000000/http://y.example/" + p}
+		m, err := FetchMemento(context.Background(), c, capt, MementoOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.Status != 301 || m.Header.Get("Location") != "http://y.example/new" {
+			t.Errorf("%s: status %d, Location %q", p, m.Status, m.Header.Get("Location"))
+		}
+	}
+}

@@ -276,3 +276,34 @@ func TestPywbMessagesAndRequests(t *testing.T) {
 		t.Errorf("%d captures, the last %+v", len(caps), caps[len(caps)-1])
 	}
 }
+
+// TestPywbReplayChains: through pywb, the three replay chains (meta refresh
+// to meta refresh to the page; an archived 301, whose Location pywb's id_
+// gives as its own header, to a meta refresh to the page; a frameset whose
+// frame is a frameset) are judged by the page they end on (issue 38, 9).
+func TestPywbReplayChains(t *testing.T) {
+	pw := testcorpus.Pywb(t)
+	var urirs []string
+	for n := 1; n <= 3; n++ {
+		for _, u := range []string{"http://chain%d.example/", "http://a%d.example/", "http://b%d.example/lh/", "http://a%d.example/main/", "http://b%d.example/nav/"} {
+			urirs = append(urirs, fmt.Sprintf(u, n))
+		}
+	}
+	code, stderr, caps := detectPywb(t, pw, "chains", urirs)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	seen := 0
+	for _, c := range caps {
+		if !strings.HasPrefix(c.URIR, "http://chain") || c.IsT0 {
+			continue
+		}
+		seen++
+		if c.Verdict != similarity.VerdictOn || c.Replay == nil || !strings.Contains(c.Excerpt, "fishermen") {
+			t.Errorf("%s: %s (%s), replay %+v, excerpt %q: want on-topic, judged by the page the chain ends on", c.URIM, c.Verdict, c.Reason, c.Replay, c.Excerpt)
+		}
+	}
+	if seen != 3 {
+		t.Errorf("%d chains, want 3", seen)
+	}
+}
