@@ -5,14 +5,40 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/offtopic/offtopic/similarity"
 )
 
-// TestCompressedInputs: a .warc.zst, .warc.bz2 or .warc.xz among the inputs
-// is refused by name (detect scores the others and exits 1), and prune
-// fails without writing anything, never an empty copy (issue 38, 8).
+// TestCompressedInputs: a .warc.zst is read as the gzipped WARC is, and
+// pruned into a .warc.zst; a .warc.bz2 or .warc.xz among the inputs is
+// refused by name (detect scores the others and exits 1), and prune fails
+// without writing anything, never an empty copy (issue 38, 8).
 func TestCompressedInputs(t *testing.T) {
 	good := "../../testdata/sample/SAMPLE-LIGHTS-20090415093000-00001.warc.gz"
-	for _, name := range []string{"sample.warc.zst", "sample.warc.bz2", "sample.warc.xz"} {
+	t.Run("zstd", func(t *testing.T) {
+		dir := t.TempDir()
+		in := filepath.Join("..", "..", "timemap", "testdata", "compressed", "sample-dict.warc.zst")
+		want := verdictsOfWARC(t, sampleFiles(t))
+		out := filepath.Join(dir, "out")
+		if code, _, stderr := runCLI(t, "detect", "-q", "--out-dir", out, in); code != 0 {
+			t.Fatalf("detect: exit %d: %s", code, stderr)
+		}
+		sameVerdicts(t, ".warc.zst", want, verdicts(t, out))
+		pruned := filepath.Join(dir, "pruned")
+		if code, _, stderr := runCLI(t, "prune", "--strict", "--results", out, "-d", pruned, in); code != 0 {
+			t.Fatalf("prune: exit %d: %s", code, stderr)
+		}
+		again := filepath.Join(dir, "again")
+		if code, _, stderr := runCLI(t, "detect", "-q", "--out-dir", again, filepath.Join(pruned, "sample-dict.warc.zst")); code != 0 {
+			t.Fatalf("detect of the pruned copy: exit %d: %s", code, stderr)
+		}
+		for k, v := range verdicts(t, again) {
+			if v == similarity.VerdictOff || want[k] == similarity.VerdictOff {
+				t.Errorf("%s: %s in the pruned copy (%s before)", k, v, want[k])
+			}
+		}
+	})
+	for _, name := range []string{"sample.warc.bz2", "sample.warc.xz"} {
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
 			in := filepath.Join("..", "..", "timemap", "testdata", "compressed", name)
