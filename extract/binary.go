@@ -11,16 +11,17 @@ import (
 // docFormat is the first byte of a Document's binary form: its version.
 // Other versions are rejected: a Document of an older format was extracted
 // by an older extract, whose Documents lack what later ones find (format 3
-// added Embedded, Redirect, Frames and Shell, and Text changed with them; format 4 added Canonical),
-// so it is to be extracted again rather than read as if it were new.
-const docFormat = 4
+// added Embedded, Redirect, Frames and Shell, and Text changed with them;
+// format 4 added Canonical, format 5 Partial), so it is to be extracted
+// again rather than read as if it were new.
+const docFormat = 5
 
 // AppendBinary appends the Document in a compact binary form to b (see
 // UnmarshalBinary), for what keeps extracted documents on disk between two
 // passes. It implements encoding.BinaryAppender.
 func (d *Document) AppendBinary(b []byte) ([]byte, error) {
 	b = append(b, docFormat)
-	for _, s := range []string{d.Title, d.Text, d.Chrome, d.Extractor, d.Lang, d.MediaType, d.Charset, d.CharsetFrom, d.TermsLang, d.PublishedFrom, d.Embedded, d.Redirect} {
+	for _, s := range []string{d.Title, d.Text, d.Chrome, d.Extractor, d.Lang, d.MediaType, d.Charset, d.CharsetFrom, d.TermsLang, d.PublishedFrom, d.Embedded, d.Redirect, d.Partial} {
 		b = appendString(b, s)
 	}
 	for _, n := range []int{d.WordCount, d.ContentWords, d.ByteCount, d.ContentTerms} {
@@ -64,7 +65,7 @@ func (d *Document) UnmarshalBinary(b []byte) error {
 		return fmt.Errorf("extract: document: format %d, want %d", v, docFormat)
 	}
 	*d = Document{}
-	for _, s := range []*string{&d.Title, &d.Text, &d.Chrome, &d.Extractor, &d.Lang, &d.MediaType, &d.Charset, &d.CharsetFrom, &d.TermsLang, &d.PublishedFrom, &d.Embedded, &d.Redirect} {
+	for _, s := range []*string{&d.Title, &d.Text, &d.Chrome, &d.Extractor, &d.Lang, &d.MediaType, &d.Charset, &d.CharsetFrom, &d.TermsLang, &d.PublishedFrom, &d.Embedded, &d.Redirect, &d.Partial} {
 		*s = r.string()
 	}
 	for _, n := range []*int{&d.WordCount, &d.ContentWords, &d.ByteCount, &d.ContentTerms} {

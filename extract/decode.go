@@ -22,14 +22,28 @@ const DefaultMaxBytes = 8 << 20
 // was cut at the size cap (a decompression bomb or simply a huge page).
 var ErrTooLarge = errors.New("decoded payload exceeds size cap")
 
+// ErrUnreadable is wrapped by the error Decode returns when a content coding
+// could not be undone at all (one it does not know, such as zstd, or a
+// stream nothing of which decodes) on a body that is not text already: the
+// bytes it returns are not the page.
+var ErrUnreadable = errors.New("the payload cannot be decoded")
+
+// ErrPartial is wrapped by the error Decode returns when the body is cut or
+// broken part way (a compressed stream, or chunks, that end early): the
+// bytes it returns are the part that decoded.
+var ErrPartial = errors.New("only part of the payload could be decoded")
+
 // Decode undoes the transfer and content codings of an archived HTTP body.
 //
 // It de-chunks when Transfer-Encoding says chunked and the body really is
 // chunked (archivers such as pywb keep the header on bodies they already
 // de-chunked: when the first chunk-size line is not valid the body passes
 // through unchanged), then undoes Content-Encoding gzip, x-gzip, deflate
-// (zlib or raw), br and identity, last coding first. The output is capped at
-// max bytes (DefaultMaxBytes when max <= 0).
+// (zlib or raw), br and identity, last coding first; a body that declares
+// no chunking but is chunked (see undeclaredChunks), or no coding but
+// starts with the gzip signature (see undeclaredGzip), is read as what it
+// is. The output is capped at max bytes (DefaultMaxBytes when
+// max <= 0).
 //
 // Decode is lenient: when a step fails it keeps what it decoded so far (or
 // the bytes it was given when nothing decoded) and goes on, and the returned
@@ -49,8 +63,13 @@ func Decode(h http.Header, body []byte, max int64) ([]byte, error) {
 		if err != nil {
 			errs = append(errs, err)
 		}
+	} else if d, ok := undeclaredChunks(out); ok {
+		out = d
 	}
 	codings := tokens(h.Values("Content-Encoding"))
+	if undeclaredGzip(codings, out) {
+		codings = []string{"gzip"}
+	}
 	for i := len(codings) - 1; i >= 0; i-- {
 		d, err := decodeContent(codings[i], out, max)
 		out = d
@@ -67,6 +86,39 @@ func Decode(h http.Header, body []byte, max int64) ([]byte, error) {
 		errs = append(errs, fmt.Errorf("extract: payload of %d bytes: %w", len(body), ErrTooLarge))
 	}
 	return out, errors.Join(errs...)
+}
+
+// undeclaredGzip reports whether a body whose header declares no content
+// coding (or identity) is gzip all the same: it starts with the gzip
+// signature (1f 8b 08), which no text does. A Wayback replays a revisit
+// with the revisit record's own headers over the original's body, which
+// loses the original's Content-Encoding.
+func undeclaredGzip(codings []string, body []byte) bool {
+	for _, c := range codings {
+		if c != "identity" {
+			return false
+		}
+	}
+	return len(body) >= 3 && body[0] == 0x1f && body[1] == 0x8b && body[2] == 8
+}
+
+// undeclaredChunks de-chunks a body whose header does not say it is
+// chunked when it is all the same (a revisit replayed with its own headers
+// over the original's recorded body): its chunks validate to the last
+// chunk, or at least one whole chunk holds the gzip signature.
+func undeclaredChunks(body []byte) ([]byte, bool) {
+	if len(body) < 3 || !isHexDigit(body[0]) {
+		return nil, false
+	}
+	out, complete, err := dechunkFrames(body)
+	if complete == 0 || err != nil && !(len(out) >= 3 && out[0] == 0x1f && out[1] == 0x8b && out[2] == 8) {
+		return nil, false
+	}
+	return out, true
+}
+
+func isHexDigit(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
 }
 
 // tokens splits comma-separated header values into lower-cased tokens.
@@ -134,7 +186,7 @@ func dechunkFrames(body []byte) (out []byte, complete int, err error) {
 		}
 		if size > int64(len(rest)) {
 			out = append(out, rest...)
-			return out, complete, errors.New("extract: chunked body truncated in a chunk")
+			return out, complete, fmt.Errorf("extract: %w: its chunked body is cut in a chunk", ErrPartial)
 		}
 		out = append(out, rest[:size]...)
 		rest = rest[size:]
@@ -183,6 +235,16 @@ func parseChunkSize(line []byte) (int64, bool) {
 	return n, true
 }
 
+// undecoded is the error of a body a coding could not be undone on at all:
+// kept as is, and no error, when it is text already (an archiver stored it
+// decoded and kept the header), else unreadable.
+func undecoded(in []byte, err error) error {
+	if ct := http.DetectContentType(in); strings.HasPrefix(ct, "text/") {
+		return nil
+	}
+	return fmt.Errorf("%w: %w", err, ErrUnreadable)
+}
+
 // decodeContent undoes one content coding. It returns the input unchanged
 // (and an error for unknown codings) when nothing could be decoded.
 func decodeContent(coding string, in []byte, max int64) ([]byte, error) {
@@ -206,19 +268,19 @@ func decodeContent(coding string, in []byte, max int64) ([]byte, error) {
 	case "br":
 		r = brotli.NewReader(bytes.NewReader(in))
 	default:
-		return in, fmt.Errorf("extract: unsupported content coding %q, kept as is", coding)
+		return in, undecoded(in, fmt.Errorf("extract: unsupported content coding %q", coding))
 	}
 	if err != nil {
-		return in, fmt.Errorf("extract: %s: %w, kept as is", coding, err)
+		return in, undecoded(in, fmt.Errorf("extract: %s: %w", coding, err))
 	}
 	var buf bytes.Buffer
 	buf.Grow(min(int(max), 4*len(in)+512))
 	n, err := io.Copy(&buf, io.LimitReader(r, max+1))
 	if err != nil && err != io.EOF {
 		if n == 0 {
-			return in, fmt.Errorf("extract: %s: %w, kept as is", coding, err)
+			return in, undecoded(in, fmt.Errorf("extract: %s: %w", coding, err))
 		}
-		return buf.Bytes(), fmt.Errorf("extract: %s: %w, kept the %d bytes decoded", coding, err, n)
+		return buf.Bytes(), fmt.Errorf("extract: %w: its %s stream is cut or broken (%v) after %d bytes decoded", ErrPartial, coding, err, n)
 	}
 	out := buf.Bytes()
 	if int64(len(out)) > max {

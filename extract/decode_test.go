@@ -87,8 +87,18 @@ func TestDecode(t *testing.T) {
 		{"br", hdr("Content-Encoding", "br"), br(plain), string(plain), false},
 		{"gzip then br", hdr("Content-Encoding", "gzip, br"), br(gzPlain), string(plain), false},
 		{"identity coding", hdr("Content-Encoding", "identity"), plain, string(plain), false},
-		{"unknown coding kept", hdr("Content-Encoding", "compress"), plain, string(plain), true},
-		{"corrupt br kept raw", hdr("Content-Encoding", "br"), plain, string(plain), true},
+		{"unknown coding on text: stored decoded", hdr("Content-Encoding", "compress"), plain, string(plain), false},
+		{"gzip not declared (a revisit replayed with its own headers)", nil, gzPlain, string(plain), false},
+		{"gzip not declared, identity", hdr("Content-Encoding", "identity"), gzPlain, string(plain), false},
+		{"gzip not declared, chunked", hdr("Transfer-Encoding", "chunked"), chunkedGz, string(plain), false},
+		{"gzip not declared, cut", nil, truncGz, string(plain), true},
+		{"chunked gzip, neither declared", nil, chunkedGz, string(plain), false},
+		{"chunked, not declared", nil, []byte("7\r\n<html>H\r\n5\r\nello!\r\n0\r\n\r\n"), "<html>Hello!", false},
+		{"chunk-like start, not chunked", nil, []byte("7\r\n<html>Hello, not chunked</html>"), "7\r\n<html>Hello, not chunked</html>", false},
+		{"one valid chunk, then text", nil, []byte("5\r\nhello\r\nworld"), "5\r\nhello\r\nworld", false},
+		{"gzip signature without a gzip stream kept", nil, []byte("\x1f\x8b\x08 not gzip"), "\x1f\x8b\x08 not gzip", true},
+		{"br on text: stored decoded", hdr("Content-Encoding", "br"), plain, string(plain), false},
+		{"corrupt br kept raw", hdr("Content-Encoding", "br"), gzPlain[10:], string(gzPlain[10:]), true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -106,6 +116,30 @@ func TestDecode(t *testing.T) {
 		})
 	}
 
+	// Issue 37 item 1: what could not be decoded is told apart, unreadable
+	// or partial, for detection to say so rather than judge garbage.
+	t.Run("error kinds", func(t *testing.T) {
+		big := gz(bytes.Repeat([]byte("lorem ipsum dolor sit amet "), 2000))
+		zstdFrame := append([]byte{0x28, 0xb5, 0x2f, 0xfd}, gzPlain[4:]...)
+		for _, tt := range []struct {
+			name              string
+			h                 http.Header
+			body              []byte
+			unreadable, parts bool
+		}{
+			{"zstd, not known", hdr("Content-Encoding", "zstd"), zstdFrame, true, false},
+			{"unknown coding on binary", hdr("Content-Encoding", "x-custom"), gzPlain[10:], true, false},
+			{"gzip header broken", hdr("Content-Encoding", "gzip"), append([]byte{0x1f, 0x8b, 0x08, 0xff}, gzPlain[10:]...), true, false},
+			{"gzip cut", hdr("Content-Encoding", "gzip"), big[:len(big)/2], false, true},
+			{"chunks cut", hdr("Transfer-Encoding", "chunked"), []byte("5\r\nhello\r\n10\r\nworl"), false, true},
+			{"whole", hdr("Content-Encoding", "gzip"), big, false, false},
+		} {
+			_, err := Decode(tt.h, tt.body, 0)
+			if errors.Is(err, ErrUnreadable) != tt.unreadable || errors.Is(err, ErrPartial) != tt.parts {
+				t.Errorf("%s: %v, want unreadable %v, partial %v", tt.name, err, tt.unreadable, tt.parts)
+			}
+		}
+	})
 	t.Run("truncated gzip keeps what decoded", func(t *testing.T) {
 		big := bytes.Repeat([]byte("lorem ipsum dolor sit amet "), 2000)
 		z := gz(big)

@@ -97,6 +97,10 @@ type Document struct {
 	// Options.MaxBytes (8 MiB by default) and cut there: Text is what the
 	// first MaxBytes hold.
 	TextCut bool `json:"text_cut,omitempty"`
+	// Partial, when not empty, says that the payload decoded only in part
+	// (its compressed stream or its chunks end early: ErrPartial) and how:
+	// Text is what the part holds.
+	Partial string `json:"partial,omitempty"`
 	// MediaType is the media type the payload was handled as ("text/html",
 	// "text/plain", ...), lower-cased without parameters; for HTML sniffed
 	// from a missing or wrong Content-Type it is "text/html".

@@ -29,8 +29,11 @@ import (
 // and whether the page is a JavaScript application's empty shell.
 //
 // Extract never fails on bad input: the returned Document is always usable.
-// A non-nil error reports what was lenient about it (a truncated gzip stream,
-// a payload cut at Options.MaxBytes) and wraps the cause.
+// A non-nil error reports what was lenient about it and wraps the cause: a
+// payload cut at Options.MaxBytes (ErrTooLarge, Document.TextCut), a
+// compressed stream or chunks that end early (ErrPartial,
+// Document.Partial), a content coding that could not be undone
+// (ErrUnreadable: the Document is made of bytes that are not the page).
 func Extract(h http.Header, body []byte, opts Options) (*Document, error) {
 	opts = opts.withDefaults()
 	if h == nil {
@@ -38,6 +41,9 @@ func Extract(h http.Header, body []byte, opts Options) (*Document, error) {
 	}
 	payload, decErr := Decode(h, body, opts.MaxBytes)
 	doc := &Document{ByteCount: len(payload), Extractor: ExtractorNone, TextCut: errors.Is(decErr, ErrTooLarge)}
+	if errors.Is(decErr, ErrPartial) {
+		doc.Partial = partialWhy(decErr)
+	}
 	ct := h.Get("Content-Type")
 	doc.MediaType = mediaType(ct, payload)
 	switch doc.MediaType {
@@ -64,6 +70,25 @@ func Extract(h http.Header, body []byte, opts Options) (*Document, error) {
 		}
 	}
 	return doc, decErr
+}
+
+// partialWhy is what a Decode error wrapping ErrPartial says of the part:
+// its message, without the package's prefix.
+func partialWhy(err error) string {
+	for _, e := range flatten(err) {
+		if errors.Is(e, ErrPartial) {
+			return strings.TrimPrefix(e.Error(), "extract: ")
+		}
+	}
+	return ErrPartial.Error()
+}
+
+// flatten lists the errors errors.Join put together (err itself otherwise).
+func flatten(err error) []error {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		return j.Unwrap()
+	}
+	return []error{err}
 }
 
 // mediaType decides how a payload is handled: "text/html", "text/plain", or

@@ -15,6 +15,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/klauspost/compress/zstd"
+
 	"github.com/offtopic/offtopic/timemap"
 )
 
@@ -62,6 +64,10 @@ type entry struct {
 	exclude   bool
 	why       Exclusion
 	corrupted bool
+	// tail marks bytes after a record of a plain file that are no record
+	// (timemap.ErrGarbage): most often that record's own tail, its
+	// Content-Length short. They go with it.
+	tail bool
 }
 
 // Copy writes a cleaned copy of files into outDir: each input file under its
@@ -230,12 +236,16 @@ func checkOutDir(outDir string, files []string) (earlier bool, _ error) {
 	return true, nil
 }
 
+// storage says how a file's records are stored: plain, in gzip members or
+// in zstd frames.
+type storage struct{ gz, zstd bool }
+
 // scan lists the records of one file with what pairing needs, and reports
-// whether the reader took the file for gzip members.
-func scan(path string) ([]entry, bool, error) {
+// how the reader took the file: plain, gzip members or zstd frames.
+func scan(path string) ([]entry, storage, error) {
 	rr, err := timemap.OpenRecords(path, timemap.ReadOptions{MaxBodyBytes: 1})
 	if err != nil {
-		return nil, false, err
+		return nil, storage{}, err
 	}
 	defer rr.Close()
 	var es []entry
@@ -248,10 +258,10 @@ func scan(path string) ([]entry, bool, error) {
 			var re *timemap.RecordError
 			if errors.As(err, &re) {
 				es = append(es, entry{loc: timemap.Location{File: path, Offset: re.Offset}, typ: "damaged", corrupted: true,
-					why: Exclusion{Reason: re.Err.Error()}})
+					why: Exclusion{Reason: re.Err.Error()}, tail: errors.Is(re.Err, timemap.ErrGarbage)})
 				continue
 			}
-			return nil, false, fmt.Errorf("read %s: %w", path, err)
+			return nil, storage{}, fmt.Errorf("read %s: %w", path, err)
 		}
 		e := entry{loc: rec.Loc, typ: rec.Type, id: rec.RecordID, uri: rec.TargetURI, date: rec.Date}
 		if rec.Fields != nil {
@@ -265,7 +275,7 @@ func scan(path string) ([]entry, bool, error) {
 		}
 		return es[i].loc.MemberOffset < es[j].loc.MemberOffset
 	})
-	return es, rr.Gzipped(), nil
+	return es, storage{gz: rr.Gzipped(), zstd: rr.Zstd()}, nil
 }
 
 // decide marks the records to leave out: off-topic captures, then the
@@ -312,9 +322,13 @@ func decide(plan *Plan, es []entry) {
 func copyFile(plan *Plan, in, out string) (FileCount, []ExcludedRecord, []ExcludedRecord, error) {
 	t := fileTally{in: in, fc: FileCount{File: in}}
 	fail := func(err error) (FileCount, []ExcludedRecord, []ExcludedRecord, error) { return t.fc, nil, nil, err }
-	es, gz, err := scan(in)
+	es, mem, err := scan(in)
 	if err != nil {
 		return fail(err)
+	}
+	if len(es) > 0 && !slices.ContainsFunc(es, func(e entry) bool { return !e.corrupted }) {
+		// Not a WARC or ARC file the reader knows: its copy would be empty.
+		return fail(fmt.Errorf("%s: no record could be read (%s): not copied", in, es[0].why.Reason))
 	}
 	decide(plan, es)
 	src, err := os.Open(in)
@@ -347,6 +361,9 @@ func copyFile(plan *Plan, in, out string) (FileCount, []ExcludedRecord, []Exclud
 		for j < len(es) && es[j].loc.Offset == es[i].loc.Offset {
 			j++
 		}
+		for !mem.gz && !mem.zstd && !es[i].corrupted && j < len(es) && es[j].tail {
+			j++ // bytes after a plain record that are no record: kept with it
+		}
 		end := fi.Size()
 		if j < len(es) {
 			end = es[j].loc.Offset
@@ -359,13 +376,13 @@ func copyFile(plan *Plan, in, out string) (FileCount, []ExcludedRecord, []Exclud
 			}
 		}
 		t.decideGroup(group, end, plan.KeepDamaged)
-		if len(group) == 1 || !gz {
+		if len(group) == 1 || !mem.gz && !mem.zstd {
 			if !group[0].exclude {
 				if _, err := io.Copy(bw, io.NewSectionReader(src, group[0].loc.Offset, end-group[0].loc.Offset)); err != nil {
 					return fail(fmt.Errorf("copy %s at %d: %w", in, group[0].loc.Offset, err))
 				}
 			}
-		} else if err := splitMember(bw, src, group, end); err != nil {
+		} else if err := splitMember(bw, src, group, end, mem.zstd); err != nil {
 			return fail(fmt.Errorf("copy %s at %d: %w", in, group[0].loc.Offset, err))
 		}
 	}
@@ -437,13 +454,38 @@ func (t *fileTally) decideGroup(group []entry, end int64, keepDamaged bool) {
 
 // splitMember copies the kept records of one gzip member holding several
 // records (whole-file gzip), or of members a writer cut at fixed sizes so
-// that records go on from one to the next, each as a gzip member of its own.
-func splitMember(w io.Writer, src *os.File, group []entry, end int64) error {
+// that records go on from one to the next, each as a gzip member of its own;
+// with zst, of one zstd frame holding several (a whole-file frame), each as
+// a frame of its own.
+func splitMember(w io.Writer, src *os.File, group []entry, end int64, zst bool) error {
 	start := group[0].loc.Offset
-	zr, err := gzip.NewReader(bufio.NewReader(io.NewSectionReader(src, start, end-start)))
-	if err != nil {
-		return err
+	section := bufio.NewReader(io.NewSectionReader(src, start, end-start))
+	var zr io.Reader
+	newWriter := func(w io.Writer) (io.WriteCloser, error) { return gzip.NewWriter(w), nil }
+	if zst {
+		dict, err := timemap.ZstdDictionary(src)
+		if err != nil {
+			return err
+		}
+		opts := []zstd.DOption{zstd.WithDecoderConcurrency(1)}
+		if dict != nil {
+			opts = append(opts, zstd.WithDecoderDicts(dict))
+		}
+		d, err := zstd.NewReader(section, opts...)
+		if err != nil {
+			return err
+		}
+		defer d.Close()
+		zr = d
+		newWriter = func(w io.Writer) (io.WriteCloser, error) { return zstd.NewWriter(w, zstd.WithEncoderConcurrency(1)) }
+	} else {
+		g, err := gzip.NewReader(section)
+		if err != nil {
+			return err
+		}
+		zr = g
 	}
+	var err error
 	for k, e := range group {
 		var n int64 = -1
 		if k+1 < len(group) {
@@ -455,19 +497,22 @@ func splitMember(w io.Writer, src *os.File, group []entry, end int64) error {
 			} else {
 				_, err = io.CopyN(io.Discard, zr, n)
 			}
-			if err != nil {
+			if err != nil && !errors.Is(err, gzip.ErrChecksum) {
 				return err
 			}
 			continue
 		}
-		zw := gzip.NewWriter(w)
+		zw, err := newWriter(w)
+		if err != nil {
+			return err
+		}
 		if n < 0 {
 			_, err = io.Copy(zw, zr)
 		} else {
 			_, err = io.CopyN(zw, zr, n)
 		}
-		if err != nil {
-			return err
+		if err != nil && !errors.Is(err, gzip.ErrChecksum) {
+			return err // a member whose data is whole and only its trailer fails is copied as read
 		}
 		if err := zw.Close(); err != nil {
 			return err

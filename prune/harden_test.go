@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -337,5 +338,100 @@ func TestPlanUnmatchedAndAbsent(t *testing.T) {
 	p.excludes(a) // a copy met a's record
 	if got := p.Absent(); len(got) != 1 || got[0].URIM != res[0].Captures[1].URIM {
 		t.Errorf("absent %v, want only the capture in b.warc.gz", got)
+	}
+}
+
+// TestCopyKeepsShortRecordsTail: in a plain WARC, a record whose
+// Content-Length is short leaves its tail and terminator after it; they
+// are that record's and go with it, the copy the input byte for byte, not
+// a record cut mid-body (issue 38, 11).
+func TestCopyKeepsShortRecordsTail(t *testing.T) {
+	b, err := os.ReadFile(sampleFiles(t)[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The second response record's Content-Length, 6 bytes short.
+	at := bytes.Index(plain, []byte("WARC-Type: response"))
+	at = bytes.Index(plain[at+1:], []byte("WARC-Type: response")) + at + 1
+	cl := bytes.Index(plain[at:], []byte("Content-Length: ")) + at + len("Content-Length: ")
+	end := cl + bytes.IndexByte(plain[cl:], '\r')
+	var n int
+	fmt.Sscan(string(plain[cl:end]), &n)
+	short := slices.Concat(plain[:cl], []byte(fmt.Sprint(n-6)), plain[end:])
+	in := filepath.Join(t.TempDir(), "short.warc")
+	if err := os.WriteFile(in, short, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	plan, _ := NewPlan(seq(nil), nil, UnsureKeep)
+	out := filepath.Join(t.TempDir(), "clean")
+	sum, err := Copy(context.Background(), plan, []string{in}, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(filepath.Join(out, "short.warc")); !bytes.Equal(got, short) {
+		t.Errorf("the copy (%d bytes) is not the input (%d bytes): the short record's tail was cut", len(got), len(short))
+	}
+	if fc := sum.Files[0]; fc.Excluded != 0 || len(sum.Excluded) != 0 {
+		t.Errorf("counts %+v, excluded %+v: want nothing left out", fc, sum.Excluded)
+	}
+}
+
+// TestCopyMemberFailingItsCRC: a gzip member whose data decompresses whole
+// but whose trailer fails its CRC is reported as a damaged stretch kept
+// with its records, and copied as read: the first member of a file of one
+// member per record byte for byte, a whole-file member record by record
+// (it made the whole prune fail) (issue 38, 12).
+func TestCopyMemberFailingItsCRC(t *testing.T) {
+	src, err := os.ReadFile(sampleFiles(t)[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms := members(t, src)
+	first := slices.Clone(ms[0])
+	first[len(first)-8] ^= 0xff // the CRC-32 in the trailer
+	zr, _ := gzip.NewReader(bytes.NewReader(src))
+	plain, _ := io.ReadAll(zr)
+	whole := gz(string(plain))
+	whole[len(whole)-8] ^= 0xff
+	for _, tc := range []struct {
+		name string
+		file []byte
+		same bool // the copy is the input byte for byte
+	}{
+		{"first member of one per record", slices.Concat(first, bytes.Join(ms[1:], nil)), true},
+		{"whole-file member", whole, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			in := filepath.Join(t.TempDir(), "crc.warc.gz")
+			if err := os.WriteFile(in, tc.file, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			plan, _ := NewPlan(seq(nil), nil, UnsureKeep)
+			out := filepath.Join(t.TempDir(), "clean")
+			sum, err := Copy(context.Background(), plan, []string{in}, out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(sum.Damaged) != 1 || len(sum.Excluded) != 0 || !strings.Contains(sum.Damaged[0].Reason, "fails its check") {
+				t.Errorf("damaged %+v, excluded %+v: want the member's trailer reported, nothing left out", sum.Damaged, sum.Excluded)
+			}
+			got, _ := os.ReadFile(filepath.Join(out, "crc.warc.gz"))
+			if tc.same && !bytes.Equal(got, tc.file) {
+				t.Errorf("the copy (%d bytes) is not the input (%d)", len(got), len(tc.file))
+			}
+			if !tc.same {
+				if n := readBack(t, filepath.Join(out, "crc.warc.gz")); n != len(ms) {
+					t.Errorf("the copy holds %d records, want %d", n, len(ms))
+				}
+			}
+		})
 	}
 }

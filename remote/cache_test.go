@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // rmCounter is a test server that counts requests per path.
@@ -141,4 +142,88 @@ func TestCacheKeyAndDamage(t *testing.T) {
 	if d, err := DefaultCacheDir(); err == nil && filepath.Base(d) != "offtopic" {
 		t.Errorf("DefaultCacheDir %q", d)
 	}
+}
+
+// TestCacheAges: a cached answer that can change (a TimeMap, a 404, a
+// capture answered with another) is asked for again once older than
+// MaxAge, conditionally where it has validators (a 304 renews it); a
+// memento never is; a stale answer stands in when the archive is down.
+func TestCacheAges(t *testing.T) {
+	var cnt rmCounter
+	var down bool
+	var mu sync.Mutex
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		cnt.add(r.URL.Path)
+		mu.Lock()
+		isDown := down
+		mu.Unlock()
+		if isDown {
+			panic(http.ErrAbortHandler) // the connection drops
+		}
+		switch r.URL.Path {
+		case "/timemap": // validators: asked for again conditionally
+			if r.Header.Get("If-None-Match") == `"v1"` {
+				w.WriteHeader(http.StatusNotModified)
+				return
+			}
+			w.Header().Set("ETag", `"v1"`)
+			io.WriteString(w, "<http://x.example/>; rel=\"original\"")
+		case "/cdx":
+			io.WriteString(w, "x.example 20100101000000")
+		case "/missing":
+			http.NotFound(w, r)
+		case "/web/20100101000000id_/http://x.example/": // the memento itself
+			w.Header().Set("Memento-Datetime", "Fri, 01 Jan 2010 00:00:00 GMT")
+			io.WriteString(w, "page")
+		case "/web/20110101000000id_/http://x.example/": // another capture served for it
+			w.Header().Set("Memento-Datetime", "Fri, 01 Jan 2010 00:00:00 GMT")
+			io.WriteString(w, "page")
+		}
+	}))
+	defer srv.Close()
+	cache, err := OpenCache(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now()
+	clock := func() time.Time { return now }
+	paths := []string{"/timemap", "/cdx", "/missing", "/web/20100101000000id_/http://x.example/", "/web/20110101000000id_/http://x.example/"}
+	get := func(c *Client) {
+		t.Helper()
+		for _, p := range paths {
+			req, _ := http.NewRequest("GET", srv.URL+p, nil)
+			resp, err := c.Do(req)
+			if err != nil {
+				t.Fatalf("%s: %v", p, err)
+			}
+			if want := map[string]int{"/missing": 404}[p]; resp.StatusCode != max(want, 200) {
+				t.Errorf("%s: HTTP %d", p, resp.StatusCode)
+			}
+		}
+	}
+	c := NewClient(ClientOptions{Cache: cache, RatePerHost: -1, MaxRetries: -1, AllowPrivate: true, Now: clock})
+	get(c)
+	get(c) // young: all from the cache
+	now = now.Add(DefaultCacheMaxAge + time.Minute)
+	get(c) // old: all but the memento asked for again
+	want := map[string]int{"/timemap": 2, "/cdx": 2, "/missing": 2, "/web/20100101000000id_/http://x.example/": 1, "/web/20110101000000id_/http://x.example/": 2}
+	for p, n := range want {
+		if got := cnt.get(p); got != n {
+			t.Errorf("%s asked for %d times, want %d", p, got, n)
+		}
+	}
+	if s := c.Stats(); s.CacheRevalidated != 4 || s.CacheMisses != 5 || s.CacheHits != 6 {
+		t.Errorf("stats %+v, want 4 revalidated, 5 misses, 6 hits", s)
+	}
+	// The 304 renewed the TimeMap as the 200s renewed the others: young again.
+	get(c)
+	if cnt.get("/timemap") != 2 || cnt.get("/cdx") != 2 {
+		t.Errorf("after a 304: TimeMap asked for %d times, the CDX listing %d", cnt.get("/timemap"), cnt.get("/cdx"))
+	}
+	// MaxAge negative: every time; the archive down: the stale answers.
+	c = NewClient(ClientOptions{Cache: cache, RatePerHost: -1, MaxRetries: -1, AllowPrivate: true, Now: clock, CacheMaxAge: -1})
+	mu.Lock()
+	down = true
+	mu.Unlock()
+	get(c)
 }

@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/offtopic/offtopic/timemap"
 )
@@ -224,6 +225,10 @@ type CDXServer struct {
 	// OutputJSON asks OutbackCDX for output=json instead of CDX11 lines.
 	// Wayback and pywb are always asked for JSON.
 	OutputJSON bool
+
+	// unpaged is set once a pywb server showed that its index does not
+	// page (a plain CDXJ index): it is not asked again for each query.
+	unpaged atomic.Bool
 }
 
 // entry is one capture as a CDX server lists it, fields as strings ("-" or
@@ -387,7 +392,8 @@ func (s *CDXServer) Captures(ctx context.Context, q Query) iter.Seq2[timemap.Cap
 // its URL and MatchType are ignored) and yields the captures grouped by
 // canonical key into TimeMaps ordered by time, keys in sorted order within
 // each seed. A key already yielded for an earlier seed is not yielded
-// again. Line errors (*CDXLineError) are yielded and the seed goes on; an
+// again. A seed the server lists no capture of is yielded as an error
+// naming it that wraps ErrNoMementos. Line errors (*CDXLineError) are yielded and the seed goes on; an
 // error that ends a seed's query is yielded and the next seed follows.
 // Memory follows the captures of one seed (all of a prefix seed's keys are
 // held until its query ends, to sort them).
@@ -405,8 +411,10 @@ func (s *CDXServer) TimeMaps(ctx context.Context, seeds []string, q Query) iter.
 				continue
 			}
 			byKey := map[string]*timemap.TimeMap{}
+			failed := false
 			for c, err := range s.Captures(ctx, sq) {
 				if err != nil {
+					failed = true
 					if !yield(nil, err) {
 						return
 					}
@@ -418,6 +426,12 @@ func (s *CDXServer) TimeMaps(ctx context.Context, seeds []string, q Query) iter.
 					byKey[c.Key] = tm
 				}
 				tm.Captures = append(tm.Captures, c)
+			}
+			if len(byKey) == 0 && !failed && ctx.Err() == nil {
+				if !yield(nil, fmt.Errorf("remote: CDX server %s: seed %s: %w", s.Endpoint, sq.URL, ErrNoMementos)) {
+					return
+				}
+				continue
 			}
 			keys := slices.Sorted(maps.Keys(byKey))
 			for _, key := range keys {

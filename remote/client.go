@@ -63,6 +63,11 @@ type ClientOptions struct {
 	// Cache, when set, answers GET and HEAD requests it holds without any
 	// network access and keeps the cacheable answers (see Cache).
 	Cache *Cache
+	// CacheMaxAge is how long a cached answer that can change (a TimeMap,
+	// a CDX listing, a 404, not a memento) is used before it is asked for
+	// again (default DefaultCacheMaxAge; negative: every time; see
+	// CacheOptions).
+	CacheMaxAge time.Duration
 	// Transport sends the requests (default: a transport of the Client's own
 	// with HeaderTimeout and no transparent decompression, so bodies stay
 	// as served, that dials only the addresses the policy below allows).
@@ -96,9 +101,11 @@ type ClientStats struct {
 	// Retries is the number of attempts that were retries.
 	Retries int64 `json:"retries"`
 	// CacheHits and CacheMisses count cacheable requests answered from the
-	// cache or not (zero without a cache).
-	CacheHits   int64 `json:"cache_hits"`
-	CacheMisses int64 `json:"cache_misses"`
+	// cache or not (zero without a cache); CacheRevalidated those whose
+	// cached answer was too old and was asked for again.
+	CacheHits        int64 `json:"cache_hits"`
+	CacheMisses      int64 `json:"cache_misses"`
+	CacheRevalidated int64 `json:"cache_revalidated"`
 	// Bytes is the number of body bytes read from the network.
 	Bytes int64 `json:"bytes"`
 	// Failures counts requests that ended in an error after all retries.
@@ -144,7 +151,7 @@ type Client struct {
 
 // counters are the statistics the layers of a Client share.
 type counters struct {
-	requests, retries, hits, misses, bytes, failures atomic.Int64
+	requests, retries, hits, misses, revalidated, bytes, failures atomic.Int64
 }
 
 // NewClient returns a Client with opts (zero values are defaults).
@@ -199,7 +206,7 @@ func NewClient(opts ClientOptions) *Client {
 		MaxRetryAfter: opts.MaxRetryAfter, Now: opts.Now, Sleep: opts.Sleep}, &c.stats)
 	rt = downHosts(rt)
 	if opts.Cache != nil {
-		rt = cacheTransport(rt, opts.Cache, &c.stats)
+		rt = cacheTransport(rt, opts.Cache, CacheOptions{MaxAge: opts.CacheMaxAge, Now: opts.Now}, &c.stats)
 	}
 	c.rt = &guard{next: rt, policy: policy}
 	return c
@@ -208,12 +215,13 @@ func NewClient(opts ClientOptions) *Client {
 // Stats returns a snapshot of the Client's counters.
 func (c *Client) Stats() ClientStats {
 	return ClientStats{
-		Requests:    c.stats.requests.Load(),
-		Retries:     c.stats.retries.Load(),
-		CacheHits:   c.stats.hits.Load(),
-		CacheMisses: c.stats.misses.Load(),
-		Bytes:       c.stats.bytes.Load(),
-		Failures:    c.stats.failures.Load(),
+		Requests:         c.stats.requests.Load(),
+		Retries:          c.stats.retries.Load(),
+		CacheHits:        c.stats.hits.Load(),
+		CacheMisses:      c.stats.misses.Load(),
+		CacheRevalidated: c.stats.revalidated.Load(),
+		Bytes:            c.stats.bytes.Load(),
+		Failures:         c.stats.failures.Load(),
 	}
 }
 

@@ -21,6 +21,24 @@ import (
 // Memento-Datetime).
 var ErrNotArchived = errors.New("not archived")
 
+// SubstituteError is the error of a memento the archive answered with
+// another capture than the one asked for (a later or earlier capture of the
+// page, or of another page): what a Wayback does when it cannot replay a
+// capture (its WARC is missing, it redirects to itself). The capture asked
+// for is reported, never scored as the other one.
+type SubstituteError struct {
+	// URIM and Time are the capture asked for; Served and ServedTime the
+	// memento the archive answered with.
+	URIM, Served     string
+	Time, ServedTime time.Time
+}
+
+// Error says which capture was served for which.
+func (e *SubstituteError) Error() string {
+	return fmt.Sprintf("remote: memento %s: the archive served another capture, %s of %s, for this one of %s (it cannot replay it: a missing WARC, a redirect to itself)",
+		e.URIM, e.Served, e.ServedTime.UTC().Format(time.DateTime), e.Time.UTC().Format(time.DateTime))
+}
+
 // MementoOptions say how mementos are fetched.
 type MementoOptions struct {
 	// NotRaw keeps URI-Ms as they are, for archives that do not support the
@@ -35,18 +53,25 @@ type MementoOptions struct {
 	// Workers is the number of mementos ResolveMementos fetches at once
 	// (default 4; the Client's per-host limits still apply).
 	Workers int
+	// Wants, when set, tells ResolveMementos which captures whose status
+	// and media type the source already gave (a CDX server lists them)
+	// need their memento fetched; the others are left as listed (nil:
+	// every memento is fetched).
+	Wants func(timemap.Capture) bool
 }
 
 // Memento is one memento as fetched from an archive.
 type Memento struct {
-	// URIM is the URI-M that answered (after the archive's redirects, in
-	// the raw form that was asked for).
+	// URIM is the URI-M that answered: its Content-Location where the
+	// archive names the memento served there (pywb), else the URL that
+	// answered after the archive's redirects, in the raw form asked for.
 	URIM string
 	// Status is the archived HTTP status: X-Archive-Orig-Status where the
 	// archive reports it, else the status of the answer.
 	Status int
 	// Header holds the original resource's headers: X-Archive-Orig-* mapped
-	// back to their names, else the archive's Content-Type. Transfer-Encoding
+	// back to their names, else the archive's Content-Type and, of an
+	// archived redirect, its Location (the URI-R of a URI-M). Transfer-Encoding
 	// is dropped (the body is de-chunked), Content-Encoding describes Body
 	// as served and Content-Length is its length.
 	Header http.Header
@@ -62,10 +87,10 @@ type Memento struct {
 
 // FetchMemento fetches the memento of c: its URI-M (c.URIM, else built with
 // opts.ArchivePrefix) in raw form (RawURIM, unless opts.NotRaw). A redirect
-// without Memento-Datetime is the archive's (to a nearby capture, or to
-// another form of the URI-M) and is followed, and the capture time served
-// is reported; a redirect with Memento-Datetime is an archived redirect and
-// is the memento. An answer without Memento-Datetime that is 404/410 is an
+// without Memento-Datetime is the archive's (to another form of the URI-M,
+// or to a nearby capture) and is followed, and the capture time served is
+// reported; a redirect with Memento-Datetime is an archived redirect and
+// is the memento. Whether what was served is c is for Memento.Check to say. An answer without Memento-Datetime that is 404/410 is an
 // error wrapping ErrNotArchived, and any other non-2xx one is an error; with
 // Memento-Datetime any status is the archived one. Errors name the URI-M.
 // Use a Client as doer: an *http.Client follows every redirect itself.
@@ -108,6 +133,10 @@ func FetchMemento(ctx context.Context, doer Doer, c timemap.Capture, opts Mement
 	}
 	final := resp.Request.URL.String()
 	mdt := resp.Header.Get("Memento-Datetime")
+	served := final
+	if cl := resp.Header.Get("Content-Location"); cl != "" && mdt != "" {
+		served = resolveRef(resp.Request.URL, cl)
+	}
 	if mdt == "" {
 		switch {
 		case resp.StatusCode == http.StatusNotFound || resp.StatusCode == http.StatusGone:
@@ -116,7 +145,7 @@ func FetchMemento(ctx context.Context, doer Doer, c timemap.Capture, opts Mement
 			return nil, fmt.Errorf("remote: memento %s: HTTP %s", final, resp.Status)
 		}
 	}
-	m := &Memento{URIM: final, Status: resp.StatusCode, Body: body, Header: http.Header{}}
+	m := &Memento{URIM: served, Status: resp.StatusCode, Body: body, Header: http.Header{}}
 	for k, vs := range resp.Header {
 		if len(k) > len("X-Archive-Orig-") && strings.EqualFold(k[:len("X-Archive-Orig-")], "X-Archive-Orig-") {
 			name := textproto.CanonicalMIMEHeaderKey(k[len("X-Archive-Orig-"):])
@@ -136,13 +165,22 @@ func FetchMemento(ctx context.Context, doer Doer, c timemap.Capture, opts Mement
 			m.Header.Set("Content-Type", ct)
 		}
 	}
+	if loc := resp.Header.Get("Location"); loc != "" && mdt != "" && m.Header.Get("Location") == "" {
+		// An archived redirect whose Location the archive gives as its
+		// own header (pywb's id_): the original's, or a URI-M of it.
+		loc = resolveRef(resp.Request.URL, loc)
+		if urir, _, ok := timemap.ParseURIM(loc); ok {
+			loc = urir
+		}
+		m.Header.Set("Location", loc)
+	}
 	m.Header.Del("Transfer-Encoding")
 	m.Header.Del("Content-Encoding")
 	if ce := resp.Header.Get("Content-Encoding"); ce != "" && !resp.Uncompressed {
 		m.Header.Set("Content-Encoding", ce)
 	}
 	m.Header.Set("Content-Length", strconv.Itoa(len(body)))
-	urir, ts, parsed := timemap.ParseURIM(final)
+	urir, ts, parsed := timemap.ParseURIM(served)
 	if t, err := http.ParseTime(mdt); mdt != "" && err == nil {
 		m.MementoDatetime = t.UTC()
 	} else if parsed {
@@ -167,24 +205,42 @@ func FetchMemento(ctx context.Context, doer Doer, c timemap.Capture, opts Mement
 	return m, nil
 }
 
+// Check returns a *SubstituteError when m is not the memento of c: its
+// Memento-Datetime is not c's time (to the second), or it is a capture of
+// another URI-R (by SURT). A capture whose time is unknown (zero) takes
+// whatever was served.
+func (m *Memento) Check(c timemap.Capture) error {
+	if c.Time.IsZero() {
+		return nil
+	}
+	same := m.MementoDatetime.IsZero() || m.MementoDatetime.Truncate(time.Second).Equal(c.Time.Truncate(time.Second))
+	if same && m.Original != "" && c.URIR != "" {
+		same = timemap.Canonicalize(m.Original, timemap.CanonSURT) == timemap.Canonicalize(c.URIR, timemap.CanonSURT)
+	}
+	if same {
+		return nil
+	}
+	asked := c.URIM
+	if asked == "" {
+		asked = c.URIR
+	}
+	return &SubstituteError{URIM: asked, Served: m.URIM, Time: c.Time, ServedTime: m.MementoDatetime}
+}
+
 // Capture returns c completed with what fetching its memento told: Status,
-// MIME (the media type without parameters, lower case), Time (the
-// Memento-Datetime actually served) and, where missing, Digest (SHA-1 of
-// the body as served). Where the archive served another capture than asked
-// for, URIM becomes the URI-M served (with c's modifier).
+// MIME (the media type without parameters, lower case), Time where c has
+// none (the Memento-Datetime served) and Digest, the SHA-1 of the body as
+// served, whatever an index said: one body's text is reused for another
+// capture only when the bytes are the same (a CDX server gives every
+// archived redirect the empty body's digest, whatever the archive serves
+// for it). Check first that m is c's memento.
 func (m *Memento) Capture(c timemap.Capture) timemap.Capture {
 	c.Status = m.Status
 	c.MIME = timemap.MediaType(m.Header.Get("Content-Type"))
-	if !m.MementoDatetime.IsZero() && !m.MementoDatetime.Equal(c.Time) {
+	if c.Time.IsZero() {
 		c.Time = m.MementoDatetime
-		if c.URIM != "" {
-			_, _, mod, _, _ := timemap.SplitURIM(c.URIM)
-			c.URIM = timemap.WithModifier(m.URIM, mod)
-		}
 	}
-	if c.Digest == "" {
-		c.Digest = timemap.PayloadDigest(m.Body)
-	}
+	c.Digest = timemap.PayloadDigest(m.Body)
 	return c
 }
 
@@ -197,6 +253,9 @@ func (m *Memento) Capture(c timemap.Capture) timemap.Capture {
 func MementoReader(doer Doer, opts MementoOptions) func(ctx context.Context, c timemap.Capture) (http.Header, []byte, error) {
 	return func(ctx context.Context, c timemap.Capture) (http.Header, []byte, error) {
 		m, err := FetchMemento(ctx, doer, c, opts)
+		if err == nil {
+			err = m.Check(c)
+		}
 		if err != nil {
 			return nil, nil, err
 		}
@@ -206,12 +265,14 @@ func MementoReader(doer Doer, opts MementoOptions) func(ctx context.Context, c t
 
 // ResolveMementos returns a Source that yields src's TimeMaps with each
 // capture completed by fetching its memento (Memento.Capture), in time
-// order again. A capture whose memento cannot be fetched stays in its
+// order again. A capture whose memento cannot be fetched, or for which the
+// archive served another capture (a *SubstituteError), stays in its
 // TimeMap with Status 0 and the reason in Capture.Error (it will be
 // reported as not scored, with that reason) and onError,
 // when set, hears of it with the reason (called from the iterating
 // goroutine, in capture order); the run goes on. Mementos of one TimeMap
-// are fetched by opts.Workers goroutines. When ctx ends,
+// are fetched by opts.Workers goroutines, those opts.Wants leaves out not at
+// all. When ctx ends,
 // the iteration yields ctx's error and stops.
 func ResolveMementos(src timemap.Source, doer Doer, opts MementoOptions, onError func(timemap.Capture, error)) timemap.Source {
 	return &resolving{src: src, doer: doer, opts: opts, onError: onError}
@@ -245,6 +306,9 @@ func (s *resolving) TimeMaps(ctx context.Context) iter.Seq2[*timemap.TimeMap, er
 				wg.Go(func() {
 					for i := range work {
 						m, err := FetchMemento(ctx, s.doer, tm.Captures[i], s.opts)
+						if err == nil {
+							err = m.Check(tm.Captures[i])
+						}
 						if err != nil {
 							errs[i] = err
 							continue
@@ -254,7 +318,10 @@ func (s *resolving) TimeMaps(ctx context.Context) iter.Seq2[*timemap.TimeMap, er
 				})
 			}
 		feed:
-			for i := range tm.Captures {
+			for i, c := range tm.Captures {
+				if s.opts.Wants != nil && c.Status != 0 && c.MIME != "" && !s.opts.Wants(c) {
+					continue
+				}
 				select {
 				case work <- i:
 				case <-ctx.Done():

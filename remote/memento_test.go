@@ -467,7 +467,18 @@ func TestFetchMementoRawAndOriginalHeaders(t *testing.T) {
 		t.Errorf("NotRaw: %v %s", err, m.Body)
 	}
 
-	// A capture the archive does not hold exactly: redirected to a nearby one.
+	if err := m.Check(capt); err != nil {
+		t.Errorf("the capture asked for is not its own memento: %v", err)
+	}
+	// The digest is the body's as served, not the one an index gave.
+	indexed := capt
+	indexed.Digest = timemap.PayloadDigest(nil)
+	if got := m.Capture(indexed); got.Digest != timemap.PayloadDigest(m.Body) {
+		t.Errorf("digest %s, want the served body's %s", got.Digest, timemap.PayloadDigest(m.Body))
+	}
+
+	// A capture the archive does not hold: redirected to a nearby one,
+	// which is another capture, reported as such and never scored as this.
 	near := capt
 	near.URIM = a.base() + "/web/20100601000000/http://x.example/"
 	near.Time = time.Date(2010, 6, 1, 0, 0, 0, 0, time.UTC)
@@ -475,9 +486,18 @@ func TestFetchMementoRawAndOriginalHeaders(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got = m.Capture(near)
-	if !got.Time.Equal(capt.Time) || got.URIM != capt.URIM || !strings.Contains(string(m.Body), "raw 20100103202051") {
-		t.Errorf("redirected capture %+v", got)
+	var sub *SubstituteError
+	if err := m.Check(near); !errors.As(err, &sub) || !sub.ServedTime.Equal(capt.Time) || !strings.Contains(err.Error(), "20100601000000") {
+		t.Errorf("the nearby capture served for another: %v", err)
+	}
+	if _, _, err := MementoReader(c, MementoOptions{})(ctx, near); !errors.As(err, &sub) {
+		t.Errorf("MementoReader reads the nearby capture as the one asked for: %v", err)
+	}
+	// A capture without a time takes the one served.
+	untimed := near
+	untimed.Time = time.Time{}
+	if err := m.Check(untimed); err != nil || !m.Capture(untimed).Time.Equal(capt.Time) {
+		t.Errorf("a capture of unknown time: %v", err)
 	}
 
 	// An archived 404 (X-Archive-Orig-Status) and an archived redirect are mementos.
@@ -628,5 +648,32 @@ func TestResolveMementosKeepsFailures(t *testing.T) {
 	}
 	if n != 1 || len(failed) != 1 || !strings.Contains(failed[0], "20100106000000 ") || !strings.Contains(failed[0], "not archived") {
 		t.Errorf("failures %v", failed)
+	}
+}
+
+// TestFetchMementoArchivedRedirectLocation: an archived redirect whose
+// Location the archive gives as its own header (pywb's id_), the original
+// or rewritten to a URI-M, keeps the original Location (issue 38, 9).
+func TestFetchMementoArchivedRedirectLocation(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Memento-Datetime", "Fri, 01 Jan 2010 00:00:00 GMT")
+		if strings.Contains(r.URL.Path, "rewritten") {
+			w.Header().Set("Location", "/web/20100101000000/http://y.example/new")
+		} else {
+			w.Header().Set("Location", "http://y.example/new")
+		}
+		w.WriteHeader(http.StatusMovedPermanently)
+	}))
+	defer srv.Close()
+	c := NewClient(ClientOptions{RatePerHost: -1, ArchiveHosts: []string{srv.URL}})
+	for _, p := range []string{"plain", "rewritten"} {
+		capt := timemap.Capture{URIR: "http://y.example/" + p, URIM: srv.URL + "/web/20100101000000/http://y.example/" + p}
+		m, err := FetchMemento(context.Background(), c, capt, MementoOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.Status != 301 || m.Header.Get("Location") != "http://y.example/new" {
+			t.Errorf("%s: status %d, Location %q", p, m.Status, m.Header.Get("Location"))
+		}
 	}
 }

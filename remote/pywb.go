@@ -15,7 +15,8 @@ import (
 
 // pywb is the dialect of pywb's CDX server: output=json gives one JSON
 // object per line; paged by showNumPages, page and pageSize where the index
-// is ZipNum, else one query.
+// is ZipNum, else one query (once a query showed the index does not page,
+// the server is not asked again).
 type pywb struct{}
 
 func (pywb) list(ctx context.Context, s *CDXServer, q Query, k *sink) error {
@@ -27,7 +28,13 @@ func (pywb) list(ctx context.Context, s *CDXServer, q Query, k *sink) error {
 	if s.PageSize > 0 {
 		base.Set("pageSize", strconv.Itoa(s.PageSize))
 	}
-	pages := pywbNumPages(ctx, s, base)
+	pages := -1
+	if !s.unpaged.Load() {
+		var answered bool
+		if pages, answered = pywbNumPages(ctx, s, base); pages < 0 && answered {
+			s.unpaged.Store(true)
+		}
+	}
 	if pages < 0 {
 		body, u, err := s.get(ctx, base)
 		if err != nil {
@@ -65,30 +72,32 @@ func cloneValues(v url.Values) url.Values {
 
 // pywbNumPages asks how many pages the query has (showNumPages=true); -1
 // when the server does not page (plain CDXJ indexes answer with an error or
-// with captures).
-func pywbNumPages(ctx context.Context, s *CDXServer, base url.Values) int {
+// with captures: answered) or could not be asked.
+func pywbNumPages(ctx context.Context, s *CDXServer, base url.Values) (pages int, answered bool) {
 	p := cloneValues(base)
 	p.Set("showNumPages", "true")
 	body, _, err := s.get(ctx, p)
 	if err != nil {
-		return -1
+		var he *httpError
+		return -1, errors.As(err, &he) // an answer, not a page count
+
 	}
 	defer body.Close()
 	b, err := io.ReadAll(io.LimitReader(body, 4096))
 	if err != nil {
-		return -1
+		return -1, false
 	}
 	b = bytes.TrimSpace(b)
 	var j struct {
 		Pages *int `json:"pages"`
 	}
 	if json.Unmarshal(b, &j) == nil && j.Pages != nil {
-		return max(*j.Pages, 0)
+		return max(*j.Pages, 0), true
 	}
 	if n, err := strconv.Atoi(string(b)); err == nil {
-		return max(n, 0)
+		return max(n, 0), true
 	}
-	return -1
+	return -1, true
 }
 
 // parsePywb reads pywb's output=json (one JSON object per line), tolerating

@@ -140,7 +140,7 @@ func (s *CDXServer) pageParams(q Query) (url.Values, bool) {
 func numPages(ctx context.Context, s *CDXServer, base url.Values) int {
 	p := cloneValues(base)
 	p.Del("fl")
-	n := pywbNumPages(ctx, s, p)
+	n, _ := pywbNumPages(ctx, s, p)
 	if n == 0 {
 		return -1
 	}

@@ -57,12 +57,15 @@ func Resolve(ctx context.Context, doer Doer, base, urir string, at time.Time) (u
 }
 
 // AskTimeGate asks the TimeGate uriG for the memento nearest to at
-// (Accept-Datetime). Both styles of RFC 7089 are understood: a 302 whose
-// Location is the URI-M, and a 200 that is the memento itself, named by
-// Content-Location (or by the final URL where doer follows redirects
-// itself). The Link header gives the URI-R and the TimeMap. Redirects are
-// not followed when doer is a Client. A TimeGate that does not know the
-// URI-R (404, 410) is an error wrapping ErrNotArchived.
+// (Accept-Datetime). The styles of RFC 7089 and of real Waybacks are
+// understood: a 302 whose Location is the URI-M; a 200 that is the memento
+// itself, named by Content-Location (or by the final URL where doer follows
+// redirects itself); a 200 that is no memento but a page that frames it
+// (pywb's default), named by the Link header's rel="memento" (the one
+// nearest to at, where there are several). The Link header gives the
+// URI-R and the TimeMap. Redirects are not followed when doer is a Client.
+// A TimeGate that does not know the URI-R (404, 410) is an error wrapping
+// ErrNotArchived.
 func AskTimeGate(ctx context.Context, doer Doer, uriG string, at time.Time) (*TimeGateAnswer, error) {
 	hdr := http.Header{"Accept-Datetime": {timemap.HTTPDate(at)}}
 	resp, _, err := fetch(ctx, doer, uriG, hdr, -1, 0)
@@ -71,6 +74,13 @@ func AskTimeGate(ctx context.Context, doer Doer, uriG string, at time.Time) (*Ti
 	}
 	base := resp.Request.URL
 	a := &TimeGateAnswer{}
+	if links, err := timemap.ParseLinks(strings.Join(resp.Header.Values("Link"), ",")); err == nil {
+		for i := range links {
+			links[i].URI = resolveRef(base, links[i].URI)
+		}
+		a.Links = links
+	}
+	var linked time.Time // the datetime of the Link header's memento
 	switch {
 	case resp.StatusCode/100 == 3 && resp.Header.Get("Location") != "":
 		a.URIM = resolveRef(base, resp.Header.Get("Location"))
@@ -79,8 +89,8 @@ func AskTimeGate(ctx context.Context, doer Doer, uriG string, at time.Time) (*Ti
 			a.URIM = resolveRef(base, cl)
 		} else if resp.Header.Get("Memento-Datetime") != "" {
 			a.URIM = base.String()
-		} else {
-			return nil, fmt.Errorf("remote: TimeGate %s: HTTP %d names no memento (no Location, Content-Location or Memento-Datetime)", uriG, resp.StatusCode)
+		} else if a.URIM, linked = nearestMementoLink(a.Links, at); a.URIM == "" {
+			return nil, fmt.Errorf("remote: TimeGate %s: HTTP %d names no memento (no Location, Content-Location, Memento-Datetime or Link rel=\"memento\")", uriG, resp.StatusCode)
 		}
 	case resp.StatusCode == http.StatusNotFound || resp.StatusCode == http.StatusGone:
 		return nil, fmt.Errorf("remote: TimeGate %s: HTTP %d: %w", uriG, resp.StatusCode, ErrNotArchived)
@@ -89,26 +99,46 @@ func AskTimeGate(ctx context.Context, doer Doer, uriG string, at time.Time) (*Ti
 	}
 	if t, err := http.ParseTime(resp.Header.Get("Memento-Datetime")); err == nil {
 		a.Datetime = t.UTC()
+	} else if !linked.IsZero() {
+		a.Datetime = linked
 	} else if _, ts, ok := timemap.ParseURIM(a.URIM); ok {
 		a.Datetime, _ = timemap.ParseTimestamp(ts)
 	}
-	if links, err := timemap.ParseLinks(strings.Join(resp.Header.Values("Link"), ",")); err == nil {
-		for i := range links {
-			links[i].URI = resolveRef(base, links[i].URI)
-		}
-		a.Links = links
-		typed := false
-		for _, l := range links {
-			switch {
-			case l.HasRel("original") && a.Original == "":
-				a.Original = l.URI
-			case l.HasRel("timemap") && (a.TimeMap == "" || !typed && strings.Contains(l.Params["type"], "link-format")):
-				a.TimeMap = l.URI
-				typed = strings.Contains(l.Params["type"], "link-format")
-			}
+	typed := false
+	for _, l := range a.Links {
+		switch {
+		case l.HasRel("original") && a.Original == "":
+			a.Original = l.URI
+		case l.HasRel("timemap") && (a.TimeMap == "" || !typed && strings.Contains(l.Params["type"], "link-format")):
+			a.TimeMap = l.URI
+			typed = strings.Contains(l.Params["type"], "link-format")
 		}
 	}
 	return a, nil
+}
+
+// nearestMementoLink returns the URI and datetime of the rel="memento"
+// link nearest to at (the first of those without a datetime when none has
+// one); "" when there is none.
+func nearestMementoLink(links []timemap.Link, at time.Time) (string, time.Time) {
+	uri, when, best := "", time.Time{}, time.Duration(-1)
+	for _, l := range links {
+		if !l.HasRel("memento") {
+			continue
+		}
+		t, err := timemap.ParseMementoDatetime(l.Params["datetime"])
+		if err != nil {
+			if uri == "" {
+				uri = l.URI
+			}
+			continue
+		}
+		d := t.Sub(at).Abs()
+		if best < 0 || d < best {
+			uri, when, best = l.URI, t.UTC(), d
+		}
+	}
+	return uri, when
 }
 
 // TimeGateSource is a Source of the TimeMaps of URI-Rs found through a

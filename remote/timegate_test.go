@@ -114,3 +114,35 @@ func TestTimeGateSource(t *testing.T) {
 		t.Errorf("Resolve: %q %v %v", uriM, at, err)
 	}
 }
+
+// TestTimeGatePywbFramed: pywb's default TimeGate answers 200 with a page
+// that frames the memento, which only its Link header names
+// (rel="memento" with its datetime, rel="timemap"); a TimeGateSource reads
+// the TimeMap it names (issue 38, 5).
+func TestTimeGatePywbFramed(t *testing.T) {
+	pw := testcorpus.Pywb(t)
+	c := NewClient(ClientOptions{RatePerHost: -1, ArchiveHosts: []string{pw.URL}})
+	ctx := context.Background()
+	a, err := AskTimeGate(ctx, c, pw.URL+"/dev/http://www.commonjournal4.co.uk/", time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := time.Date(2007, 6, 24, 1, 51, 40, 0, time.UTC)
+	if a.URIM != pw.URL+"/dev/20070624015140mp_/http://www.commonjournal4.co.uk/" || !a.Datetime.Equal(want) ||
+		a.TimeMap != pw.URL+"/dev/timemap/link/http://www.commonjournal4.co.uk/" || a.Original != "http://www.commonjournal4.co.uk/" {
+		t.Errorf("answer %+v", a)
+	}
+	n := 0
+	for tm, err := range NewTimeGateSource(c, pw.URL+"/dev/", []string{"http://www.commonjournal4.co.uk/", "http://weeklyrecord70.info/"}, time.Time{}, TimeMapOptions{}).TimeMaps(ctx) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		n += len(tm.Captures)
+	}
+	if n != 9 {
+		t.Errorf("%d captures through the TimeGate, want the TimeMaps' 9", n)
+	}
+	if miss := pw.Unrecorded(); len(miss) > 0 {
+		t.Errorf("asked for what was not recorded: %v", miss)
+	}
+}

@@ -7,9 +7,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"html"
 	"iter"
 	"net/http"
 	"net/url"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -273,6 +275,11 @@ func fetchTimeMapPage(ctx context.Context, doer Doer, uri string, opts TimeMapOp
 	if err != nil {
 		return nil, nil, err
 	}
+	if resp.StatusCode/100 != 2 && isHTML(bytes.TrimLeft(body, " \t\r\n\ufeff")) {
+		// Not a TimeMap that lists nothing but the archive's error page: a
+		// collection that does not exist, a route it does not serve.
+		return nil, nil, fmt.Errorf("%s: HTTP %s, the archive's error page: %q", uri, resp.Status, pageMessage(body))
+	}
 	if resp.StatusCode == http.StatusNotFound || resp.StatusCode == http.StatusGone {
 		return nil, nil, fmt.Errorf("%s: HTTP %d: %w", uri, resp.StatusCode, ErrNotArchived)
 	}
@@ -334,6 +341,37 @@ func isHTML(b []byte) bool {
 	return strings.HasPrefix(head, "<!") || strings.HasPrefix(head, "<html") || strings.HasPrefix(head, "<head") ||
 		strings.HasPrefix(head, "<body") || strings.HasPrefix(head, "<?xml")
 }
+
+// pageMessage is what an HTML error page says: its visible text (scripts,
+// styles and tags left out), white space collapsed, a word repeated at once
+// (a title repeated as a heading) said once, at most 160 bytes.
+func pageMessage(body []byte) string {
+	s := string(body[:min(len(body), 64<<10)])
+	s = scriptOrStyle.ReplaceAllString(s, " ")
+	s = htmlTag.ReplaceAllString(s, " ")
+	s = html.UnescapeString(s)
+	var words []string
+	for w := range strings.FieldsSeq(s) {
+		words = append(words, w)
+	}
+	// A title repeated as the first heading ("Pywb Error Pywb Error ...").
+	for n := min(len(words)/2, 8); n > 0; n-- {
+		if slices.Equal(words[:n], words[n:2*n]) {
+			words = words[n:]
+			break
+		}
+	}
+	msg := strings.Join(words, " ")
+	if len(msg) > 160 {
+		msg = strings.ToValidUTF8(msg[:160], "") + "..."
+	}
+	return msg
+}
+
+var (
+	scriptOrStyle = regexp.MustCompile(`(?is)<(script|style)\b.*?</(script|style)\s*>`)
+	htmlTag       = regexp.MustCompile(`(?s)<[^>]*>`)
+)
 
 // parseCDXJTimeMap reads a CDXJ TimeMap: pywb's /timemap/cdxj/ (lines
 // "urlkey timestamp {json}" naming no URI-M, which is built from prefix,

@@ -134,7 +134,7 @@ func TestCacheTransportAlone(t *testing.T) {
 		}
 		return answer(r, 200, "page "+r.URL.Path), nil
 	}}
-	rt := CacheTransport(next, cache)
+	rt := CacheTransport(next, cache, CacheOptions{})
 	for _, tc := range []struct {
 		method, path string
 		calls        int64

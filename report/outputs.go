@@ -21,22 +21,38 @@ type Outputs struct {
 	locks   map[string]*atomicfile.Lock
 }
 
+// Reserve locks the directory path is to be written into (not for "-" or a
+// path that is a FIFO, device or descriptor), as Add does: a run that reads
+// its input for long reserves its outputs first, so that a second run into
+// the same directory is refused at its start, not when the first finishes.
+func (o *Outputs) Reserve(path string) error {
+	if path == "-" {
+		return nil
+	}
+	dir := filepath.Dir(filepath.Clean(path))
+	if _, ok := o.locks[dir]; ok {
+		return nil
+	}
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
+		return nil
+	}
+	l, err := atomicfile.LockDir(dir)
+	if err != nil {
+		return err
+	}
+	if o.locks == nil {
+		o.locks = map[string]*atomicfile.Lock{}
+	}
+	o.locks[dir] = l
+	return nil
+}
+
 // Add opens path for one format; "-" writes to stdout instead of a file.
 func (o *Outputs) Add(format, path string, run *Run, stdout io.Writer) error {
 	w := stdout
 	if path != "-" {
-		dir := filepath.Dir(filepath.Clean(path))
-		if _, ok := o.locks[dir]; !ok {
-			if st, err := os.Stat(path); err != nil || st.Mode().IsRegular() {
-				l, err := atomicfile.LockDir(dir)
-				if err != nil {
-					return err
-				}
-				if o.locks == nil {
-					o.locks = map[string]*atomicfile.Lock{}
-				}
-				o.locks[dir] = l
-			}
+		if err := o.Reserve(path); err != nil {
+			return err
 		}
 		f, err := atomicfile.Create(path)
 		if err != nil {

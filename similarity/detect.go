@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/offtopic/offtopic/extract"
 	"github.com/offtopic/offtopic/timemap"
@@ -171,9 +172,9 @@ func prepareCaptures(in *Input, res *TimeMapResult, opts Options) ([]*prepared, 
 			cr.Payload = c.Payload
 		}
 		if doc != nil {
-			cr.Extractor, cr.Lang, cr.Title = doc.Extractor, doc.Lang, doc.Title
+			cr.Extractor, cr.Lang, cr.Title = doc.Extractor, doc.Lang, clip(doc.Title, MaxTitleBytes)
 			cr.WordCount, cr.ByteCount = doc.WordCount, doc.ByteCount
-			cr.Excerpt = excerpt(doc.Text, opts.ExcerptWords)
+			cr.Excerpt = clip(excerpt(doc.Text, opts.ExcerptWords), MaxExcerptBytes)
 		}
 		cr.Replay = replay
 		if replay != nil && doc != nil && errText == "" {
@@ -222,6 +223,27 @@ func describe(crossed []Threshold, scores map[string]float64) string {
 		parts[i] = fmt.Sprintf("%s %.3f %s %s", t.Measure, scores[t.Measure], t.Op(), strconv.FormatFloat(t.Value, 'f', -1, 64))
 	}
 	return strings.Join(parts, "; ")
+}
+
+// The most bytes of a capture's title and excerpt in its result: a page of
+// one enormous word (text without spaces, a decompression bomb) gives no
+// line of megabytes.
+const (
+	MaxTitleBytes   = 1 << 10
+	MaxExcerptBytes = 2 << 10
+)
+
+// clip is s cut to at most max bytes at a character boundary, "…" added
+// where it was cut.
+func clip(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	cut := max - len("…")
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
 }
 
 // excerpt is the first words words of text separated by single spaces,

@@ -29,7 +29,7 @@ func NewPayloadNotes(opts Options, ext extract.Options) *PayloadNotes {
 
 // Wants reports whether Prepare reads c's payload: HTTP 200 and HTML (to
 // extract it), or a redirect (for its Location).
-func (n *PayloadNotes) Wants(c *timemap.Capture) bool { return measured(*c) || isRedirect(c.Status) }
+func (n *PayloadNotes) Wants(c *timemap.Capture) bool { return NeedsPayload(*c) }
 
 // Note extracts a payload as Prepare does and returns the document in its
 // binary form; of a redirect, it keeps the Location.

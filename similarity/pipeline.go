@@ -85,6 +85,9 @@ type Stats struct {
 	NotScored int `json:"not_scored"`
 	// Failed counts captures whose payload could not be read or extracted.
 	Failed int `json:"failed"`
+	// Partial counts captures judged on the part of their payload that
+	// decoded (CaptureResult.Partial).
+	Partial int `json:"partial,omitempty"`
 	// Collections counts the collection models built (Config.EachCollection).
 	Collections int `json:"collections,omitempty"`
 }
@@ -200,7 +203,7 @@ func Detect(ctx context.Context, src timemap.Source, cfg Config, emit func(*Time
 		}
 	}
 	err = orderedMap(ctx, cfg.Workers, inputs, func(ctx context.Context, in *Input) (*TimeMapResult, error) {
-		return Score(ctx, *in, models[cfg.collectionOf(in)], cfg.Options)
+		return scoreNoting(ctx, *in, models[cfg.collectionOf(in)], cfg.Options)
 	}, counting(&stats, &cfg, emit))
 	return stats, err
 }
@@ -264,6 +267,11 @@ func counting(stats *Stats, cfg *Config, emit func(*TimeMapResult) error) func(*
 		stats.OnTopic += on
 		stats.OffTopic += off
 		stats.NotScored += ns
+		for _, c := range r.Captures {
+			if c.Partial != "" {
+				stats.Partial++
+			}
+		}
 		done.TimeMaps++
 		done.Captures += len(r.Captures)
 		if cfg.Progress != nil {
@@ -283,7 +291,7 @@ func scoreWith(ctx context.Context, src timemap.Source, cfg *Config, model *Mode
 	err := orderedMap(ctx, cfg.Workers, src.TimeMaps(ctx), func(ctx context.Context, tm *timemap.TimeMap) (*TimeMapResult, error) {
 		in, n := Prepare(ctx, tm, cfg, cache)
 		failed.Add(int64(n))
-		return Score(ctx, *in, model, cfg.Options)
+		return scoreNoting(ctx, *in, model, cfg.Options)
 	}, func(r *TimeMapResult) error {
 		stats.TimeMaps++
 		stats.Captures += len(r.Captures)
@@ -373,6 +381,22 @@ func Prepare(ctx context.Context, tm *timemap.TimeMap, cfg *Config, cache *extra
 			}
 			trimDoc(doc, cfg.Options)
 		}
+		if doc.Partial != "" {
+			// Judged on the part that decoded, or not at all (see damage.go).
+			why := partialDoc(doc, cfg.MinT0Words)
+			if cfg.OnError != nil {
+				err := fmt.Errorf("%w: %s", ErrPartialPayload, doc.Partial)
+				if why != "" {
+					err = errors.New(why)
+				}
+				cfg.OnError(fmt.Errorf("%s %s (%s offset %d): %w", c.URIR, c.Timestamp14(), c.Payload.File, c.Payload.Offset, err))
+			}
+			if why != "" {
+				failed++
+				in.Errs[i] = why
+				continue
+			}
+		}
 		if doc.TextCut && cfg.OnWarning != nil {
 			cut := cutSize(cfg.Extract.MaxBytes)
 			cfg.OnWarning(fmt.Errorf("%s %s (%s offset %d): text cut at %s: the decoded payload is longer, only its first %s were scored",
@@ -423,10 +447,19 @@ func readAndExtract(ctx context.Context, c timemap.Capture, cfg *Config) (*extra
 // HTML.
 func measured(c timemap.Capture) bool { return c.Status == 200 && IsHTML(c.MIME) }
 
+// NeedsPayload reports whether detection reads c's payload: one it measures
+// (HTTP 200 and HTML) or a redirect, whose Location it follows. A remote
+// source whose index gave a capture's status and type need not fetch the
+// others (a stylesheet, a PDF, a 404).
+func NeedsPayload(c timemap.Capture) bool { return measured(c) || isRedirect(c.Status) }
+
 // extractPayload extracts a payload as detection needs it.
 func extractPayload(h http.Header, body []byte, opts extract.Options) (*extract.Document, error) {
 	opts.TextOnly = true // detection reads neither links nor publication dates
 	doc, err := extract.Extract(h, body, opts)
+	if errors.Is(err, extract.ErrUnreadable) {
+		return nil, err // not the page: not scored, with the reason
+	}
 	if err != nil && doc == nil {
 		return nil, fmt.Errorf("extract: %w", err)
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"iter"
+	"maps"
 	"net/url"
 	"sort"
 	"strings"
@@ -58,9 +59,14 @@ type Target struct {
 	Doc     *extract.Document
 	Hops    int
 	Problem string
-	// Next, when set, is where the target leads on (a redirect to another
-	// TimeMap): the join follows it in its next round.
-	Next *Ref `json:"-"`
+	// Next, when set, is where the target leads on in other TimeMaps (a
+	// redirect or meta refresh: one; a frameset: its frames): the join
+	// follows them in its next round.
+	Next []*Ref `json:"-"`
+	// order places the target among those of one reference that a
+	// frameset on the way fanned out to: the frames' indexes along the
+	// chain, in page order.
+	order string
 }
 
 // Replay says what a capture showed when replayed: how it led elsewhere,
@@ -144,9 +150,11 @@ func resolveRef(base, ref string) string {
 
 // follow finds, in one TimeMap (in), the capture a reference made at time
 // when leads to: the capture nearest in time within ReplayWindow (never the
-// referring capture itself, skip), following redirects that stay in the
-// TimeMap. It returns the target, with Next set where a redirect leads to
-// another TimeMap.
+// referring capture itself, skip), following what replaying it leads on to
+// (an HTTP redirect, a meta refresh, a frameset's frames) while that stays
+// in the TimeMap. It returns the target, with Next set where it leads on to
+// other TimeMaps; a page that leads on keeps its document, which is what the
+// reader sees when the rest of the chain was not captured.
 func follow(in *Input, when time.Time, skip int, hops int, seen map[string]bool) Target {
 	for {
 		j := nearest(in.TimeMap, when, skip)
@@ -160,34 +168,47 @@ func follow(in *Input, when time.Time, skip int, hops int, seen map[string]bool)
 		}
 		seen[id] = true
 		t := Target{URIR: c.URIR, URIM: at(in.URIMs, j), Time: c.Time, Doc: at(in.Docs, j), Hops: hops}
-		if !isRedirect(c.Status) {
-			if c.Status != 200 {
-				t.Doc = nil
-				t.Problem = fmt.Sprintf("it shows HTTP status %d", c.Status)
-			} else if t.Doc == nil {
-				t.Problem = "it shows a capture without text"
-			}
-			return t
-		}
-		var next *Ref
-		for k := range in.Refs {
-			if in.Refs[k].Capture == j {
-				next = &in.Refs[k]
-				break
-			}
-		}
-		if next == nil {
+		next := leadsOn(in, j)
+		switch {
+		case isRedirect(c.Status) && len(next) == 0:
 			return Target{Hops: hops, Problem: "a redirect without a Location"}
-		}
-		if hops++; hops > maxHops {
-			return Target{Hops: hops, Problem: fmt.Sprintf("more than %d redirects", maxHops)}
-		}
-		if next.Key != in.TimeMap.Key {
-			t.Doc, t.Next, t.Hops = nil, next, hops
+		case isRedirect(c.Status):
+			t.Doc = nil
+		case c.Status != 200:
+			t.Doc = nil
+			t.Problem = fmt.Sprintf("it shows HTTP status %d", c.Status)
+			return t
+		case t.Doc == nil:
+			t.Problem = "it shows a capture without text"
+			return t
+		case len(next) == 0:
 			return t
 		}
+		if hops+1 > maxHops {
+			if t.Doc != nil {
+				return t // the page a chain too long stops on
+			}
+			return Target{Hops: hops + 1, Problem: fmt.Sprintf("more than %d redirects", maxHops)}
+		}
+		if len(next) > 1 || next[0].How == HowFrame || next[0].Key != in.TimeMap.Key {
+			t.Next = next // followed with one more hop
+			return t
+		}
+		hops++
 		when, skip = c.Time, j
 	}
+}
+
+// leadsOn returns the references of capture j of in: where replaying it
+// leads on to.
+func leadsOn(in *Input, j int) []*Ref {
+	var out []*Ref
+	for k := range in.Refs {
+		if in.Refs[k].Capture == j {
+			out = append(out, &in.Refs[k])
+		}
+	}
+	return out
 }
 
 // windowText is ReplayWindow in words.
@@ -228,9 +249,9 @@ func replayAll(in *Input, docs []*extract.Document) []*Replay {
 		return nil
 	}
 	replays := make([]*Replay, len(in.TimeMap.Captures))
-	byRef := map[int]*Target{}
-	for k := range in.Targets {
-		byRef[in.Targets[k].Ref] = &in.Targets[k]
+	byRef := map[int][]Target{}
+	for _, t := range in.Targets {
+		byRef[t.Ref] = append(byRef[t.Ref], t)
 	}
 	for k := 0; k < len(in.Refs); {
 		i := in.Refs[k].Capture
@@ -241,16 +262,20 @@ func replayAll(in *Input, docs []*extract.Document) []*Replay {
 		refs := in.Refs[k:end]
 		targets := make([]Target, len(refs))
 		for n, r := range refs {
-			switch t := byRef[k+n]; {
-			case t != nil:
-				targets[n] = *t
+			switch ts := byRef[k+n]; {
+			case ts != nil:
+				targets[n] = combineTargets(ts)
 			case r.Key == in.TimeMap.Key:
 				seen := map[string]bool{fmt.Sprintf("%s %d", in.TimeMap.Key, i): true}
 				targets[n] = follow(in, in.TimeMap.Captures[i].Time, i, 0, seen)
-				if targets[n].Next != nil {
+				if t := targets[n]; t.Next != nil && t.Doc == nil {
 					// Leads to another TimeMap, which Score alone cannot see.
-					targets[n] = Target{Hops: targets[n].Hops, Problem: "it leads to " + targets[n].Next.URL + ", not followed here"}
+					targets[n] = Target{Hops: t.Hops + 1, Problem: "it leads to " + t.Next[0].URL + ", not followed here"}
 				}
+				if c := in.TimeMap.Captures[i]; targets[n].Problem == "not captured within "+windowText && r.URL == resolveRef(c.URIR, c.URIR) {
+					targets[n].Problem = "it leads to itself, and no other capture of the page lies within " + windowText
+				}
+				targets[n].Next = nil
 			default:
 				targets[n] = Target{Problem: "not captured within " + windowText}
 			}
@@ -259,6 +284,35 @@ func replayAll(in *Input, docs []*extract.Document) []*Replay {
 		k = end
 	}
 	return replays
+}
+
+// combineTargets is what one reference shows when the join found several
+// targets for it (a frameset on the way: one per frame, in page order): the
+// first with a document, which holds the text of all of them; else the
+// first.
+func combineTargets(ts []Target) Target {
+	if len(ts) == 1 {
+		return ts[0]
+	}
+	sort.SliceStable(ts, func(a, b int) bool { return ts[a].order < ts[b].order })
+	var parts []*extract.Document
+	first := -1
+	for i, t := range ts {
+		if t.Doc != nil && t.Problem == "" {
+			parts = append(parts, t.Doc)
+			if first < 0 {
+				first = i
+			}
+		}
+	}
+	if first < 0 {
+		return ts[0]
+	}
+	t := ts[first]
+	if len(parts) > 1 {
+		t.Doc = mergeDocs(nil, parts)
+	}
+	return t
 }
 
 // replayOne combines what a capture's references lead to: a redirect shows
@@ -385,6 +439,9 @@ type joiner struct {
 	waiting map[string][]pendingRef // by target key
 	targets map[int][]Target        // by TimeMap ordinal
 	kept    int
+	// fanned counts the further targets of a reference (TimeMap ordinal,
+	// reference) that framesets on its way fanned out to.
+	fanned map[[2]int]int
 	// keys holds every TimeMap's key in a Bloom filter: a reference to a
 	// key the collection does not have needs no pass to be answered (a
 	// false positive costs a pass that answers it).
@@ -442,6 +499,11 @@ type pendingRef struct {
 	when    time.Time
 	hops    int
 	seen    map[string]bool
+	// order is the target's place among a frameset's (Target.order);
+	// via, when set, is the page a meta refresh on the way showed: the
+	// target when the rest of the chain was not captured.
+	order string
+	via   *Target
 }
 
 // note takes the references of the n-th TimeMap that lead elsewhere.
@@ -470,7 +532,7 @@ func (j *joiner) pending(others bool) bool {
 				continue
 			}
 			for _, p := range ps {
-				j.keep(p.tm, Target{Ref: p.ref, Hops: p.hops, Problem: "not captured within " + windowText})
+				j.fail(p, "not captured within "+windowText)
 			}
 			delete(j.waiting, k)
 		}
@@ -499,14 +561,17 @@ func (j *joiner) pass(inputs iter.Seq2[*Input, error], final bool) error {
 		}
 		for _, p := range j.waiting[in.TimeMap.Key] {
 			t := follow(in, p.when, -1, p.hops, p.seen)
-			t.Ref = p.ref
-			if t.Next != nil {
-				q := p
-				q.key, q.when, q.hops = t.Next.Key, t.Time, t.Hops
-				next[q.key] = append(next[q.key], q)
-				continue
+			t.Ref, t.order = p.ref, p.order
+			switch {
+			case t.Next != nil:
+				for _, q := range j.leadOn(p, t) {
+					next[q.key] = append(next[q.key], q)
+				}
+			case t.Problem != "" && p.via != nil:
+				j.keep(p.tm, *p.via)
+			default:
+				j.keep(p.tm, t)
 			}
-			j.keep(p.tm, t)
 		}
 		delete(j.waiting, in.TimeMap.Key)
 	}
@@ -516,7 +581,7 @@ func (j *joiner) pass(inputs iter.Seq2[*Input, error], final bool) error {
 			continue
 		}
 		for _, p := range ps { // targets not in the collection
-			j.keep(p.tm, Target{Ref: p.ref, Hops: p.hops, Problem: "not captured within " + windowText})
+			j.fail(p, "not captured within "+windowText)
 		}
 	}
 	j.waiting = next
@@ -527,10 +592,51 @@ func (j *joiner) pass(inputs iter.Seq2[*Input, error], final bool) error {
 func (j *joiner) finish() {
 	for _, ps := range j.waiting {
 		for _, p := range ps {
-			j.keep(p.tm, Target{Ref: p.ref, Hops: p.hops, Problem: fmt.Sprintf("more than %d redirects", maxHops)})
+			j.fail(p, fmt.Sprintf("more than %d redirects", maxHops))
 		}
 	}
 	j.waiting = nil
+}
+
+// leadOn returns the references p waits for next, where its target t
+// leads on: one for a redirect or meta refresh (which keeps t as what the
+// reader sees should the rest not be captured), one per frame for a
+// frameset, each with the captures seen so far; at most maxFrames for p's
+// reference in all.
+func (j *joiner) leadOn(p pendingRef, t Target) []pendingRef {
+	var out []pendingRef
+	for i, r := range t.Next {
+		if i > 0 {
+			id := [2]int{p.tm, p.ref}
+			if j.fanned[id]+1 >= maxFrames {
+				break
+			}
+			if j.fanned == nil {
+				j.fanned = map[[2]int]int{}
+			}
+			j.fanned[id]++
+		}
+		q := p
+		q.key, q.when, q.hops, q.order = r.Key, t.Time, t.Hops+1, p.order+string(rune('a'+i))
+		q.seen, q.via = maps.Clone(p.seen), nil
+		if r.How == HowRefresh && t.Doc != nil {
+			v := t
+			v.Next = nil
+			q.via = &v
+		}
+		out = append(out, q)
+	}
+	return out
+}
+
+// fail answers p with a problem, or with the page a meta refresh on the way
+// showed.
+func (j *joiner) fail(p pendingRef, problem string) {
+	if p.via != nil {
+		j.keep(p.tm, *p.via)
+		return
+	}
+	j.keep(p.tm, Target{Ref: p.ref, Hops: p.hops, Problem: problem, order: p.order})
 }
 
 func (j *joiner) keep(tm int, t Target) {

@@ -76,6 +76,7 @@ func TestReplayRedirects(t *testing.T) {
 		{uri: "http://lighthouse.example/", at: y(2010, 0), status: 301, header: loc("http://loop-a.example/")},
 		{uri: "http://loop-a.example/", at: y(2010, 5), status: 302, header: loc("http://loop-b.example/")},
 		{uri: "http://loop-b.example/", at: y(2010, 9), status: 302, header: loc("http://loop-a.example/")},
+		{uri: "http://lighthouse.example/", at: y(2011, 0), status: 302, header: loc("http://lighthouse.example/")},
 	})}
 	page := detectPage(t, files, "example,lighthouse)/")
 	want := []struct {
@@ -89,6 +90,7 @@ func TestReplayRedirects(t *testing.T) {
 		{VerdictOn, "", "redirects to https://www.lighthouse.example/"},
 		{VerdictNotScored, "", "redirects to http://lighthouse.example/moved/: not captured within a day of it"},
 		{VerdictNotScored, "", "a redirect loop"},
+		{VerdictNotScored, "", "redirects to http://lighthouse.example/: it leads to itself, and no other capture of the page lies within a day of it"},
 	}
 	var got []string
 	for _, c := range page.Captures {
@@ -235,5 +237,72 @@ func TestRefsOf(t *testing.T) {
 	page := timemap.Capture{URIR: "http://example.org/", Status: 200}
 	if refs := refsOf(page, 0, "", doc, timemap.CanonSURT); len(refs) != maxFrames || refs[0].How != HowFrame {
 		t.Errorf("%d frame references of 100 frames, want %d", len(refs), maxFrames)
+	}
+}
+
+// TestReplayChains: a chain of replays is judged by the page it ends on:
+// meta refresh to meta refresh to the page, an HTTP redirect to a meta
+// refresh to the page, a frameset whose frame is a frameset whose frames
+// hold the page. A chain whose last hop was not captured shows the page it
+// stopped on.
+func TestReplayChains(t *testing.T) {
+	y := func(year int, sec int) time.Time { return time.Date(year, 3, 1, 12, 0, sec, 0, time.UTC) }
+	text := "The lighthouse keepers restored the great lens of the tower on the point, and the volunteers " +
+		"of the preservation society opened the keepers' cottage, the brass clockwork and the fog signal to visitors."
+	more := text + " The society thanks the fishermen of the harbour who gave the oil lamps and the old charts."
+	refresh := func(to string) string {
+		return `<html><head><meta http-equiv="refresh" content="0; url=` + to + `"><title>Lighthouse</title></head><body></body></html>`
+	}
+	frameset := func(srcs ...string) string {
+		s := `<html><head><title>Lighthouse</title></head><frameset cols="20%,80%">`
+		for _, src := range srcs {
+			s += `<frame src="` + src + `">`
+		}
+		return s + `<noframes>Your browser does not show frames.</noframes></frameset></html>`
+	}
+	nav := `<html><head><title>Menu</title></head><body><ul><li><a href="/">Home</a></li><li><a href="/c">Contact</a></li></ul></body></html>`
+	lh := "http://lighthouse.example/"
+	for _, tt := range []struct {
+		name  string
+		recs  []warcResponse
+		how   string
+		final string // URI-R of the page the chain ends on
+		hops  int
+	}{
+		{"refresh, refresh, page", []warcResponse{
+			{uri: lh, at: y(2007, 0), status: 200, body: refresh("http://a.example/")},
+			{uri: "http://a.example/", at: y(2007, 5), status: 200, body: refresh("http://b.example/lh/")},
+			{uri: "http://b.example/lh/", at: y(2007, 9), status: 200, body: article("Lighthouse society", more)},
+		}, HowRefresh, "http://b.example/lh/", 1},
+		{"301, refresh, page", []warcResponse{
+			{uri: lh, at: y(2007, 0), status: 301, header: "Location: http://a.example/\r\n"},
+			{uri: "http://a.example/", at: y(2007, 5), status: 200, body: refresh("http://b.example/lh/")},
+			{uri: "http://b.example/lh/", at: y(2007, 9), status: 200, body: article("Lighthouse society", more)},
+		}, HowRedirect, "http://b.example/lh/", 1},
+		{"frameset, frameset, content", []warcResponse{
+			{uri: lh, at: y(2007, 0), status: 200, body: frameset("http://a.example/main/")},
+			{uri: "http://a.example/main/", at: y(2007, 5), status: 200, body: frameset("http://b.example/nav/", "http://b.example/lh/")},
+			{uri: "http://b.example/nav/", at: y(2007, 8), status: 200, body: nav},
+			{uri: "http://b.example/lh/", at: y(2007, 9), status: 200, body: article("Lighthouse society", more)},
+		}, HowFrame, "http://b.example/nav/", 0},
+		{"refresh, refresh to nowhere", []warcResponse{
+			{uri: lh, at: y(2007, 0), status: 200, body: refresh("http://a.example/")},
+			{uri: "http://a.example/", at: y(2007, 5), status: 200, body: `<html><head><meta http-equiv="refresh" content="0; url=http://gone.example/"><title>Lighthouse society</title></head><body><p>` + more + `</p></body></html>`},
+		}, HowRefresh, "http://a.example/", 0},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			recs := append([]warcResponse{{uri: lh, at: y(2005, 0), status: 200, body: article("Lighthouse society", text)}}, tt.recs...)
+			page := detectPage(t, []string{writeWARC(t, recs)}, "example,lighthouse)/")
+			if len(page.Captures) != 2 {
+				t.Fatalf("%d captures of the lighthouse page, want 2", len(page.Captures))
+			}
+			c := page.Captures[1]
+			if c.Verdict != VerdictOn || c.Replay == nil || c.Replay.How != tt.how || c.Replay.URIR != tt.final || c.Replay.Hops != tt.hops {
+				t.Errorf("%s %q (%s), replay %+v; want on-topic, shown %s after %d more hops", c.Verdict, c.Kind, c.Reason, c.Replay, tt.final, tt.hops)
+			}
+			if !strings.Contains(c.Excerpt, "fishermen") {
+				t.Errorf("excerpt %q is not the final page's text", c.Excerpt)
+			}
+		})
 	}
 }

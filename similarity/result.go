@@ -54,6 +54,10 @@ type CaptureResult struct {
 	Published *Published `json:"published,omitempty"`
 	// Excerpt is the first words of the extracted text.
 	Excerpt string `json:"excerpt,omitempty"`
+	// Partial, when not empty, says that the capture was judged on the
+	// part of its payload that could be decoded, and why only that
+	// (extract.Document.Partial); its Reason says so too.
+	Partial string `json:"partial,omitempty"`
 	// rule names the rule of the curator's reading that decided the
 	// verdict (see rules), for tests.
 	rule string

@@ -117,7 +117,10 @@ func parseARCChunk(buf []byte) []arcItem {
 			continue
 		}
 		if bodyEnd > len(buf) {
-			items = append(items, arcItem{start: pos, err: fmt.Errorf("%w: declared length %d, %d bytes left", errTruncated, hdr.length, len(buf)-bodyStart)})
+			// Cut short: what is there is kept (see arcSource.next),
+			// unless the chunk is joined with the next.
+			items = append(items, arcItem{start: pos, end: len(buf), hdr: hdr,
+				err: fmt.Errorf("%w: declared length %d, %d bytes left", errTruncated, hdr.length, len(buf)-bodyStart)})
 			pos = len(buf)
 			continue
 		}
@@ -361,6 +364,14 @@ func (s *arcSource) next() (*Record, error) {
 	it := s.items[0]
 	s.items = s.items[1:]
 	loc := s.location(it)
+	if it.err != nil && it.end > it.start && errors.Is(it.err, errTruncated) {
+		// A record cut short by the end of the file or member is kept with
+		// the bytes there are, as other readers (warcio) keep it; the next
+		// call reports the cut at the record's offset.
+		s.items = append([]arcItem{{start: it.start, err: fmt.Errorf("%w: kept with the bytes there are", it.err)}}, s.items...)
+		it.err = nil
+		return s.record(it, loc), nil
+	}
 	if it.err != nil {
 		err := it.err
 		if s.gz && it.start > 0 {
@@ -442,7 +453,9 @@ func readARCAt(r *bufio.Reader, loc Location, opts ReadOptions) (*Record, error)
 		n = max + maxHeadBytes
 	}
 	block := make([]byte, n)
-	if _, err := io.ReadFull(r, block); err != nil {
+	if m, err := io.ReadFull(r, block); err == io.ErrUnexpectedEOF {
+		block = block[:m] // cut short by the end of the file: what is there, as the index read it
+	} else if err != nil {
 		return nil, fmt.Errorf("%w: %v", errTruncated, err)
 	}
 	return arcRecord(h, block, loc, opts), nil

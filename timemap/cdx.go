@@ -21,7 +21,8 @@ import (
 type CDXOptions struct {
 	// WARCDir is the directory the index's file names (CDX field g, CDXJ
 	// "filename") are resolved against: Location.File = filepath.Join(WARCDir, g).
-	// Absolute file names are kept; "" keeps the names as written.
+	// Absolute file names are kept; a relative one that leads out of it
+	// ("../x.warc.gz") makes its line an error; "" keeps the names as written.
 	WARCDir string
 	// Canon selects how URI-Rs become keys (default CanonSURT). Keys are
 	// always recomputed from the original URL: an index's own key may be
@@ -147,7 +148,9 @@ func (p *cdxParser) parseCDXJ(line string) (cdxLine, bool, error) {
 	if err != nil {
 		return cdxLine{}, false, err
 	}
-	c.Loc.File = p.resolveFile(c.Loc.File)
+	if c.Loc.File, err = p.resolveFile(c.Loc.File); err != nil {
+		return cdxLine{}, false, err
+	}
 	fileKey := c.Key
 	mime := c.MIME
 	if c.Revisit {
@@ -233,7 +236,9 @@ func (p *cdxParser) parseCDX(line string) (cdxLine, bool, error) {
 		if c.Loc.Offset, err = strconv.ParseInt(off, 10, 64); err != nil || c.Loc.Offset < 0 {
 			return cdxLine{}, false, fmt.Errorf("bad offset %q", off)
 		}
-		c.Loc.File = p.resolveFile(g)
+		if c.Loc.File, err = p.resolveFile(g); err != nil {
+			return cdxLine{}, false, err
+		}
 	}
 	if fileKey == "" {
 		fileKey = fields[0]
@@ -241,12 +246,17 @@ func (p *cdxParser) parseCDX(line string) (cdxLine, bool, error) {
 	return p.finish(fileKey, c, mime, status)
 }
 
-// resolveFile resolves an index's file name against WARCDir.
-func (p *cdxParser) resolveFile(g string) string {
+// resolveFile resolves an index's file name against WARCDir; an absolute
+// name is kept, and a relative one that leads out of WARCDir ("..") is an
+// error: the index reads only the files it names where it names them.
+func (p *cdxParser) resolveFile(g string) (string, error) {
 	if g == "" || p.opts.WARCDir == "" || filepath.IsAbs(g) {
-		return g
+		return g, nil
 	}
-	return filepath.Join(p.opts.WARCDir, g)
+	if !filepath.IsLocal(g) {
+		return "", fmt.Errorf("file %q is not in --warc-dir %s: not read", g, p.opts.WARCDir)
+	}
+	return filepath.Join(p.opts.WARCDir, g), nil
 }
 
 // finish completes a capture from the fields common to CDX and CDXJ: the

@@ -85,6 +85,17 @@ func TestReadCDXLines(t *testing.T) {
 				Loc: Location{File: "/w/example.warc.gz", Offset: 333, Length: 1043}, Payload: Location{File: "/w/example.warc.gz", Offset: 333, Length: 1043}}},
 		},
 		{
+			// Issue 38 item 12: a file name that leads out of --warc-dir is not read.
+			name: "file names leading out of the WARC directory",
+			in: " CDX N b a m s k r V g\n" +
+				"com,example)/ 20140103030321 http://example.com/ text/html 200 ABC - 7 ../x.warc.gz\n" +
+				`com,example)/ 20140103030321 {"url": "http://example.com/", "offset": "9", "filename": "a/../../y.warc.gz"}` + "\n" +
+				"com,example)/ 20140103030321 http://example.com/ text/html 200 ABC - 7 a/../b.warc\n",
+			want: []Capture{{Key: "com,example)/", URIR: "http://example.com/", Time: ts, Status: 200, MIME: "text/html", Digest: "ABC",
+				Loc: Location{File: "/w/b.warc", Offset: 7}, Payload: Location{File: "/w/b.warc", Offset: 7}}},
+			errLine: []int{2, 3},
+		},
+		{
 			name: "cdx9 header, revisit",
 			in: " CDX N b a m s k r V g\n" +
 				"com,example)/ 20140103030321 http://example.com/ warc/revisit - ABC - 7 a.warc\n",

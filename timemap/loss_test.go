@@ -203,7 +203,8 @@ func TestBrokenARC(t *testing.T) {
 		minErrors int
 	}{
 		{"arc/pywb-bad.arc", []string{"http://example.com/"}, 3},
-		{"arc/aut-badexample.arc.gz", []string{"filedesc://IAH-20080430204825-00000-blackbook.arc", "dns:www.archive.org", "http://www.archive.org/robots.txt"}, 3},
+		// Its last record, cut short by the end of the file, is kept with the bytes there are (and reported).
+		{"arc/aut-badexample.arc.gz", []string{"filedesc://IAH-20080430204825-00000-blackbook.arc", "dns:www.archive.org", "http://www.archive.org/robots.txt", "http://www.archive.org/"}, 3},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {

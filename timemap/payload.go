@@ -114,7 +114,9 @@ func (p *Payloads) acquire(path string) *payloadFile {
 	f, err := os.Open(path)
 	if err == nil {
 		pf.f = f
-		pf.format, pf.gz, err = sniff(f, path)
+		var comp compression
+		pf.format, comp, err = sniff(f, path)
+		pf.gz = comp == gzipped
 	}
 	pf.err = err
 	if len(p.order) >= cmp.Or(p.maxOpen, maxOpenFiles) {

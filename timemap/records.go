@@ -154,11 +154,13 @@ type recordSource interface {
 type RecordReader struct {
 	path   string
 	format Format
-	gz     bool
+	comp   compression
 	src    recordSource
 }
 
-// OpenRecords opens a WARC or ARC file, plain or gzipped. The format is
+// OpenRecords opens a WARC or ARC file, plain or gzipped, or a WARC of zstd
+// frames (see zstd.go); other compressions are refused with a
+// *CompressionError. The format is
 // sniffed from the content (gzip magic, "WARC/" or "filedesc://"); when the
 // file starts with neither (a stray byte, a damaged first member), from the
 // first gzip member or record found in its first 64 MiB, and Next reports
@@ -171,16 +173,17 @@ func OpenRecords(path string, opts ReadOptions) (*RecordReader, error) {
 	if err != nil {
 		return nil, fmt.Errorf("timemap: open %s: %w", path, err)
 	}
-	format, gz, err := sniff(f, path)
+	format, comp, err := sniff(f, path)
 	if err != nil {
 		f.Close()
 		return nil, fmt.Errorf("timemap: %s: offset 0: %w", path, err)
 	}
-	rr := &RecordReader{path: path, format: format, gz: gz}
+	rr := &RecordReader{path: path, format: format, comp: comp}
 	if format == FormatARC {
-		rr.src = newARCSource(path, f, gz, opts)
-	} else {
-		rr.src = newWARCSource(path, f, 0, gz, 0, opts)
+		rr.src = newARCSource(path, f, comp == gzipped, opts)
+	} else if rr.src, err = newWARCSource(path, f, 0, comp, 0, opts); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("timemap: %s: offset 0: %w", path, err)
 	}
 	return rr, nil
 }
@@ -195,7 +198,10 @@ func (r *RecordReader) Close() error { return r.src.close() }
 
 // Gzipped reports whether the file is read as gzip members (decided from
 // its first gzip member or record, wherever it is found).
-func (r *RecordReader) Gzipped() bool { return r.gz }
+func (r *RecordReader) Gzipped() bool { return r.comp == gzipped }
+
+// Zstd reports whether the file is read as zstd frames (a .warc.zst).
+func (r *RecordReader) Zstd() bool { return r.comp == zstdFramed }
 
 // Path returns the path of the file being read.
 func (r *RecordReader) Path() string { return r.path }
@@ -203,9 +209,68 @@ func (r *RecordReader) Path() string { return r.path }
 // Format returns the sniffed container format.
 func (r *RecordReader) Format() Format { return r.format }
 
-// sniff looks at the start of f and reports its format and whether it is
-// gzipped; f is left at offset 0.
-func sniff(f *os.File, path string) (Format, bool, error) {
+// sniff looks at the start of f and reports its format and its
+// compression; f is left at offset 0.
+func sniff(f *os.File, path string) (Format, compression, error) {
+	format, gz, err := sniffGzip(f, path)
+	if errors.Is(err, errZstd) {
+		return sniffZstd(f)
+	}
+	if gz {
+		return format, gzipped, err
+	}
+	return format, plain, err
+}
+
+// errZstd: the file starts with a zstd frame (sniffZstd tells more).
+var errZstd = errors.New("zstd")
+
+// sniffZstd reports the format of a file of zstd frames: a WARC, whose
+// frames are read as members; anything else (an ARC, a frame that does not
+// decode) is refused.
+func sniffZstd(f *os.File) (Format, compression, error) {
+	refuse := &CompressionError{Compression: "zstd"}
+	dict, err := zstdDictionary(f)
+	if err != nil {
+		refuse.Err = err
+		return 0, 0, refuse
+	}
+	off := int64(0)
+	for range 16 { // skippable frames (the dictionary's, others) before the first record
+		size, err := zstdFrameSize(f, off)
+		if err != nil {
+			refuse.Err = err
+			return 0, 0, refuse
+		}
+		var m [4]byte
+		if _, err := f.ReadAt(m[:], off); err == nil && bytes.Equal(m[:], zstdMagic) {
+			dec, err := newZstdDecoder(dict)
+			if err != nil {
+				refuse.Err = err
+				return 0, 0, refuse
+			}
+			defer dec.Close()
+			head := make([]byte, 512)
+			n := 0
+			if err = dec.Reset(io.NewSectionReader(f, off, size)); err == nil {
+				n, _ = io.ReadFull(dec, head)
+			}
+			if format, ok := contentFormat(head[:n]); ok && format == FormatWARC {
+				return FormatWARC, zstdFramed, nil
+			}
+			refuse.Err = errors.New("its first frame holds no WARC record")
+			return 0, 0, refuse
+		}
+		off += size
+	}
+	refuse.Err = errors.New("no zstd frame among the first 16")
+	return 0, 0, refuse
+}
+
+// sniffGzip sniffs a plain or gzipped file: its format and whether it is
+// gzipped. A file compressed otherwise is a *CompressionError (errZstd for
+// zstd, which sniff reads further).
+func sniffGzip(f *os.File, path string) (Format, bool, error) {
 	head := make([]byte, 512)
 	n, err := io.ReadFull(f, head)
 	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
@@ -214,6 +279,13 @@ func sniff(f *os.File, path string) (Format, bool, error) {
 	head = head[:n]
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return 0, false, err
+	}
+	switch c := compressedAs(head); c {
+	case "":
+	case "zstd":
+		return 0, false, errZstd
+	default:
+		return 0, false, &CompressionError{Compression: c}
 	}
 	gz := len(head) >= 2 && head[0] == 0x1f && head[1] == 0x8b
 	content := head
@@ -249,6 +321,45 @@ func sniff(f *os.File, path string) (Format, bool, error) {
 		return FormatARC, gz, nil
 	}
 	return FormatWARC, gz, nil
+}
+
+// CompressionError is the error of a file compressed in a way the reader
+// does not read (bzip2, xz; zstd other than a WARC of zstd frames): it is
+// refused whole, never read as garbage.
+type CompressionError struct {
+	// Compression names it: "zstd", "bzip2" or "xz".
+	Compression string
+	// Err says more, where there is more to say (of a zstd file).
+	Err error
+}
+
+// Error says what the file is and what to do.
+func (e *CompressionError) Error() string {
+	tool := map[string]string{"zstd": "zstd -d", "bzip2": "bunzip2", "xz": "unxz"}[e.Compression]
+	what := "WARC and ARC files are read plain or gzipped, WARCs also as zstd frames"
+	if e.Err != nil {
+		what = e.Err.Error() + "; " + what
+	}
+	return fmt.Sprintf("%s-compressed: not read (%s; decompress it first: %s, then gzip)", e.Compression, what, tool)
+}
+
+// Unwrap returns what more there is to say.
+func (e *CompressionError) Unwrap() error { return e.Err }
+
+// compressedAs names the compression whose signature starts head, among
+// those the reader refuses; "" for none of them.
+func compressedAs(head []byte) string {
+	switch {
+	case len(head) >= 4 && head[0] == 0x28 && head[1] == 0xb5 && head[2] == 0x2f && head[3] == 0xfd,
+		len(head) >= 4 && head[0]&0xf0 == 0x50 && head[1] == 0x2a && head[2] == 0x4d && head[3] == 0x18:
+		return "zstd" // a frame, or a skippable frame (the dictionary of a .warc.zst)
+	case len(head) >= 10 && bytes.HasPrefix(head, []byte("BZh")) && head[3] >= '1' && head[3] <= '9' &&
+		(bytes.Equal(head[4:10], []byte{0x31, 0x41, 0x59, 0x26, 0x53, 0x59}) || bytes.Equal(head[4:10], []byte{0x17, 0x72, 0x45, 0x38, 0x50, 0x90})):
+		return "bzip2"
+	case len(head) >= 6 && bytes.Equal(head[:6], []byte{0xfd, '7', 'z', 'X', 'Z', 0}):
+		return "xz"
+	}
+	return ""
 }
 
 // contentFormat reports the format of the decompressed bytes that start a

@@ -41,7 +41,7 @@ func readResponse(loc Location, opts ReadOptions) (*Response, error) {
 		return nil, fmt.Errorf("timemap: open %s: %w", loc.File, err)
 	}
 	defer f.Close()
-	format, gz, err := sniff(f, loc.File)
+	format, comp, err := sniff(f, loc.File)
 	if err != nil {
 		return nil, fmt.Errorf("timemap: %s: offset %d: %w", loc.File, loc.Offset, err)
 	}
@@ -50,11 +50,17 @@ func readResponse(loc Location, opts ReadOptions) (*Response, error) {
 	}
 	var rec *Record
 	if format == FormatWARC {
-		src := newWARCSource(loc.File, f, loc.Offset, gz, loc.MemberOffset, opts)
+		var src *warcSource
+		if src, err = newWARCSource(loc.File, f, loc.Offset, comp, loc.MemberOffset, opts); err != nil {
+			return nil, fmt.Errorf("timemap: %s: offset %d: %w", loc.File, loc.Offset, err)
+		}
 		defer src.closeCur()
+		if src.zd != nil {
+			defer src.zd.Close()
+		}
 		rec, err = src.next()
 	} else {
-		if gz {
+		if comp == gzipped {
 			// The member (or the run of members a record goes on into) is
 			// read and parsed as scanning did, so that the same record
 			// is found at the same place.
@@ -88,10 +94,10 @@ func readARCChunkAt(loc Location, f *os.File, opts ReadOptions) (*Record, error)
 		if it.start != want {
 			continue
 		}
-		if it.err != nil {
+		if it.err != nil && !(it.end > it.start && errors.Is(it.err, errTruncated)) {
 			return nil, it.err
 		}
-		return s.record(it, loc), nil
+		return s.record(it, loc), nil // a record cut short: what is there, as scanning kept it
 	}
 	return nil, fmt.Errorf("%w: no ARC record at member offset %d", errTruncated, loc.MemberOffset)
 }

@@ -9,8 +9,10 @@ import (
 	"io"
 	"math"
 	"os"
+	"strings"
 	"sync"
 
+	"github.com/klauspost/compress/zstd"
 	"github.com/nlnwa/gowarc/v2"
 )
 
@@ -42,8 +44,9 @@ type warcSource struct {
 	base int64 // file offset where reading started
 	cnt  countingReader
 	br   *bufio.Reader // file bytes
-	gz   bool
+	gz   bool          // read as members: gzip members, or zstd frames (zd)
 	zr   *gzip.Reader
+	zd   *zstd.Decoder // of a .warc.zst, with its dictionary
 
 	inMember   bool
 	memberOff  int64
@@ -62,11 +65,21 @@ type warcSource struct {
 	blk        []byte         // the block of a record read directly
 	viaGowarc  bool           // read every record through gowarc (tests)
 	done       bool
-	resynced   bool // skipped bytes after a bad record are not reported
+	resynced   bool  // skipped bytes after a bad record are not reported
+	trailerErr error // a member read whole whose trailer failed, reported next
 }
 
-func newWARCSource(path string, f *os.File, base int64, gz bool, skipInner int64, opts ReadOptions) *warcSource {
-	s := &warcSource{path: path, opts: opts, f: f, base: base, gz: gz, skipInner: skipInner}
+func newWARCSource(path string, f *os.File, base int64, comp compression, skipInner int64, opts ReadOptions) (*warcSource, error) {
+	s := &warcSource{path: path, opts: opts, f: f, base: base, gz: comp != plain, skipInner: skipInner}
+	if comp == zstdFramed {
+		dict, err := zstdDictionary(f)
+		if err == nil {
+			s.zd, err = newZstdDecoder(dict)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
 	s.cnt.r = f
 	s.br = bufio.NewReaderSize(&s.cnt, 256<<10)
 	gopts := []gowarc.WarcRecordOption{gowarc.WithBufferMaxMemBytes(8 << 20)}
@@ -76,12 +89,12 @@ func newWARCSource(path string, f *os.File, base int64, gz bool, skipInner int64
 	newUnmarshalerMu.Lock()
 	s.u = gowarc.NewUnmarshaler(gopts...)
 	newUnmarshalerMu.Unlock()
-	if gz {
+	if s.gz {
 		s.dbr = bufio.NewReaderSize(&s.dcnt, 64<<10)
 	} else {
 		s.dbr = s.br
 	}
-	return s
+	return s, nil
 }
 
 // filePos is the file offset of the next unread byte of br.
@@ -100,6 +113,9 @@ type memberChain struct{ s *warcSource }
 
 func (c memberChain) Read(p []byte) (int, error) {
 	s := c.s
+	if s.zd != nil {
+		return s.zd.Read(p) // a zstd frame holds whole records
+	}
 	for {
 		n, err := s.zr.Read(p)
 		if err != io.EOF {
@@ -120,6 +136,9 @@ func (c memberChain) Read(p []byte) (int, error) {
 // and their offset in the decompressed stream since its start, as in a file
 // gzipped as one member.
 func (s *warcSource) continueMember() bool {
+	if s.zd != nil {
+		return false // a zstd frame is not continued into the next
+	}
 	p, _ := s.br.Peek(min(s.br.Size(), 64<<10))
 	if len(p) < 3 || p[0] != 0x1f || p[1] != 0x8b || p[2] != 8 {
 		return false
@@ -155,6 +174,9 @@ func (s *warcSource) close() error {
 	if s.zr != nil {
 		s.zr.Close()
 	}
+	if s.zd != nil {
+		s.zd.Close()
+	}
 	return s.f.Close()
 }
 
@@ -169,8 +191,12 @@ func (s *warcSource) recErr(off int64, err error) *RecordError {
 	return &RecordError{File: s.path, Offset: off, Err: err}
 }
 
-// startMember positions the decompressor on the next gzip member.
+// startMember positions the decompressor on the next gzip member (or zstd
+// frame).
 func (s *warcSource) startMember() error {
+	if s.zd != nil {
+		return s.startFrame()
+	}
 	off := s.filePos()
 	magic, err := s.br.Peek(3)
 	if len(magic) == 0 && err != nil {
@@ -209,6 +235,86 @@ func (s *warcSource) startMember() error {
 	return nil
 }
 
+// startFrame positions the decompressor on the next zstd frame, past
+// skippable frames (a .warc.zst's dictionary); garbage before it is
+// reported as between gzip members.
+func (s *warcSource) startFrame() error {
+	for {
+		off := s.filePos()
+		magic, err := s.br.Peek(4)
+		if len(magic) == 0 && err == io.EOF || len(magic) < 4 && trailingSpaceOnly(magic) {
+			return io.EOF
+		}
+		if isSkippableFrame(magic) {
+			size, err := zstdFrameSize(s.f, off)
+			if err != nil {
+				return s.recErr(off, err)
+			}
+			if _, err := s.br.Discard(int(min(size, 1<<30))); err != nil {
+				return s.recErr(off, fmt.Errorf("skippable zstd frame: %w", noEOF(err)))
+			}
+			continue
+		}
+		if !bytes.Equal(magic, zstdMagic) {
+			n, serr := skipToMagic(s.br, zstdMagic)
+			if serr == io.EOF && n == 0 {
+				return io.EOF
+			}
+			return s.recErr(off, fmt.Errorf("%d bytes of garbage %s", n, strings.ReplaceAll(garbageWhere(off), "gzip members", "zstd frames")))
+		}
+		size, err := zstdFrameSize(s.f, off)
+		if err == nil {
+			err = s.zd.Reset(io.LimitReader(s.br, size))
+		}
+		if err != nil {
+			_, _ = s.br.Discard(1)
+			_, _ = skipToMagic(s.br, zstdMagic)
+			return s.recErr(off, fmt.Errorf("bad zstd frame: %w", err))
+		}
+		s.dcnt = countingReader{r: memberChain{s}}
+		s.dbr.Reset(&s.dcnt)
+		s.inMember, s.memberOff, s.memberRecs = true, off, 0
+		if s.skipInner > 0 {
+			if _, err := s.dbr.Discard(int(s.skipInner)); err != nil {
+				return fmt.Errorf("timemap: %s: offset %d: member offset %d: %w", s.path, off, s.skipInner, err)
+			}
+			s.skipInner = 0
+		}
+		return nil
+	}
+}
+
+// memberName is what the file's members are: "gzip member" or "zstd frame".
+func (s *warcSource) memberName() string {
+	if s.zd != nil {
+		return "zstd frame"
+	}
+	return "gzip member"
+}
+
+// skipToMember discards bytes up to the next gzip member or zstd frame.
+func (s *warcSource) skipToMember() {
+	if s.zd != nil {
+		_, _ = skipToMagic(s.br, zstdMagic)
+		return
+	}
+	_, _ = skipToGzipMagic(s.br)
+}
+
+// ErrGarbage is wrapped by the *RecordError of bytes between the records of
+// a plain WARC file that are no record: most often the tail of the record
+// before, whose Content-Length is short. Such bytes belong with that record
+// (prune copies them with it).
+var ErrGarbage = errors.New("bytes that are no record")
+
+// garbageError is the error of such bytes, as said in msg.
+type garbageError string
+
+func (e garbageError) Error() string        { return string(e) }
+func (e garbageError) Is(target error) bool { return target == ErrGarbage }
+
+func garbage(msg string) error { return garbageError(msg) }
+
 // garbageWhere says where garbage found at file offset off lies.
 func garbageWhere(off int64) string {
 	if off == 0 {
@@ -240,15 +346,19 @@ func startGzipMember(zr **gzip.Reader, br *bufio.Reader) error {
 
 // skipToGzipMagic discards bytes up to the next gzip member header.
 func skipToGzipMagic(br *bufio.Reader) (int64, error) {
+	return skipToMagic(br, []byte{0x1f, 0x8b, 8})
+}
+
+// skipToMagic discards bytes up to the next occurrence of magic.
+func skipToMagic(br *bufio.Reader, magic []byte) (int64, error) {
 	var skipped int64
-	magic := []byte{0x1f, 0x8b, 8}
 	for {
 		buf, err := br.Peek(br.Size())
 		if i := bytes.Index(buf, magic); i >= 0 {
 			_, _ = br.Discard(i)
 			return skipped + int64(i), nil
 		}
-		n := len(buf) - 2
+		n := len(buf) - (len(magic) - 1)
 		if err != nil || n <= 0 {
 			_, _ = br.Discard(len(buf))
 			skipped += int64(len(buf))
@@ -322,6 +432,10 @@ func partialWARCSuffix(b []byte) int {
 
 func (s *warcSource) next() (*Record, error) {
 	s.closeCur()
+	if err := s.trailerErr; err != nil {
+		s.trailerErr = nil
+		return nil, err
+	}
 	if s.done {
 		return nil, io.EOF
 	}
@@ -358,14 +472,14 @@ func (s *warcSource) next() (*Record, error) {
 				s.inMember = false
 				if err != io.EOF {
 					// Corrupt compressed data: find the next member.
-					_, _ = skipToGzipMagic(s.br)
+					s.skipToMember()
 					if errors.Is(err, io.ErrUnexpectedEOF) {
-						return nil, s.recErr(s.memberOff, fmt.Errorf("%w: gzip member cut short", errTruncated))
+						return nil, s.recErr(s.memberOff, fmt.Errorf("%w: %s cut short", errTruncated, s.memberName()))
 					}
-					return nil, s.recErr(s.memberOff, fmt.Errorf("bad gzip data: %w", err))
+					return nil, s.recErr(s.memberOff, fmt.Errorf("bad %s data: %w", strings.Fields(s.memberName())[0], err))
 				}
 				if report {
-					return nil, s.recErr(s.memberOff, fmt.Errorf("%d bytes of garbage at end of gzip member", skipped))
+					return nil, s.recErr(s.memberOff, fmt.Errorf("%d bytes of garbage at end of %s", skipped, s.memberName()))
 				}
 				continue
 			}
@@ -374,7 +488,7 @@ func (s *warcSource) next() (*Record, error) {
 				return nil, fmt.Errorf("timemap: %s: offset %d: %w", s.path, s.filePos(), err)
 			}
 			if report {
-				return nil, s.recErr(recOff, fmt.Errorf("%d bytes of garbage at end of file", skipped))
+				return nil, s.recErr(recOff, garbage(fmt.Sprintf("%d bytes of garbage at end of file", skipped)))
 			}
 			return nil, io.EOF
 		}
@@ -383,7 +497,7 @@ func (s *warcSource) next() (*Record, error) {
 			if s.gz {
 				return nil, s.recErr(s.memberOff, fmt.Errorf("%d bytes of garbage before the record at member offset %d", skipped, inner+skipped))
 			}
-			return nil, s.recErr(recOff, fmt.Errorf("%d bytes of garbage before the record at offset %d (the Content-Length of the record before may be short)", skipped, recOff+skipped))
+			return nil, s.recErr(recOff, garbage(fmt.Sprintf("%d bytes of garbage before the record at offset %d (the Content-Length of the record before may be short)", skipped, recOff+skipped)))
 		}
 		if s.gz {
 			inner += skipped
@@ -433,6 +547,12 @@ func (s *warcSource) memberHasMore() bool {
 	for {
 		b, err := s.dbr.Peek(1)
 		if err != nil {
+			if err != io.EOF && s.trailerErr == nil {
+				// The member's data decompressed whole but its trailer
+				// fails (CRC, length): its records stand as read, and the
+				// next call says so.
+				s.trailerErr = s.recErr(s.memberOff, fmt.Errorf("%s fails its check (%w): its records were read as they decompress, and may be damaged", s.memberName(), err))
+			}
 			return false
 		}
 		if b[0] == '\r' || b[0] == '\n' {
@@ -459,7 +579,7 @@ func (s *warcSource) resync(recOff, inner int64, streamErr bool) {
 		}
 		s.inMember = false
 		if _, err := io.Copy(io.Discard, s.dbr); err != nil {
-			_, _ = skipToGzipMagic(s.br)
+			s.skipToMember()
 		}
 		return
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/offtopic/offtopic/internal/atomicfile"
 	"github.com/offtopic/offtopic/report"
 	"github.com/offtopic/offtopic/similarity"
 	"github.com/offtopic/offtopic/timemap"
@@ -75,20 +76,33 @@ func (o *detectOptions) run(ctx context.Context, e env) error {
 	if err := o.out.check(); err != nil {
 		return err
 	}
-	in, err := openInput(ctx, e, &o.scoring, &o.src, o.runOpts.quiet, "offtopic detect --out-dir out collection/*.warc.gz")
+	// The output directories are taken before the input is read (that may
+	// take long): a second run into them is refused at once.
+	var reserved *report.Outputs
+	defer func() {
+		if reserved != nil {
+			reserved.Abort()
+		}
+	}()
+	in, err := openInput(ctx, e, &o.scoring, &o.src, o.runOpts.quiet, "offtopic detect --out-dir out collection/*.warc.gz", func() (err error) {
+		reserved, err = o.out.reserve()
+		return err
+	})
 	if err != nil {
 		return err
 	}
 	defer in.src.close()
 	st, src := in.st, in.src
-	out, err := o.out.open(st.run, e.stdout)
+	out, err := o.out.openReserved(reserved, st.run, e.stdout)
 	if err != nil {
 		return err
 	}
-	defer out.Abort()
 	err = score(ctx, e, st.shard.Select(src.src), st, out, scoreRun{prog: in.prog, warn: in.warn, total: src.total, strict: o.runOpts.strict,
 		skipped: src.skipped, cut: src.cut, read: src.read, others: src.others(st), eachCollection: !o.oneCollection, start: start})
 	src.summary(e.stderr)
+	if err == nil {
+		err = src.unread()
+	}
 	return err
 }
 
@@ -101,7 +115,15 @@ type warnings struct {
 	shown int
 }
 
-func (w *warnings) add(err error) { w.show(&w.n, "skipped", err) }
+// A capture judged on the part of its payload that decoded is shown as
+// damaged, not skipped, and counted as a skip is.
+func (w *warnings) add(err error) {
+	what := "skipped"
+	if errors.Is(err, similarity.ErrPartialPayload) {
+		what = "damaged"
+	}
+	w.show(&w.n, what, err)
+}
 
 // note prints a warning about a capture that was read but not whole (its
 // text cut at the decoded-payload cap): shown as skips are, not counted as
@@ -115,7 +137,7 @@ func (w *warnings) show(n *int, what string, err error) {
 	*n++
 	if w.shown < 20 {
 		w.shown++
-		fmt.Fprintln(w.w, "offtopic: "+what+":", err)
+		fmt.Fprintln(w.w, "offtopic: "+what+":", printable(err.Error())) // a URI of the archive's cannot drive the terminal
 	}
 }
 
@@ -130,8 +152,10 @@ type input struct {
 
 // openInput checks the scoring and source flags (usage errors) and opens
 // the source they and the arguments name. example shows the command's
-// usual form.
-func openInput(ctx context.Context, e env, so *scoringOptions, src *sourceOptions, quiet bool, example string) (*input, error) {
+// usual form. ready, when set, is called once the command line is known
+// good, before the input is read (detect takes its output directories
+// there).
+func openInput(ctx context.Context, e env, so *scoringOptions, src *sourceOptions, quiet bool, example string, ready func() error) (*input, error) {
 	files := e.args
 	kind, err := src.kind(files, example)
 	if err != nil {
@@ -147,11 +171,26 @@ func openInput(ctx context.Context, e env, so *scoringOptions, src *sourceOption
 	if err != nil {
 		return nil, err
 	}
+	if ready != nil {
+		if err := ready(); err != nil {
+			return nil, err
+		}
+	}
+	// The run's temporary files live in a directory of its own, removed
+	// when the source closes; one left by a killed run is removed here.
+	rd, err := atomicfile.NewRunDir(st.tempDir)
+	if err != nil {
+		return nil, err
+	}
+	st.tempDir = rd.Path()
 	in := &input{st: st, prog: newProgress(e.stderr, quiet), warn: &warnings{w: e.stderr}}
 	if in.src, err = src.open(ctx, kind, st, files, in.prog, in.warn); err != nil {
+		rd.Remove()
 		in.warn.summary()
 		return nil, err
 	}
+	closeSrc := in.src.close
+	in.src.close = func() { closeSrc(); rd.Remove() }
 	st.run.Inputs = in.src.inputs
 	return in, nil
 }
@@ -210,14 +249,25 @@ func score(ctx context.Context, e env, src timemap.Source, st *setup, out *repor
 	if err != nil {
 		return err
 	}
+	w := e.stderr
+	empty := stats.Captures == 0 && st.shard.N <= 1 && !sr.noSummary
+	if empty {
+		// Nothing to score is a failed run: the outputs of an earlier one
+		// stay as they were (out is abandoned, not committed).
+		fmt.Fprintf(w, "offtopic: %d TimeMaps, 0 captures, %d records skipped: nothing written\n", stats.TimeMaps, sr.skipped)
+		return errors.New("no captures to score")
+	}
 	if err := out.Commit(); err != nil {
 		return err
 	}
-	w := e.stderr
 	// Summary lines fit 80 columns.
 	fmt.Fprintf(w, "offtopic: %d TimeMaps, %d captures: %d on-topic, %d off-topic, %d not scored\n",
 		stats.TimeMaps, stats.Captures, stats.OnTopic, stats.OffTopic, stats.NotScored)
-	fmt.Fprintf(w, "offtopic: %d records skipped, %d payloads failed\n", sr.skipped, stats.Failed)
+	fmt.Fprintf(w, "offtopic: %d records skipped, %d payloads failed", sr.skipped, stats.Failed)
+	if stats.Partial > 0 {
+		fmt.Fprintf(w, ", %d judged on part of their payload", stats.Partial)
+	}
+	fmt.Fprintln(w)
 	if stats.Collections > 1 {
 		fmt.Fprintf(w, "offtopic: %d Archive-It collections (by the ids in the files' names),\n", stats.Collections)
 		fmt.Fprintln(w, "offtopic: each judged against its own model (--one-collection: against one)")
@@ -233,11 +283,8 @@ func score(ctx context.Context, e env, src timemap.Source, st *setup, out *repor
 			fmt.Fprintln(w, "offtopic: wrote", path)
 		}
 	}
-	if stats.Captures == 0 && st.shard.N <= 1 && !sr.noSummary {
-		return errors.New("no captures to score")
-	}
 	if sr.strict && sr.warn.n > 0 {
-		return fmt.Errorf("%d records or payloads were skipped (--strict)", sr.warn.n)
+		return fmt.Errorf("%d records or payloads were skipped or damaged (--strict)", sr.warn.n)
 	}
 	return nil
 }

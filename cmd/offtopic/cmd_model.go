@@ -65,7 +65,7 @@ func (o *modelOptions) run(ctx context.Context, e env) error {
 		return o.write(ctx, e, mf)
 	}
 	start := time.Now()
-	in, err := openInput(ctx, e, &o.scoring, &o.src, o.runOpts.quiet, "offtopic model -o model.json.gz collection/*.warc.gz")
+	in, err := openInput(ctx, e, &o.scoring, &o.src, o.runOpts.quiet, "offtopic model -o model.json.gz collection/*.warc.gz", nil)
 	if err != nil {
 		return err
 	}
@@ -85,6 +85,9 @@ func (o *modelOptions) run(ctx context.Context, e env) error {
 		sts.TimeMaps, sts.Captures, time.Since(start).Seconds(), src.skipped, sts.Failed)
 	mf := &similarity.ModelFile{MinT0Words: st.opts.MinT0Words, Canonicalize: st.canon.String(), Stats: stats}
 	if err := o.write(ctx, e, mf); err != nil {
+		return err
+	}
+	if err := src.unread(); err != nil {
 		return err
 	}
 	if o.runOpts.strict && warn.n > 0 {

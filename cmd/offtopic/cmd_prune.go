@@ -209,7 +209,8 @@ func looksLikeRecords(path string) error {
 	n, _ := io.ReadFull(f, head)
 	head = head[:n]
 	start := bytes.TrimLeft(head, " \t\r\n")
-	for _, magic := range [][]byte{{0x1f, 0x8b}, {0x28, 0xb5, 0x2f, 0xfd}, []byte("WARC/"), []byte("filedesc:")} {
+	// Compressed in a way the reader refuses (zstd, bzip2, xz): it says so.
+	for _, magic := range [][]byte{{0x1f, 0x8b}, {0x28, 0xb5, 0x2f, 0xfd}, []byte("BZh"), {0xfd, '7', 'z', 'X', 'Z', 0}, []byte("WARC/"), []byte("filedesc:")} {
 		if bytes.HasPrefix(start, magic) || n == 0 {
 			return nil
 		}
@@ -226,7 +227,7 @@ func looksLikeRecords(path string) error {
 // isRecordFile reports whether a file is named like a WARC or ARC file.
 func isRecordFile(path string) bool {
 	n := strings.ToLower(path)
-	for _, ext := range []string{".warc", ".warc.gz", ".arc", ".arc.gz", ".warc.zst", ".arc.zst"} {
+	for _, ext := range []string{".warc", ".warc.gz", ".arc", ".arc.gz", ".warc.zst", ".arc.zst", ".warc.bz2", ".warc.xz"} {
 		if strings.HasSuffix(n, ext) {
 			return true
 		}
@@ -273,13 +274,13 @@ func (o *pruneOptions) copy(ctx context.Context, e env, p *prunePlan) error {
 		in, kept, ex = in+fc.Records, kept+fc.Kept, ex+fc.Excluded
 	}
 	for _, d := range sum.Damaged {
-		fmt.Fprintf(w, "offtopic: damaged: %s: offset %d: %s\n", d.File, d.Offset, d.Reason)
+		fmt.Fprintf(w, "offtopic: damaged: %s: offset %d: %s\n", printable(d.File), d.Offset, printable(d.Reason))
 	}
 	for _, k := range plan.KeptOff {
-		fmt.Fprintf(w, "offtopic: kept off-topic %s: %s\n", k.URIM, k.Because)
+		fmt.Fprintf(w, "offtopic: kept off-topic %s: %s\n", printable(k.URIM), printable(k.Because))
 	}
 	for _, a := range plan.AlsoOff {
-		fmt.Fprintf(w, "offtopic: also excluded %s: %s\n", a.URIM, a.Reason)
+		fmt.Fprintf(w, "offtopic: also excluded %s: %s\n", printable(a.URIM), printable(a.Reason))
 	}
 	fmt.Fprintf(w, "offtopic: %d records in = %d kept + %d excluded\n", in, kept, ex)
 	fmt.Fprintln(w, "offtopic:", leftOutSummary(plan))
@@ -287,11 +288,20 @@ func (o *pruneOptions) copy(ctx context.Context, e env, p *prunePlan) error {
 		fmt.Fprintf(w, "offtopic: %s kept: revisits replay them\n", count(n, "off-topic capture"))
 	}
 	if n := len(sum.Damaged); n > 0 {
-		what := "left out"
-		if plan.KeepDamaged {
-			what = "kept (--keep-damaged)"
+		left := 0 // the others are copied with the records they follow or share a gzip member with
+		for _, d := range sum.Damaged {
+			if slices.ContainsFunc(sum.Excluded, func(e prune.ExcludedRecord) bool { return e.File == d.File && e.Offset == d.Offset }) {
+				left++
+			}
 		}
-		fmt.Fprintf(w, "offtopic: %s of the inputs %s\n", count(n, "damaged stretch"), what)
+		switch {
+		case plan.KeepDamaged:
+			fmt.Fprintf(w, "offtopic: %s of the inputs kept (--keep-damaged)\n", count(n, "damaged stretch"))
+		case left == n:
+			fmt.Fprintf(w, "offtopic: %s of the inputs left out\n", count(n, "damaged stretch"))
+		default:
+			fmt.Fprintf(w, "offtopic: %s of the inputs: %d left out, %d kept with the records they go with\n", count(n, "damaged stretch"), left, n-left)
+		}
 	}
 	absent := plan.Absent()
 	reportAbsent(w, absent)
@@ -358,7 +368,7 @@ func reportAbsent(w io.Writer, absent []prune.Exclusion) {
 	}
 	fmt.Fprintf(w, "offtopic: %d off-topic captures of the results are in none of the given files (moved, or files not given), e.g.:\n", len(absent))
 	for _, a := range absent[:min(3, len(absent))] {
-		fmt.Fprintf(w, "offtopic:   %s\n", a.URIM)
+		fmt.Fprintf(w, "offtopic:   %s\n", printable(a.URIM))
 	}
 }
 

@@ -57,8 +57,13 @@ func (o *timemapOptions) run(ctx context.Context, e env) error {
 	if err != nil {
 		return usagef("--canonicalize: %w", err)
 	}
+	rd, err := atomicfile.NewRunDir(o.tempDir) // see openInput
+	if err != nil {
+		return err
+	}
+	defer rd.Remove()
 	warn := &warnings{w: e.stderr}
-	idx, err := timemap.BuildIndex(ctx, files, timemap.IndexOptions{Canon: canon, TempDir: o.tempDir, OnError: warn.add})
+	idx, err := timemap.BuildIndex(ctx, files, timemap.IndexOptions{Canon: canon, TempDir: rd.Path(), OnError: warn.add})
 	warn.summary()
 	if err != nil {
 		return err

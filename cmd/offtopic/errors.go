@@ -23,7 +23,7 @@ const (
 	// unknown command or flag, a missing or invalid argument or flag value,
 	// an option file (results, gold, decisions, spec) that cannot be read.
 	exitUsage = 2
-	// exitInterrupted: stopped by SIGINT or SIGTERM (128 + SIGINT).
+	// exitInterrupted: stopped by SIGINT, SIGTERM or SIGHUP (128 + SIGINT).
 	exitInterrupted = 130
 )
 
@@ -34,7 +34,7 @@ func exitStatuses() []exitMeaning {
 		{exitOK, "success"},
 		{exitFailed, "the run failed or went wrong: an input could not be read or held nothing to work on, an output could not be written, or (with --strict) something had to be skipped"},
 		{exitUsage, "bad command line: unknown command or flag, missing or invalid argument or value, an option file (results, gold, decisions, spec) that cannot be read; nothing was done"},
-		{exitInterrupted, "interrupted (SIGINT or SIGTERM); outputs are left as they were"},
+		{exitInterrupted, "interrupted (SIGINT, SIGTERM, SIGHUP); outputs are left as they were"},
 	}
 }
 

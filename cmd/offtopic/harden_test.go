@@ -10,6 +10,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/offtopic/offtopic/internal/testcorpus"
 )
 
 // TestExitStatus checks the one exit-status convention of every command
@@ -41,6 +44,7 @@ func TestExitStatus(t *testing.T) {
 		{"timemap of a text file", []string{"timemap", "-d", out(), text}, 1, "no captures"},
 		{"timemap of a missing file", []string{"timemap", "-d", out(), filepath.Join(dir, "missing.warc")}, 1, "input files could"},
 		{"detect of an empty file", []string{"detect", "-q", "-d", out(), empty}, 1, "no captures"},
+		{"detect of a missing file and a good one", []string{"detect", "-q", "-d", out(), filepath.Join(dir, "missing.warc"), sample}, 1, "1 of 2 input files could not be read"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -205,6 +209,13 @@ func TestOutDirLocked(t *testing.T) {
 	if code != 1 || !strings.Contains(stderr, "being written by another offtopic run") || !strings.Contains(stderr, fmt.Sprint(os.Getpid())) {
 		t.Errorf("exit %d; stderr:\n%s", code, stderr)
 	}
+	// The directory is taken before the input is read (issue 38 item 12):
+	// a second run is refused at once, not after it indexed its input.
+	missing := filepath.Join(t.TempDir(), "missing.warc.gz")
+	code, _, stderr = runCLI(t, "detect", "-q", "-d", dir, missing)
+	if code != 1 || !strings.Contains(stderr, "being written by another offtopic run") || strings.Contains(stderr, "missing.warc.gz") {
+		t.Errorf("the lock is not taken before the input is read: exit %d; stderr:\n%s", code, stderr)
+	}
 	if b, _ := os.ReadFile(filepath.Join(dir, "results.jsonl")); string(b) != "old\n" {
 		t.Errorf("results.jsonl was replaced: %.80q", b)
 	}
@@ -214,5 +225,44 @@ func TestOutDirLocked(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, ".offtopic.lock")); err == nil {
 		t.Error("the run left its lock behind")
+	}
+}
+
+// TestStderrEscapesTargetURIs: a target URI carrying terminal escapes
+// (ESC [ ... m, a bidi override) reaches stderr escaped, never raw (issue
+// 38, 12).
+func TestStderrEscapesTargetURIs(t *testing.T) {
+	var page bytes.Buffer
+	pz := gzip.NewWriter(&page)
+	pz.Write([]byte("<html><body><p>"))
+	pz.Write(bytes.Repeat([]byte("word "), 9<<20/5))
+	pz.Close()
+	in := filepath.Join(t.TempDir(), "esc.warc")
+	uri := "http://example.com/\x1b[2J\x1b]0;pwned\x07\u202e"
+	testcorpus.WriteWARC(t, in, []testcorpus.Response{{URI: uri, At: time.Date(2014, 1, 3, 3, 3, 20, 0, time.UTC), Status: 200,
+		Header: "Content-Encoding: gzip\r\n", Body: page.String()}})
+	code, _, stderr := runCLI(t, "detect", "-q", "-d", t.TempDir(), in)
+	if code != 0 || strings.ContainsAny(stderr, "\x1b\x07\u202e") || !strings.Contains(stderr, `http://example.com/\x1b[2J\x1b]0;pwned\a\u202e`) {
+		t.Errorf("exit %d; stderr:\n%q", code, stderr)
+	}
+}
+
+// TestKilledRunsTempFilesRemoved: the temporary files a run killed with
+// SIGKILL left (its run directory: index folders, spill files) are removed
+// by the next run, which leaves none of its own (issue 38 item 12).
+func TestKilledRunsTempFilesRemoved(t *testing.T) {
+	tmp := t.TempDir()
+	host, _ := os.Hostname()
+	killed := filepath.Join(tmp, "offtopic-run-123")
+	os.MkdirAll(filepath.Join(killed, "offtopic-index-1"), 0o755)
+	os.WriteFile(filepath.Join(killed, ".owner"), []byte(fmt.Sprintf("pid %d on %s since 2026-01-01T00:00:00Z\n", 1<<22+777, host)), 0o644)
+	os.WriteFile(filepath.Join(killed, "offtopic-spill-1.gob"), make([]byte, 1<<20), 0o644)
+	for _, args := range [][]string{{"detect", "-q", "-d", t.TempDir()}, {"timemap", "-d", t.TempDir()}} {
+		if code, _, stderr := runCLI(t, append(append(args, "--temp-dir", tmp), sampleFiles(t)...)...); code != 0 {
+			t.Fatalf("%s: exit %d: %s", args[0], code, stderr)
+		}
+		if ents, _ := os.ReadDir(tmp); len(ents) != 0 {
+			t.Errorf("%s: %d entries left in the temporary directory, the killed run's among them: %v", args[0], len(ents), ents)
+		}
 	}
 }

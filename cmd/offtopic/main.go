@@ -20,7 +20,9 @@ var version = "0.1.0-dev"
 
 func main() {
 	collectLessOften()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// A hangup (the terminal closed) ends a run as SIGINT and SIGTERM do:
+	// its temporary files are removed and its outputs left as they were.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	os.Exit(run(ctx, os.Args, os.Stdin, os.Stdout, os.Stderr))
 }
@@ -52,7 +54,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case status == exitInterrupted:
 		fmt.Fprintln(stderr, "offtopic: interrupted")
 	case err != nil:
-		fmt.Fprintln(stderr, "offtopic:", err)
+		fmt.Fprintln(stderr, "offtopic:", printable(err.Error()))
 	}
 	return status
 }

@@ -242,9 +242,39 @@ func (o *outputOptions) open(run *report.Run, stdout io.Writer) (*report.Outputs
 	return openOutputs(ds, run, stdout)
 }
 
+// reserve locks the directories of the outputs before the run reads its
+// input (see report.Outputs.Reserve); openReserved then opens them.
+func (o *outputOptions) reserve() (*report.Outputs, error) {
+	ds, err := o.destinations()
+	if err != nil {
+		return nil, err
+	}
+	out := &report.Outputs{}
+	for _, d := range ds {
+		if err := out.Reserve(d.path); err != nil {
+			out.Abort()
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// openReserved opens the outputs whose directories out reserved.
+func (o *outputOptions) openReserved(out *report.Outputs, run *report.Run, stdout io.Writer) (*report.Outputs, error) {
+	ds, err := o.destinations()
+	if err != nil {
+		return nil, err
+	}
+	return openInto(out, ds, run, stdout)
+}
+
 // openOutputs opens ds; on an error nothing is left open.
 func openOutputs(ds []destination, run *report.Run, stdout io.Writer) (*report.Outputs, error) {
-	out := &report.Outputs{}
+	return openInto(&report.Outputs{}, ds, run, stdout)
+}
+
+// openInto opens ds into out; on an error nothing is left open.
+func openInto(out *report.Outputs, ds []destination, run *report.Run, stdout io.Writer) (*report.Outputs, error) {
 	for _, d := range ds {
 		if err := out.Add(d.format, d.path, run, stdout); err != nil {
 			out.Abort()

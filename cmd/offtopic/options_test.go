@@ -40,7 +40,7 @@ func TestDetectOptionsParse(t *testing.T) {
 			args:     nil,
 			settings: def,
 			dests:    []destination{{"jsonl", "offtopic-out/results.jsonl"}, {"json", "offtopic-out/offtopic.json"}, {"csv", "offtopic-out/offtopic.csv"}},
-			client:   remote.ClientOptions{Version: version, PerHost: 4, RatePerHost: 5, Timeout: 30 * time.Second, MaxRetries: 4},
+			client:   remote.ClientOptions{Version: version, PerHost: 4, RatePerHost: 5, Timeout: 30 * time.Second, MaxRetries: 4, CacheMaxAge: remote.DefaultCacheMaxAge},
 		},
 		{
 			args: []string{"--tm", "cosine=0.2", "--plain", "--min-t0-words", "5", "--csv", "s.csv", "--retries", "0", "--rate", "0",
@@ -51,7 +51,7 @@ func TestDetectOptionsParse(t *testing.T) {
 				return s
 			}(),
 			dests:  []destination{{"csv", "s.csv"}},
-			client: remote.ClientOptions{Version: version, PerHost: -1, RatePerHost: -1, Timeout: 2 * time.Second, MaxRetries: -1, AllowPrivate: true},
+			client: remote.ClientOptions{Version: version, PerHost: -1, RatePerHost: -1, Timeout: 2 * time.Second, MaxRetries: -1, AllowPrivate: true, CacheMaxAge: remote.DefaultCacheMaxAge},
 			query:  remote.Query{From: "2005", Limit: 3, Filters: []string{"statuscode:200", "!mimetype:image"}},
 		},
 		{
@@ -59,7 +59,7 @@ func TestDetectOptionsParse(t *testing.T) {
 			settings: def,
 			dests: []destination{{"csv", "-"}, {"jsonl", "o/results.jsonl"}, {"json", "o/offtopic.json"}, {"csv", "o/offtopic.csv"},
 				{"jsonl", "r/results.jsonl"}, {"json", "r/offtopic.json"}, {"csv", "r/offtopic.csv"}, {"xlsx", "r/offtopic.xlsx"}, {"html", "r/offtopic.html"}},
-			client: remote.ClientOptions{Version: version, PerHost: 4, RatePerHost: 5, Timeout: 30 * time.Second, MaxRetries: 4},
+			client: remote.ClientOptions{Version: version, PerHost: 4, RatePerHost: 5, Timeout: 30 * time.Second, MaxRetries: 4, CacheMaxAge: remote.DefaultCacheMaxAge},
 		},
 	}
 	for _, tc := range tests {

@@ -51,7 +51,7 @@ func TestReadmeOTMTRule(t *testing.T) {
 	if threshold == 0 || !slices.Contains(args, "--csv") {
 		t.Fatalf("the README's OTMT line %q names no cosine threshold or no CSV", args)
 	}
-	if code, _, stderr := runCLI(t, append(args, "-q")...); code != 0 {
+	if code, _, stderr := runCLI(t, append([]string{args[0], "-q"}, args[1:]...)...); code != 0 {
 		t.Fatalf("offtopic %s: exit %d: %s", strings.Join(args, " "), code, stderr)
 	}
 	f, err := os.Open(args[slices.Index(args, "--csv")+1])

@@ -134,7 +134,8 @@ func (o *sourceOptions) openFiles(ctx context.Context, st *setup, files []string
 		src = seeds.Select(src)
 	}
 	pl := timemap.NewPayloads()
-	s := &source{src: src, read: pl.Read, close: func() { idx.Close(); pl.Close() }, inputs: absPaths(files), total: is.Captures, skipped: is.Skipped, cut: is.Cut}
+	s := &source{src: src, read: pl.Read, close: func() { idx.Close(); pl.Close() }, inputs: absPaths(files), total: is.Captures, skipped: is.Skipped, cut: is.Cut,
+		filesFailed: is.FilesFailed, files: len(files)}
 	if src != timemap.Source(idx) {
 		s.all = idx
 	}
@@ -184,6 +185,7 @@ func (o *sourceOptions) openRemote(k *sourceKind, st *setup, warn *warnings) (_ 
 		}
 	}()
 	mopts := o.client.mementoOptions()
+	mopts.Wants = similarity.NeedsPayload // a stylesheet listed by a CDX server is not fetched
 	counts := &remoteCounts{}
 	s := &source{client: client, close: cleanup, read: remote.MementoReader(client, mopts), counts: counts}
 	s.tmOpts = remote.TimeMapOptions{Canon: st.canon, ArchivePrefix: o.cdx.mementoPrefix, OnWarning: func(err error) {

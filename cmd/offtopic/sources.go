@@ -133,6 +133,7 @@ func (o *cdxOptions) open(doer remote.Doer, canon timemap.CanonMode) (*remote.CD
 type clientOptions struct {
 	cacheDir             string
 	noCache              bool
+	cacheMaxAge          time.Duration
 	perHost              int
 	rate                 float64
 	timeout              time.Duration
@@ -146,6 +147,8 @@ func (o *clientOptions) flags() []cli.Flag {
 			Usage: "cache `DIR` of fetched TimeMaps and mementos"},
 		&cli.BoolFlag{Name: "no-cache", Destination: &o.noCache, Category: catClient,
 			Usage: "fetch everything anew and keep nothing"},
+		&cli.DurationFlag{Name: "cache-max-age", Value: remote.DefaultCacheMaxAge, Destination: &o.cacheMaxAge, Category: catClient,
+			Usage: "ask again for cached answers but mementos older than `DURATION` (0: now)"},
 		&cli.IntFlag{Name: "per-host", Value: 4, Destination: &o.perHost, Category: catClient,
 			Usage: "at most `N` requests in flight to one archive host (0: no limit)"},
 		&cli.Float64Flag{Name: "rate", Value: 5, Destination: &o.rate, Category: catClient,
@@ -173,6 +176,8 @@ func (o *clientOptions) check() error {
 		return usagef("--rate %v: want 0 (no limit) or more", o.rate)
 	case o.perHost < 0:
 		return usagef("--per-host %d: want 0 (no limit) or more", o.perHost)
+	case o.cacheMaxAge < 0:
+		return usagef("--cache-max-age %v: want 0 (ask again now) or more", o.cacheMaxAge)
 	}
 	return nil
 }
@@ -191,6 +196,9 @@ func (o *clientOptions) options(hosts []string) remote.ClientOptions {
 	}
 	if opts.RatePerHost == 0 {
 		opts.RatePerHost = -1
+	}
+	if opts.CacheMaxAge = o.cacheMaxAge; opts.CacheMaxAge == 0 {
+		opts.CacheMaxAge = -1
 	}
 	return opts
 }
@@ -256,7 +264,9 @@ type source struct {
 	total   int
 	skipped int
 	cut     int // payloads longer than the body cap (see timemap.Stats.Cut)
-	client  *remote.Client
+	// filesFailed of files could not be read (each reported as it was met).
+	filesFailed, files int
+	client             *remote.Client
 	// counts are what the remote sources lost (nil for local sources).
 	counts *remoteCounts
 	// all is every TimeMap of local files when src selects some (seeds):
@@ -283,6 +293,15 @@ type remoteCounts struct {
 	pages      atomic.Int64 // linked TimeMap pages skipped
 }
 
+// unread is the error of a run some of whose input files could not be read
+// (each was reported as it was met), nil when all could.
+func (s *source) unread() error {
+	if s.filesFailed == 0 {
+		return nil
+	}
+	return fmt.Errorf("%d of %d input files could not be read (see above); the others' results are written", s.filesFailed, s.files)
+}
+
 // summary prints the remote source's figures: what the client did and what
 // was lost.
 func (s *source) summary(w io.Writer) {
@@ -290,8 +309,8 @@ func (s *source) summary(w io.Writer) {
 		return
 	}
 	cs := s.client.Stats()
-	fmt.Fprintf(w, "offtopic: %d requests (%d retries, %d failed), %d cache hits, %d cache misses, %d bytes fetched\n",
-		cs.Requests, cs.Retries, cs.Failures, cs.CacheHits, cs.CacheMisses, cs.Bytes)
+	fmt.Fprintf(w, "offtopic: %d requests (%d retries, %d failed), %d cache hits, %d cache misses, %d cached answers asked for again, %d bytes fetched\n",
+		cs.Requests, cs.Retries, cs.Failures, cs.CacheHits, cs.CacheMisses, cs.CacheRevalidated, cs.Bytes)
 	fmt.Fprintf(w, "offtopic: %d TimeMaps dropped for errors, %d without mementos, %d linked TimeMap pages skipped\n",
 		s.counts.dropped.Load(), s.counts.noMementos.Load(), s.counts.pages.Load())
 }

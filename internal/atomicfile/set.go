@@ -92,13 +92,22 @@ func CommitAll(files []*File) error {
 const LockName = ".offtopic.lock"
 
 // Lock is a directory held by this process for writing its outputs.
-type Lock struct{ path string }
+type Lock struct {
+	path string
+	// made is the directory LockDir created, removed on Release when the
+	// run left nothing in it.
+	made string
+}
 
 // LockDir holds dir (created if needed) for this process: a second run that
 // would write into it at the same time is refused, naming the process that
 // holds it. A lock left by a process of this host that no longer runs is
 // taken over.
 func LockDir(dir string) (*Lock, error) {
+	made := ""
+	if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
+		made = dir
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("create %s: %w", dir, err)
 	}
@@ -116,7 +125,7 @@ func LockDir(dir string) (*Lock, error) {
 				os.Remove(path)
 				return nil, fmt.Errorf("lock %s: %w", dir, werr)
 			}
-			return &Lock{path: path}, nil
+			return &Lock{path: path, made: made}, nil
 		}
 		if !errors.Is(err, os.ErrExist) {
 			return nil, fmt.Errorf("lock %s: %w", dir, err)
@@ -147,9 +156,13 @@ func stale(holder, host string) bool {
 	return p.Signal(syscall.Signal(0)) != nil && pid != os.Getpid()
 }
 
-// Release frees the directory.
+// Release frees the directory, and removes it if LockDir made it and the
+// run left nothing in it.
 func (l *Lock) Release() {
 	if l != nil {
 		os.Remove(l.path)
+		if l.made != "" {
+			os.Remove(l.made) // fails, as it should, when something was written
+		}
 	}
 }
