@@ -7,6 +7,7 @@ import (
 	"io"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/offtopic/offtopic/timemap"
@@ -23,6 +24,9 @@ type GoldLabel struct {
 	URIM string
 	// Off is true for off-topic (label 0 in the public gold standard).
 	Off bool
+	// Seed is the seed (the page) the capture is of, as the gold standard
+	// numbers it ("" where it does not: then its TimeMap is its seed).
+	Seed string
 }
 
 // Gold is a gold standard: labels by capture.
@@ -59,7 +63,7 @@ func ReadGoldTSV(r io.Reader, name string, warn func(error)) (Gold, error) {
 	conflicts := map[GoldKey]bool{}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	uriCol, labelCol, line := 2, 3, 0
+	idCol, uriCol, labelCol, line := 0, 2, 3, 0
 	for sc.Scan() {
 		line++
 		text := strings.TrimRight(sc.Text(), "\r")
@@ -74,6 +78,8 @@ func ReadGoldTSV(r io.Reader, name string, warn func(error)) (Gold, error) {
 					uriCol = i
 				case "label":
 					labelCol = i
+				case "id", "seed":
+					idCol = i
 				}
 			}
 			if _, ok := KeyOfURIM(f[min(uriCol, len(f)-1)]); !ok {
@@ -92,6 +98,9 @@ func ReadGoldTSV(r io.Reader, name string, warn func(error)) (Gold, error) {
 			return nil, fmt.Errorf("%s line %d: label %q is neither 0 nor 1", name, line, lab)
 		}
 		l := GoldLabel{URIM: f[uriCol], Off: lab == "0"}
+		if idCol != uriCol && idCol != labelCol && idCol < len(f) {
+			l.Seed = strings.TrimSpace(f[idCol])
+		}
 		if prev, ok := g[k]; ok && prev.Off != l.Off {
 			conflicts[k] = true
 			if warn != nil {
@@ -295,6 +304,68 @@ func (ev *Evaluation) ByLang() []LangConfusion {
 		return out[i].Lang < out[j].Lang
 	})
 	return out
+}
+
+// SeedConfusion is the confusion matrix of one seed's captures.
+type SeedConfusion struct {
+	Seed      string
+	Confusion Confusion
+}
+
+// BySeed tallies the verdicts of each seed (GoldLabel.Seed, or the
+// capture's TimeMap where the gold standard numbers no seeds), in seed
+// order (numerically where seeds are numbers).
+func (ev *Evaluation) BySeed() []SeedConfusion {
+	by := map[string]*SeedConfusion{}
+	for _, j := range ev.Judged {
+		seed := j.Gold.Seed
+		if seed == "" {
+			seed = j.Key.Key
+		}
+		sc := by[seed]
+		if sc == nil {
+			sc = &SeedConfusion{Seed: seed}
+			by[seed] = sc
+		}
+		if j.Result == nil {
+			sc.Confusion.Add(j.Gold.Off, !j.Gold.Off)
+		} else {
+			sc.Confusion.Add(j.Gold.Off, j.PredOff())
+		}
+	}
+	out := make([]SeedConfusion, 0, len(by))
+	for _, sc := range by {
+		out = append(out, *sc)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, errA := strconv.Atoi(out[i].Seed)
+		b, errB := strconv.Atoi(out[j].Seed)
+		if errA == nil && errB == nil {
+			return a < b
+		}
+		return out[i].Seed < out[j].Seed
+	})
+	return out
+}
+
+// MacroF1 is the mean of the seeds' F1 (see BySeed) over the seeds that
+// have an off-topic capture in the gold standard or in the results (a seed
+// with neither has no F1), and how many those are: one seed of hundreds of
+// captures cannot hide how the others fare, as it can in the F1 of all
+// captures together.
+func (ev *Evaluation) MacroF1() (float64, int) {
+	var sum float64
+	n := 0
+	for _, sc := range ev.BySeed() {
+		if c := sc.Confusion; c.TP+c.FP+c.FN > 0 {
+			sum += c.F1()
+			n++
+		}
+	}
+	if n == 0 {
+		return 0, 0
+	}
+	return sum / float64(n), n
 }
 
 // LangConfusion is the confusion matrix of the pages of one language.

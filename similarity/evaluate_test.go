@@ -154,3 +154,38 @@ func TestReadGoldConflicts(t *testing.T) {
 		})
 	}
 }
+
+// TestMacroF1: F1 by seed, averaged over the seeds with an off-topic
+// capture in the gold standard or the results; a seed without is left out.
+func TestMacroF1(t *testing.T) {
+	gold := "id\tdate\tURI\tlabel\n" +
+		"7\t20050101000000\thttp://a/1/20050101000000/http://big.org/\t1\n" +
+		"7\t20060101000000\thttp://a/1/20060101000000/http://big.org/\t0\n" +
+		"7\t20070101000000\thttp://a/1/20070101000000/http://big.org/\t0\n" +
+		"7\t20080101000000\thttp://a/1/20080101000000/http://big.org/\t0\n" +
+		"10\t20050101000000\thttp://a/1/20050101000000/http://small.org/\t1\n" +
+		"10\t20060101000000\thttp://a/1/20060101000000/http://small.org/\t1\n" +
+		"9\t20050101000000\thttp://a/1/20050101000000/http://quiet.org/\t1\n"
+	g, err := ReadGoldTSV(strings.NewReader(gold), "gold.tsv", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	results := []*TimeMapResult{
+		{Captures: []CaptureResult{cr("http://big.org/", "20050101000000", VerdictOn, 1), cr("http://big.org/", "20060101000000", VerdictOff, 0),
+			cr("http://big.org/", "20070101000000", VerdictOff, 0), cr("http://big.org/", "20080101000000", VerdictOff, 0)}},
+		{Captures: []CaptureResult{cr("http://small.org/", "20050101000000", VerdictOn, 1), cr("http://small.org/", "20060101000000", VerdictOff, 0)}},
+		{Captures: []CaptureResult{cr("http://quiet.org/", "20050101000000", VerdictOn, 1)}},
+	}
+	ev := Evaluate(g, results)
+	var seeds []string
+	for _, s := range ev.BySeed() {
+		seeds = append(seeds, s.Seed)
+	}
+	if strings.Join(seeds, " ") != "7 9 10" {
+		t.Errorf("seeds %q, want 7 9 10 in numeric order", seeds)
+	}
+	macro, n := ev.MacroF1()
+	if n != 2 || macro != 0.5 { // seed 7 all right (1), seed 10 one false positive (0), seed 9 left out
+		t.Errorf("macro F1 %v over %d seeds, want 0.5 over 2 (F1 of all captures %.3f)", macro, n, ev.Confusion.F1())
+	}
+}

@@ -177,6 +177,7 @@ func printEvaluation(w io.Writer, ev *similarity.Evaluation, measures string) {
 		fmt.Fprintln(w, "verdicts, off-topic is the positive class:")
 	}
 	fmt.Fprintf(w, "  %s\n", formatConfusion(ev.Confusion))
+	printSeeds(w, ev)
 	fmt.Fprintln(w, "ROC AUC of each measure's raw score:")
 	for _, m := range similarity.MeasureNames() {
 		if auc, ok := ev.AUC[m]; ok {
@@ -192,6 +193,29 @@ func printEvaluation(w io.Writer, ev *similarity.Evaluation, measures string) {
 		rule := similarity.Rule{{Measure: m, Value: def.Threshold}}
 		cm := similarity.ConfusionOf(ev.Judged, rule)
 		fmt.Fprintf(w, "  %-22s %s\n", rule.String(), formatConfusion(cm))
+	}
+}
+
+// worstSeeds is how many of the seeds with the lowest F1 printSeeds names.
+const worstSeeds = 3
+
+// printSeeds prints the F1 by seed (macro) and the seeds that fare worst.
+func printSeeds(w io.Writer, ev *similarity.Evaluation) {
+	macro, n := ev.MacroF1()
+	if n == 0 {
+		return
+	}
+	fmt.Fprintf(w, "  F1 by seed (macro) %.4f, over the %d seeds with an off-topic capture in the gold standard or the results\n", macro, n)
+	var wrong []similarity.SeedConfusion
+	for _, sc := range ev.BySeed() {
+		if c := sc.Confusion; c.FP+c.FN > 0 {
+			wrong = append(wrong, sc)
+		}
+	}
+	sort.SliceStable(wrong, func(i, j int) bool { return wrong[i].Confusion.F1() < wrong[j].Confusion.F1() })
+	for _, sc := range wrong[:min(worstSeeds, len(wrong))] {
+		c := sc.Confusion
+		fmt.Fprintf(w, "    lowest: seed %s F1=%.4f (TP=%d FP=%d FN=%d)\n", sc.Seed, c.F1(), c.TP, c.FP, c.FN)
 	}
 }
 
