@@ -12,9 +12,9 @@ import (
 // Other versions are rejected: a Document of an older format was extracted
 // by an older extract, whose Documents lack what later ones find (format 3
 // added Embedded, Redirect, Frames and Shell, and Text changed with them;
-// format 4 added Canonical, format 5 Partial), so it is to be extracted
+// format 4 added Canonical, format 5 Partial, format 6 Copyright), so it is to be extracted
 // again rather than read as if it were new.
-const docFormat = 5
+const docFormat = 6
 
 // AppendBinary appends the Document in a compact binary form to b (see
 // UnmarshalBinary), for what keeps extracted documents on disk between two
@@ -24,7 +24,7 @@ func (d *Document) AppendBinary(b []byte) ([]byte, error) {
 	for _, s := range []string{d.Title, d.Text, d.Chrome, d.Extractor, d.Lang, d.MediaType, d.Charset, d.CharsetFrom, d.TermsLang, d.PublishedFrom, d.Embedded, d.Redirect, d.Partial} {
 		b = appendString(b, s)
 	}
-	for _, n := range []int{d.WordCount, d.ContentWords, d.ByteCount, d.ContentTerms} {
+	for _, n := range []int{d.WordCount, d.ContentWords, d.ByteCount, d.ContentTerms, d.Copyright} {
 		b = binary.AppendVarint(b, int64(n))
 	}
 	b = append(b, boolByte(d.Shell)|boolByte(d.TextCut)<<1)
@@ -68,7 +68,7 @@ func (d *Document) UnmarshalBinary(b []byte) error {
 	for _, s := range []*string{&d.Title, &d.Text, &d.Chrome, &d.Extractor, &d.Lang, &d.MediaType, &d.Charset, &d.CharsetFrom, &d.TermsLang, &d.PublishedFrom, &d.Embedded, &d.Redirect, &d.Partial} {
 		*s = r.string()
 	}
-	for _, n := range []*int{&d.WordCount, &d.ContentWords, &d.ByteCount, &d.ContentTerms} {
+	for _, n := range []*int{&d.WordCount, &d.ContentWords, &d.ByteCount, &d.ContentTerms, &d.Copyright} {
 		*n = int(r.varint())
 	}
 	if flags := r.byte(); flags > 3 {

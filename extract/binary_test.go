@@ -19,6 +19,7 @@ func TestDocumentBinaryRoundTrip(t *testing.T) {
 		Redirect:      "http://example.org/new",
 		Frames:        []string{"http://example.org/top", "menu.html"},
 		Canonical:     []string{"http://example.org/2006/05/story.html"},
+		Copyright:     2016,
 		Shell:         true,
 		TextCut:       true,
 		Partial:       "gzip stream cut: 812 bytes decoded",

@@ -522,3 +522,58 @@ func scanTree(doc *html.Node, s *pageScan) {
 		return false
 	}, nil)
 }
+
+// copyrightYear returns the latest year the copyright notices of text name
+// ("© 2002-2016", "Copyright (c) 2011", "&copy; 2009 Site"; the year within
+// 40 bytes of the sign or word), 0 when none does.
+func copyrightYear(text string) int {
+	latest := 0
+	for i := 0; i < len(text); {
+		at, n := nextCopyright(text[i:])
+		if at < 0 {
+			break
+		}
+		i += at + n
+		tail := text[i:min(len(text), i+40)]
+		for k := 0; k+4 <= len(tail); k++ {
+			if y := yearAt(tail, k); y > 0 {
+				latest = max(latest, y)
+				k += 3
+			}
+		}
+	}
+	return latest
+}
+
+// nextCopyright finds the next copyright sign or word in s: its offset and
+// length, -1 when there is none.
+func nextCopyright(s string) (int, int) {
+	best, n := -1, 0
+	for _, sign := range [...]string{"©", "(c)", "(C)", "Copyright", "copyright", "COPYRIGHT"} {
+		if k := strings.Index(s, sign); k >= 0 && (best < 0 || k < best) {
+			best, n = k, len(sign)
+		}
+	}
+	return best, n
+}
+
+// yearAt returns the year of four digits at s[k:] (1990 to 2099) that no
+// other digit touches, 0 when there is none.
+func yearAt(s string, k int) int {
+	if k > 0 && isDigit(s[k-1]) || k+4 < len(s) && isDigit(s[k+4]) {
+		return 0
+	}
+	y := 0
+	for _, c := range []byte(s[k : k+4]) {
+		if !isDigit(c) {
+			return 0
+		}
+		y = 10*y + int(c-'0')
+	}
+	if y < 1990 || y > 2099 {
+		return 0
+	}
+	return y
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }

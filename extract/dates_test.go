@@ -335,3 +335,22 @@ func TestEventArchive(t *testing.T) {
 		t.Errorf("dates disagree with relevant.tsv: %d agree, %d disagree", agree, disagree)
 	}
 }
+
+func TestCopyrightYear(t *testing.T) {
+	tests := []struct {
+		text string
+		want int
+	}{
+		{"Copyright © 2002-2016 Afghanistan Independent Human Rights Commission", 2016},
+		{"© 2011 Amnesty International Togo Tous droits réservés", 2011},
+		{"Copyright (c) 2009, 2010 The Site. Last updated 14 March 2015", 2010}, // the stamp is no notice
+		{"Published 2017. Founded in 1998.", 0},
+		{"&copy; 12345 and © 1890 and © 2099", 2099},
+		{"", 0},
+	}
+	for _, tt := range tests {
+		if got := copyrightYear(tt.text); got != tt.want {
+			t.Errorf("copyrightYear(%q) = %d, want %d", tt.text, got, tt.want)
+		}
+	}
+}

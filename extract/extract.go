@@ -47,6 +47,10 @@ type Document struct {
 	// left out. Resolved as Redirect, each once, in page order. The text
 	// of <noframes> is never the page's when it has frames.
 	Frames []string `json:"frames,omitempty"`
+	// Copyright is the latest year the page's copyright notices name
+	// ("© 2002-2016 ..." names 2016), 0 when it has none: a page stating
+	// a year long after it was captured is not the page as it was then.
+	Copyright int `json:"copyright,omitempty"`
 	// Canonical are the addresses the page names as its own: its <link
 	// rel="canonical">, <meta property="og:url">, twitter:url and <meta
 	// name="url">, at most three, resolved as Redirect, each once, in page

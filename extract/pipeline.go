@@ -190,6 +190,7 @@ func readabilityWords(root *html.Node, maxWords int) (words string, n int, err e
 // already made, else nil). The language is that of the whole page.
 func finish(doc *Document, words string, toks *tokenized, chrome string, langHint string, opts Options) {
 	doc.Text, doc.Chrome = words, chrome
+	doc.Copyright = max(copyrightYear(words), copyrightYear(chrome))
 	if toks == nil {
 		toks = tokenize(words, 0)
 	}

@@ -107,8 +107,11 @@ const spamShare = 0.12
 // how it got there (step by step from the captures before it: drifted; at
 // once: replaced). The second value says why in plain words.
 func (r *reading) kindOf() (Kind, string) {
-	if r.named != "" {
+	switch {
+	case r.named != "":
 		return KindRedirected, "another page is served at this address"
+	case r.later:
+		return KindRedirected, "a later page is served at this address"
 	}
 	k, why := r.contentKind()
 	if rp := r.replay; rp != nil && rp.How != HowFrame && rp.Problem == "" {

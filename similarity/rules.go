@@ -47,6 +47,8 @@ import (
 //	                       as its own: another page is served here
 //	on   no threshold      no threshold of the paper's rule is crossed
 //	on   trimmed           shorter than t0, but what is left is t0's
+//	off  later page        not t0's, and its copyright names a year long
+//	                       after its capture: a later page is served here
 //	on   title kept        its words changed, its title keeps t0's
 //	on   step by step      its stories changed step by step from t0's
 //	on   new stories       shorter, its stories all new, but in the
@@ -82,6 +84,7 @@ var rules = []rule{
 	{"another page", VerdictOff, (*reading).anotherPage},
 	{"no threshold", VerdictOn, (*reading).noThreshold},
 	{"trimmed", VerdictOn, (*reading).trimmed},
+	{"later page", VerdictOff, (*reading).laterPage},
 	{"title kept", VerdictOn, (*reading).titleKept},
 	{"step by step", VerdictOn, (*reading).stepByStep},
 	{"new stories", VerdictOn, (*reading).newStories},
@@ -176,8 +179,9 @@ type reading struct {
 	kept        []Threshold
 	trimmedSize bool
 	// named is the other page's address when the capture is another page
-	// (see anotherPage).
+	// (see anotherPage); later says it is a later page (see laterPage).
 	named string
+	later bool
 }
 
 func (r *reading) p() *prepared  { return r.s.prep[r.i] }
@@ -444,6 +448,33 @@ func (r *reading) anotherPage() (string, bool) {
 // keeps a third of them from one capture to the next; two articles of one
 // subject share a few words.
 const sharesStories = 0.2
+
+// laterYears is how many years after a capture the copyright a page
+// states must be for the page to be a later one (a site puts next year in
+// its footer in December).
+const laterYears = 2
+
+// laterPage: a capture that is not t0's page (thresholds crossed) and
+// whose copyright names a year laterYears or more after its capture,
+// without the stories of the latest on-topic capture (see sharesStories),
+// is a later page served at this address (the archive replays another,
+// later capture: an old article in the site's frame of years later): its
+// title and subject, the site's, do not make it the page as captured. A
+// site whose footer was ahead already at t0 proves nothing. Its kind is
+// redirected away.
+func (r *reading) laterPage() (string, bool) {
+	p, t0 := r.p().doc, r.t0().doc
+	year, t0Year := r.s.tm.Captures[r.i].Time.Year(), r.s.tm.Captures[r.s.t0].Time.Year()
+	if p.Copyright < year+laterYears || t0.Copyright >= t0Year+laterYears {
+		return "", false
+	}
+	if c := roundScore(contentCosine(r.p(), r.s.prep[r.anchor])); c >= sharesStories {
+		return "", false
+	}
+	r.later = true
+	return fmt.Sprintf("its page states © %d, %d years after it was captured: a later page than the one captured, not t0's (%s)",
+		p.Copyright, p.Copyright-year, describe(r.kept, r.scores)), true
+}
 
 // titleKept is the least share of the shorter title's terms that the other
 // title holds for a capture to keep t0's title: the site's name.

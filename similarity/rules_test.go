@@ -144,6 +144,16 @@ var ruleCases = []ruleCase{
 	{rule: "trimmed", name: "a page trimmed to a fraction of t0 keeps t0's words",
 		pages:   []page{{content: span("story", 0, 200), chrome: menu}, {content: span("story", 0, 20)}},
 		verdict: VerdictOn, reason: "shorter than t0, but what is left is t0's page"},
+	{rule: "later page", name: "an old article in a frame of years after the capture, under t0's title words",
+		pages: []page{{content: span("story", 0, 80), chrome: menu + " copyright 2005", title: "Egypt live | Example"},
+			{content: span("story", 40, 120), chrome: menu + " copyright 2006", title: "Egypt live | Example"},
+			{content: span("old", 0, 80), chrome: menu + " copyright 2012", title: "Egypt: an old story | Example"}},
+		setup: func(in *Input) {
+			for i, y := range []int{2005, 2006, 2012} {
+				in.Docs[i].Copyright = y
+			}
+		},
+		verdict: VerdictOff, reason: "its page states © 2012, 5 years after it was captured"},
 	{rule: "title kept", name: "a page whose words changed keeps t0's title",
 		pages:   []page{{content: span("story", 0, 40), chrome: menu, title: "Human Rights Centre - Home"}, {content: span("other", 0, 40), title: "Human Rights Centre"}},
 		verdict: VerdictOn, reason: "its title keeps t0's"},
