@@ -123,6 +123,7 @@ func mediaType(ct string, payload []byte) string {
 func extractHTML(doc *Document, payload []byte, ct string, opts Options) {
 	text, cs, from := toUTF8(payload, ct, true)
 	doc.Charset, doc.CharsetFrom = cs, from
+	text = shownComments(text)
 	// The tree is what costs memory (a few hundred bytes a node): a page of
 	// more tags than MaxElements is parsed only up to there, so that what a
 	// worker holds is bounded whatever the payload.

@@ -1,0 +1,31 @@
+package extract
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestShownComments(t *testing.T) {
+	tests := []struct{ name, page, want string }{
+		{"a timeline in a code comment", `<div id="bar">Site</div><code class="hidden_elem" id="u_0_1"><!-- <div class="post"><p>Our statement today</p></div> --></code>`,
+			`<div id="bar">Site</div><code class="hidden_elem" id="u_0_1"> <div class="post"><p>Our statement today</p></div> </code>`},
+		{"spaces and case", "<CODE>\n <!--<p>a</p>-->\n</CODE>", "<CODE>\n <p>a</p>\n</CODE>"},
+		{"a comment of words, not markup, stays", `<code><!-- TODO fix --></code>`, `<code><!-- TODO fix --></code>`},
+		{"a comment outside code stays", `<div><!-- <p>old menu</p> --></div>`, `<div><!-- <p>old menu</p> --></div>`},
+		{"code with more than the comment stays", `<code>x = 1 <!-- <b>note</b> --></code>`, `<code>x = 1 <!-- <b>note</b> --></code>`},
+		{"unclosed", `<code><!-- <p>a</p>`, `<code><!-- <p>a</p>`},
+	}
+	for _, tt := range tests {
+		if got := string(shownComments([]byte(tt.page))); got != tt.want {
+			t.Errorf("%s: got %q, want %q", tt.name, got, tt.want)
+		}
+	}
+	// The page as a reader sees it: the timeline's words, not a blank page.
+	post := strings.Repeat("Protesters gathered in the square again today to demand the release of the journalists. ", 10)
+	page := `<html><head><title>Timeline</title></head><body><div id="blueBar"><a href="/">Site</a></div>` +
+		`<code class="hidden_elem"><!-- <div class="userContent"><p>` + post + `</p></div> --></code></body></html>`
+	doc := mustExtract(t, htmlHeader(), page)
+	if doc.ContentWords < 100 || !strings.Contains(doc.Text, "journalists") {
+		t.Errorf("timeline page: %d words of content, text %q", doc.ContentWords, doc.Text)
+	}
+}
