@@ -5,7 +5,6 @@ import (
 	"net/url"
 	"path"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -444,10 +443,10 @@ func (r *reading) anotherPage() (string, bool) {
 }
 
 // sharesStories is the least content cosine to the latest on-topic
-// capture of a page whose stories go on from it: a rotating front page
-// keeps a third of them from one capture to the next; two articles of one
-// subject share a few words.
-const sharesStories = 0.2
+// capture of a page whose stories go on from it: most of them are there
+// still, where two articles of one subject, or a live page and an old
+// article of its subject, share a fifth of their words.
+const sharesStories = 0.5
 
 // laterYears is how many years after a capture the copyright a page
 // states must be for the page to be a later one (a site puts next year in
@@ -744,16 +743,19 @@ func spellsHost(title, host string) string {
 
 // namesAnother returns the first address capture i names as its own (see
 // extract.Document.Canonical) that is an article's (see articleAddress)
-// and neither the capture's URI-R nor an address t0 named; "" when none.
+// and not the capture's URI-R; "" when none, or when t0 already named
+// another address than its own (a site that names its latest post so).
 func (s *scoring) namesAnother(i int) string {
 	own := s.tm.Captures[i].URIR
 	t0 := s.tm.Captures[s.t0].URIR
+	for _, u := range s.prep[s.t0].doc.Canonical {
+		if u = absolute(u, t0); u != "" && !sameAddress(u, t0) && !sameAddress(u, s.urir) {
+			return "" // a site whose pages name other addresses as their own from t0 on (its latest post)
+		}
+	}
 	for _, u := range s.prep[i].doc.Canonical {
 		u = absolute(u, own)
 		if u == "" || sameAddress(u, own) || sameAddress(u, s.urir) || !articleAddress(u) {
-			continue
-		}
-		if slices.ContainsFunc(s.prep[s.t0].doc.Canonical, func(t string) bool { return sameAddress(absolute(t, t0), u) }) {
 			continue
 		}
 		return u

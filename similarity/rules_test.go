@@ -169,6 +169,13 @@ var ruleCases = []ruleCase{
 		pages: []page{{content: strings.Repeat(lightWords(0, 150)+" ", 3), chrome: blogFrame},
 			{content: strings.Repeat(lightWords(0, 150)+" ", 3), chrome: blogFrame}, {content: span("cook", 0, 60), chrome: blogFrame}},
 		model: lightCollection, verdict: VerdictOff, reason: "nothing of t0's page is left"},
+	{rule: "nothing left", name: "a site naming its latest post as its own from t0 on: not another page",
+		pages: []page{{content: span("story", 0, 80), chrome: menu}, {content: span("other", 0, 80), chrome: menu}},
+		setup: func(in *Input) {
+			in.Docs[0].Canonical = []string{"http://example.org/2005/01/post-a.html"}
+			in.Docs[1].Canonical = []string{"http://example.org/2006/02/post-b.html"}
+		},
+		verdict: VerdictOff, reason: "nothing of t0's page is left"},
 	{rule: "nothing left", name: "a jump to other words",
 		pages: []page{{content: span("story", 0, 80), chrome: menu}, {content: span("story", 40, 120), chrome: menu},
 			{content: span("other", 0, 80)}},
