@@ -113,12 +113,24 @@ func checkKinds(t *testing.T, ev *Evaluation, sc map[GoldKey]Scenario) {
 	}
 }
 
+// realPhenomena are the phenomena scripts/phenomena/gen.py takes from real
+// collections (issue 33), each with the least share of its captures judged
+// right (see docs/quality.md): a blog's front page showing fewer, all new
+// posts is kept on-topic where its frame stays and its posts are of the
+// collection's subject, which the generator's text ads and categories
+// leave unclear for a fifth of them.
+var realPhenomena = map[string]float64{
+	"moved": 0.95, "bilingual": 0.98, "rotate-thin": 0.7, "hidden-text": 0.98, "splash": 0.95, "thin-t0": 0.98,
+}
+
 // TestQualityPhenomena scores a collection scripts/phenomena/gen.py makes
 // (redirects, frames, apps, shells, drift, injected spam, parked pages of
-// the site's own words), in $OFFTOPIC_PHENOMENA where that is set: F1 at
-// least 0.98 on every capture but those of drifting front pages and on
-// all, three quarters of drifted captures caught at least (see
-// docs/quality.md), and the kind named right for 90% of each kind.
+// the site's own words, and the phenomena of real collections), in
+// $OFFTOPIC_PHENOMENA where that is set: F1 at least 0.98 on every capture
+// but those of drifting front pages and of the phenomena of real
+// collections, and 0.97 on all; three quarters of drifted captures caught
+// at least; each phenomenon of real collections judged right as
+// realPhenomena says; and the kind named right for 90% of each kind.
 func TestQualityPhenomena(t *testing.T) {
 	dir := os.Getenv("OFFTOPIC_PHENOMENA")
 	if dir == "" {
@@ -137,7 +149,7 @@ func TestQualityPhenomena(t *testing.T) {
 			by[name] = &Confusion{}
 		}
 		by[name].Add(j.Gold.Off, j.PredOff())
-		if name != "drift" {
+		if _, real := realPhenomena[name]; name != "drift" && !real {
 			rest.Add(j.Gold.Off, j.PredOff())
 		}
 	}
@@ -150,15 +162,25 @@ func TestQualityPhenomena(t *testing.T) {
 		c := by[n]
 		t.Logf("%-15s TP=%d FP=%d TN=%d FN=%d", n, c.TP, c.FP, c.TN, c.FN)
 	}
-	t.Logf("all but drift: F1=%.4f", rest.F1())
+	t.Logf("all but drift and the phenomena of real collections: F1=%.4f", rest.F1())
 	if rest.F1() < 0.98 {
-		t.Errorf("F1 %.4f on every capture but drift's, want at least 0.98", rest.F1())
+		t.Errorf("F1 %.4f on every capture but drift's and the phenomena of real collections', want at least 0.98", rest.F1())
 	}
-	if f := ev.Confusion.F1(); f < 0.98 {
-		t.Errorf("F1 %.4f on every capture, want at least 0.98", f)
+	if f := ev.Confusion.F1(); f < 0.97 {
+		t.Errorf("F1 %.4f on every capture, want at least 0.97", f)
 	}
 	if d := by["drift"]; d != nil && float64(d.TP) < float64(d.TP+d.FN)*3/4 {
 		t.Errorf("%d of %d drifted captures caught, want three quarters at least", d.TP, d.TP+d.FN)
+	}
+	for name, least := range realPhenomena {
+		c := by[name]
+		if c == nil {
+			t.Errorf("no captures of %s in %s (made by an older scripts/phenomena/gen.py?)", name, dir)
+			continue
+		}
+		if right, all := c.TP+c.TN, c.TP+c.TN+c.FP+c.FN; float64(right) < least*float64(all) {
+			t.Errorf("%s: %d of %d captures judged right, want %.0f%% at least", name, right, all, 100*least)
+		}
 	}
 	checkKinds(t, ev, sc)
 }
