@@ -337,7 +337,7 @@ func (r *reading) splash() (string, bool) {
 		return "", false // "under construction": a message, however short
 	}
 	switch {
-	case len(r.s.siteWords(r.i)) > 0:
+	case len(r.s.siteWords(r.i, r.p().doc.TermsLang)) > 0:
 		return fmt.Sprintf("a splash page: no words of its own, and its title %q names the site: the site's entrance, not another page", d.Title), true
 	case r.s.keepsTitle(r.i, r.s.t0), r.anchor != r.s.t0 && r.s.keepsTitle(r.i, r.anchor):
 		return fmt.Sprintf("a splash page: no words of its own, and its title %q keeps the site's: the site's entrance, not another page", d.Title), true
@@ -624,11 +624,14 @@ func (r *reading) stepFrom(j int, c float64) bool {
 // carries: "Al Jazeera" of aljazeera.net) do not count, unless a title is
 // nothing else (a front page titled by the site's name).
 func (s *scoring) keepsTitle(i, j int) bool {
-	a, b := s.titleTerms(i), s.titleTerms(j)
+	// Both titles read in j's language: stemmed in two, one word makes two
+	// terms ("International" of a Romanian page and of its English one).
+	lang := s.prep[j].doc.TermsLang
+	a, b := s.titleTerms(i, lang), s.titleTerms(j, lang)
 	if len(a) == 0 || len(b) == 0 {
 		return false
 	}
-	if sa, sb := without(a, s.siteWords(i)), without(b, s.siteWords(j)); len(sa) > 0 && len(sb) > 0 {
+	if sa, sb := without(a, s.siteWords(i, lang)), without(b, s.siteWords(j, lang)); len(sa) > 0 && len(sb) > 0 {
 		a, b = sa, sb
 	}
 	if len(a) > len(b) {
@@ -643,31 +646,40 @@ func (s *scoring) keepsTitle(i, j int) bool {
 	return float64(n) >= titleKept*float64(len(a))
 }
 
-// titleTerms returns the set of the terms of capture i's title.
-func (s *scoring) titleTerms(i int) map[string]bool {
+// titleTerms returns the set of the terms of capture i's title in the
+// language lang (worked out once in the capture's own).
+func (s *scoring) titleTerms(i int, lang string) map[string]bool {
 	p := s.prep[i]
+	if lang != p.doc.TermsLang {
+		return termSet(p.doc.Title, lang)
+	}
 	if p.title == nil {
-		p.title = map[string]bool{}
-		for _, t := range extract.Terms(p.doc.Title, p.doc.TermsLang) {
-			p.title[t] = true
-		}
+		p.title = termSet(p.doc.Title, lang)
 	}
 	return p.title
 }
 
-// siteWords returns the terms of capture i's title that spell the site's
-// address (see spellsHost), worked out once.
-func (s *scoring) siteWords(i int) map[string]bool {
+// siteWords returns the terms, in the language lang, of capture i's title
+// that spell the site's address (see spellsHost; worked out once in the
+// capture's own language).
+func (s *scoring) siteWords(i int, lang string) map[string]bool {
 	p := s.prep[i]
+	if lang != p.doc.TermsLang {
+		return termSet(spellsHost(p.doc.Title, s.host), lang)
+	}
 	if p.site == nil {
-		p.site = map[string]bool{}
-		if words := spellsHost(p.doc.Title, s.host); words != "" {
-			for _, t := range extract.Terms(words, p.doc.TermsLang) {
-				p.site[t] = true
-			}
-		}
+		p.site = termSet(spellsHost(p.doc.Title, s.host), lang)
 	}
 	return p.site
+}
+
+// termSet is the set of the terms of text in the language lang.
+func termSet(text, lang string) map[string]bool {
+	set := map[string]bool{}
+	for _, t := range extract.Terms(text, lang) {
+		set[t] = true
+	}
+	return set
 }
 
 // without returns the members of a that are not in b.
