@@ -756,13 +756,14 @@ func spellsHost(title, host string) string {
 // namesAnother returns the first address capture i names as its own (see
 // extract.Document.Canonical) that is an article's (see articleAddress)
 // and not the capture's URI-R; "" when none, or when t0 already named
-// another address than its own (a site that names its latest post so).
+// another article's address as its own (a site that names its latest post
+// so; a t0 naming its site's front page proves nothing).
 func (s *scoring) namesAnother(i int) string {
 	own := s.tm.Captures[i].URIR
 	t0 := s.tm.Captures[s.t0].URIR
 	for _, u := range s.prep[s.t0].doc.Canonical {
-		if u = absolute(u, t0); u != "" && !sameAddress(u, t0) && !sameAddress(u, s.urir) {
-			return "" // a site whose pages name other addresses as their own from t0 on (its latest post)
+		if u = absolute(u, t0); u != "" && !sameAddress(u, t0) && !sameAddress(u, s.urir) && articleAddress(u) {
+			return "" // a site whose pages name other articles as their own from t0 on (its latest post)
 		}
 	}
 	for _, u := range s.prep[i].doc.Canonical {

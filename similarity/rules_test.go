@@ -129,6 +129,14 @@ var ruleCases = []ruleCase{
 			in.Docs[2].Canonical = []string{"http://example.org/2006/05/an-old-story.html"}
 		},
 		verdict: VerdictOff, reason: "it names http://example.org/2006/05/an-old-story.html as its own address"},
+	{rule: "another page", name: "t0 named the site's front page as its own, the capture an old article",
+		pages: []page{{content: span("story", 0, 80), chrome: menu, title: "Egypt live | Example"},
+			{content: span("old", 0, 80), chrome: menu, title: "Egypt: an old story | Example"}},
+		setup: func(in *Input) {
+			in.Docs[0].Canonical = []string{"http://example.org/"}
+			in.Docs[1].Canonical = []string{"http://example.org/2006/05/an-old-story.html"}
+		},
+		verdict: VerdictOff, reason: "it names http://example.org/2006/05/an-old-story.html as its own address"},
 	{rule: "another page", name: "an old article of the site close to t0's subject, no threshold crossed",
 		pages: []page{{content: span("story", 0, 80), chrome: menu, title: "Egypt live | Example"},
 			{content: span("story", 40, 120), chrome: menu, title: "Egypt live | Example"},
