@@ -329,7 +329,7 @@ type keeper struct {
 	read    map[int]bool
 }
 
-func (k *keeper) Keep(file int, e Entry) { k.entries[file] = append(k.entries[file], e) }
+func (k *keeper) Keep(file int, e Entry)    { k.entries[file] = append(k.entries[file], e) }
 func (k *keeper) Read(file int, whole bool) { k.read[file] = whole }
 
 // TestIndexRecall: the entries Keep hears of a run, given back by Recall
