@@ -1,0 +1,75 @@
+package report
+
+import (
+	"time"
+
+	"github.com/offtopic/offtopic/similarity"
+)
+
+// Review is what a collection's state adds to a run's reports: the
+// curator's decisions, shown beside the verdicts and not asked again, and
+// what is new since the previous run (captures first seen, verdicts that
+// changed, TimeMaps first seen). The state fills it while the run emits
+// results: a capture's entries are in place before its TimeMap is written.
+type Review struct {
+	// Since is when the previous run started; zero on a state's first run
+	// (then nothing is new: everything is).
+	Since time.Time
+	// Decisions are the curator's, by capture.
+	Decisions map[similarity.GoldKey]Decision
+	// New holds the captures first seen in this run.
+	New map[similarity.GoldKey]bool
+	// Changed holds, for each capture whose verdict changed in this run, the
+	// verdict it had.
+	Changed map[similarity.GoldKey]string
+	// NewTimeMaps holds the keys of the TimeMaps first seen in this run.
+	NewTimeMaps map[string]bool
+}
+
+// Decision is one curator decision as a state keeps it.
+type Decision struct {
+	// Decision is DecisionOn, DecisionOff or DecisionUnsure.
+	Decision string
+	// Who imported it, When it was made (the decisions file's time), From
+	// which file.
+	Who  string
+	When time.Time
+	From string
+}
+
+// NewReview returns an empty review of a run after the one at since.
+func NewReview(since time.Time) *Review {
+	return &Review{Since: since, Decisions: map[similarity.GoldKey]Decision{}, New: map[similarity.GoldKey]bool{},
+		Changed: map[similarity.GoldKey]string{}, NewTimeMaps: map[string]bool{}}
+}
+
+// news says whether c is new since the previous run (first seen, or its
+// verdict changed) and the verdict it had ("" when first seen).
+func (rv *Review) news(c *similarity.CaptureResult) (isNew bool, was string) {
+	if rv == nil || rv.Since.IsZero() {
+		return false, ""
+	}
+	k := similarity.KeyOf(c)
+	if was, ok := rv.Changed[k]; ok {
+		return true, was
+	}
+	return rv.New[k], ""
+}
+
+// decision is the curator's decision on c, "" when there is none.
+func (rv *Review) decision(c *similarity.CaptureResult) (Decision, bool) {
+	if rv == nil {
+		return Decision{}, false
+	}
+	d, ok := rv.Decisions[similarity.KeyOf(c)]
+	return d, ok
+}
+
+// DecisionsMap is the decisions as prune and evaluate take them.
+func (rv *Review) DecisionsMap() map[similarity.GoldKey]string {
+	out := make(map[similarity.GoldKey]string, len(rv.Decisions))
+	for k, d := range rv.Decisions {
+		out[k] = d.Decision
+	}
+	return out
+}
