@@ -111,7 +111,7 @@ func LockDir(dir string) (*Lock, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("create %s: %w", dir, err)
 	}
-	return lock(filepath.Join(dir, LockName), dir)
+	return lock(filepath.Join(dir, LockName), dir, made)
 }
 
 // LockFile holds path for this process as LockDir holds a directory, by a
@@ -121,11 +121,12 @@ func LockFile(path string) (*Lock, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, fmt.Errorf("create %s: %w", filepath.Dir(path), err)
 	}
-	return lock(path+".lock", path)
+	return lock(path+".lock", path, "")
 }
 
-// lock creates the lock file path for what, or says who holds it.
-func lock(path, what string) (*Lock, error) {
+// lock creates the lock file path for what, or says who holds it; made is
+// the directory to remove on Release if left empty ("": none).
+func lock(path, what, made string) (*Lock, error) {
 	host, _ := os.Hostname()
 	me := fmt.Sprintf("pid %d on %s since %s\n", os.Getpid(), host, time.Now().UTC().Format(time.RFC3339))
 	for attempt := 0; attempt < 2; attempt++ {
