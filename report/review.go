@@ -73,3 +73,56 @@ func (rv *Review) DecisionsMap() map[similarity.GoldKey]string {
 	}
 	return out
 }
+
+// htmlNews is what the HTML report's overview says is new since the
+// previous run, and of the state's decisions.
+type htmlNews struct {
+	Since                        string
+	Captures, Off, Changed, Pages int
+	Decided, Against             int
+}
+
+// review notes what of r is new and which of its captures the curator
+// decided (row id is r's row).
+func (h *HTMLWriter) review(id int, r *similarity.TimeMapResult) {
+	rv := h.run.Review
+	if rv == nil {
+		return
+	}
+	news := false
+	if rv.NewTimeMaps[r.Key] && !rv.Since.IsZero() {
+		h.news.Pages++
+		news = true
+	}
+	for i := range r.Captures {
+		c := &r.Captures[i]
+		if isNew, was := rv.news(c); isNew {
+			news = true
+			if was != "" {
+				h.news.Changed++
+			} else {
+				h.news.Captures++
+				if c.Verdict == similarity.VerdictOff {
+					h.news.Off++
+				}
+			}
+		}
+		if d, ok := rv.decision(c); ok {
+			k := similarity.KeyOf(c)
+			h.decided = append(h.decided, [5]any{k.Key + " " + k.TS, d.Decision, c.URIM, c.URIR, id})
+			h.news.Decided++
+			if against(d.Decision, c.Verdict) {
+				h.news.Against++
+			}
+		}
+	}
+	if news {
+		h.newRows = append(h.newRows, id)
+	}
+}
+
+// against reports whether a decision disagrees with a verdict (on-topic
+// against off-topic or the other way; unsure and not scored never do).
+func against(decision, verdict string) bool {
+	return (decision == DecisionOn || decision == DecisionOff) && (verdict == similarity.VerdictOn || verdict == similarity.VerdictOff) && decision != verdict
+}

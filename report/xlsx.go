@@ -94,6 +94,8 @@ type XLSXWriter struct {
 
 	f    *excelize.File
 	caps *excelize.StreamWriter
+	// news is what the New sheet lists (a collection's state).
+	news []xlsxNews
 	// spool holds each TimeMap's results as a JSON line until Close writes
 	// the Captures sheet in the order of the TimeMaps sheet; spoolPath is
 	// the file to remove at Close ("" when it was unlinked at once).
@@ -384,6 +386,7 @@ func (x *XLSXWriter) Write(r *similarity.TimeMapResult) error {
 	if off > 0 {
 		x.top.offer(r, off, on+off)
 	}
+	x.noteNews(r)
 	return nil
 }
 
@@ -461,7 +464,10 @@ func (x *XLSXWriter) captureRow(c *similarity.CaptureResult, t0Excerpt string) e
 	if x.audit != nil {
 		x.auditCells(c, set)
 	}
-	// the curator's decision stays empty
+	// the curator's decision: the collection state's, else empty
+	if d, ok := x.run.Review.decision(c); ok {
+		set(DecisionColumn, text(d.Decision))
+	}
 	set("reason", text(c.Reason))
 	set("title", text(c.Title))
 	set("excerpt", text(cutText(c.Excerpt, XLSXExcerptChars)))
@@ -536,6 +542,9 @@ func (x *XLSXWriter) Close() error {
 	}
 	if err := x.summary(); err != nil {
 		return fmt.Errorf("xlsx report: Summary sheet: %w", err)
+	}
+	if err := x.newsSheet(); err != nil {
+		return fmt.Errorf("xlsx report: New sheet: %w", err)
 	}
 	if err := x.save(); err != nil {
 		return fmt.Errorf("xlsx report: %w", err)
