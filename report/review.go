@@ -77,9 +77,9 @@ func (rv *Review) DecisionsMap() map[similarity.GoldKey]string {
 // htmlNews is what the HTML report's overview says is new since the
 // previous run, and of the state's decisions.
 type htmlNews struct {
-	Since                        string
+	Since                         string
 	Captures, Off, Changed, Pages int
-	Decided, Against             int
+	Decided, Against              int
 }
 
 // review notes what of r is new and which of its captures the curator
