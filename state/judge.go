@@ -349,6 +349,7 @@ func (r *Run) commit(outputs []string) error {
 		return r.keepErr
 	}
 	r.info.ID, r.info.Started, r.info.Files = r.id, r.started, len(r.files)
+	var read []fileRow
 	for i, f := range r.rows {
 		if !r.fresh[i] {
 			continue
@@ -359,13 +360,17 @@ func (r *Run) commit(outputs []string) error {
 			continue
 		}
 		f.captures = r.kept[i]
+		read = append(read, f)
+	}
+	// Files replaced first: a file changed in place keeps its path.
+	if err := r.w.dropFiles(r.drop); err != nil {
+		return err
+	}
+	for _, f := range read {
 		r.info.NewFiles++
 		if err := r.w.putFile(f, r.id); err != nil {
 			return err
 		}
-	}
-	if err := r.w.dropFiles(r.drop); err != nil {
-		return err
 	}
 	for _, key := range r.removed {
 		if err := r.w.dropTimeMap(key); err != nil {

@@ -232,11 +232,11 @@ type keeper Run
 // Keep implements timemap.Keeper: the index calls it serialised.
 func (k *keeper) Keep(file int, e timemap.Entry) {
 	r := (*Run)(k)
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	if r.keepErr != nil {
 		return
 	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
 	if err := r.w.putEntry(r.rows[file].id, &e); err != nil {
 		r.keepErr = fmt.Errorf("keep %s: %w", r.files[file], err)
 	}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/offtopic/offtopic/extract"
 	"github.com/offtopic/offtopic/internal/testcorpus"
@@ -141,5 +142,117 @@ func TestSecondRunRefused(t *testing.T) {
 	}
 	if _, err := os.Stat(path); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestShrunkChangedAborted: a file no longer given, a file changed in
+// place, and a run aborted after it judged: each next run gives what a run
+// without a state over the same files gives.
+func TestShrunkChangedAborted(t *testing.T) {
+	dir := t.TempDir()
+	var files []string
+	src, _ := filepath.Glob("../testdata/sample/*.warc.gz")
+	for _, f := range src {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(dir, filepath.Base(f))
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, p)
+	}
+	path := filepath.Join(dir, DefaultName)
+	withState(t, path, files)
+	// A run over all but the first file.
+	if got, _ := withState(t, path, files[1:]); got != full(t, files[1:]) {
+		t.Error("run without a file differs from a run over the others")
+	}
+	// The last file replaced by the first's content, under its own name.
+	b, _ := os.ReadFile(files[0])
+	if err := os.WriteFile(files[2], b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, run := withState(t, path, files)
+	if got != full(t, files) {
+		t.Error("run after a file changed in place differs from a run over the files")
+	}
+	if info := run.Info(); info.NewFiles != 2 {
+		t.Errorf("after one file dropped and one changed, %d files read, want 2", info.NewFiles)
+	}
+	// A run that judged and was aborted leaves the state as it was.
+	st, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := st.Begin(context.Background(), files[:2], Options{Settings: "test", EachCollection: true,
+		Index: timemap.IndexOptions{Workers: 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := config()
+	cfg.ReadPayload = timemap.NewPayloads().Read
+	if _, err := r.Judge(context.Background(), cfg, func(*similarity.TimeMapResult) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	r.Abort()
+	st.Close()
+	again, run := withState(t, path, files)
+	if !run.Unchanged() || again != got {
+		t.Errorf("after an aborted run: unchanged %v, results as before %v", run.Unchanged(), again == got)
+	}
+}
+
+// TestDecisions: decisions taken in are kept with who, when and from which
+// file, a later file decides again, and one the verdicts disagree with is
+// listed.
+func TestDecisions(t *testing.T) {
+	files, _ := filepath.Glob("../testdata/sample/*.warc.gz")
+	path := filepath.Join(t.TempDir(), DefaultName)
+	_, _ = withState(t, path, files)
+	rs, err := similarity.DetectFiles(context.Background(), files, config())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var on, off similarity.GoldKey
+	for _, r := range rs {
+		for i := range r.Captures {
+			switch r.Captures[i].Verdict {
+			case similarity.VerdictOn:
+				on = similarity.KeyOf(&r.Captures[i])
+			case similarity.VerdictOff:
+				off = similarity.KeyOf(&r.Captures[i])
+			}
+		}
+	}
+	st, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	ctx := context.Background()
+	when := time.Date(2026, 11, 25, 14, 30, 0, 0, time.UTC)
+	sum, err := st.ImportDecisions(ctx, "week1.csv", map[similarity.GoldKey]string{on: "on-topic", off: "off-topic"}, "ann", when)
+	if err != nil || sum.New != 2 {
+		t.Fatalf("first import: %+v, %v", sum, err)
+	}
+	sum, err = st.ImportDecisions(ctx, "week2.csv", map[similarity.GoldKey]string{on: "off-topic", off: "off-topic"}, "bob", when.Add(7*24*time.Hour))
+	if err != nil || sum.Changed != 1 || sum.Same != 1 {
+		t.Fatalf("second import: %+v, %v", sum, err)
+	}
+	ds, err := st.Decisions(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := ds[on]; d.Decision != "off-topic" || d.Who != "bob" || !d.When.Equal(when.Add(7*24*time.Hour)) || filepath.Base(d.From) != "week2.csv" {
+		t.Errorf("decision %+v", d)
+	}
+	cs, err := st.Contradictions(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cs) != 1 || cs[0].Key != on || cs[0].Verdict != similarity.VerdictOn {
+		t.Errorf("contradictions %+v, want the on-topic capture decided off-topic", cs)
 	}
 }
