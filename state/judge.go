@@ -32,7 +32,6 @@ func (r *Run) findDirty(ctx context.Context) error {
 			return err
 		}
 		r.cur[tm.Key] = &currentTimeMap{collection: r.collectionOf(tm), fp: fingerprint(h, tm)}
-		r.keys = append(r.keys, tm.Key)
 	}
 	changed := map[string]bool{} // judged again or gone
 	dirtyColl := map[string]bool{}
@@ -48,6 +47,51 @@ func (r *Run) findDirty(ctx context.Context) error {
 			c.dirty, changed[key], dirtyColl[c.collection] = true, true, true
 		}
 	}
+	r.spread(changed, dirtyColl)
+	return nil
+}
+
+// dirtyFromNew marks the TimeMaps to judge again when files were only
+// added: those the new files touch, every TimeMap of their collections (and
+// of the collections of the new files) and those whose replay leads into
+// one judged again; then it notes which TimeMaps need their documents: those
+// and where their replay leads.
+func (r *Run) dirtyFromNew() error {
+	r.cur = map[string]*currentTimeMap{}
+	for key, st := range r.stored {
+		r.cur[key] = &currentTimeMap{collection: st.collection, fp: st.fp}
+	}
+	changed, dirtyColl := map[string]bool{}, map[string]bool{}
+	for coll := range r.newColls {
+		dirtyColl[coll] = true
+	}
+	for key := range r.touched {
+		c := r.cur[key]
+		if c == nil {
+			c = &currentTimeMap{}
+			r.cur[key] = c
+		} else {
+			dirtyColl[c.collection] = true
+		}
+		c.dirty, changed[key] = true, true
+	}
+	r.spread(changed, dirtyColl)
+	var noted []string
+	for key, c := range r.cur {
+		if !c.dirty {
+			continue
+		}
+		noted = append(noted, key)
+		if st := r.stored[key]; st != nil {
+			noted = append(noted, st.refs...)
+		}
+	}
+	return r.w.noteKeys(noted)
+}
+
+// spread marks dirty every TimeMap of a collection in dirtyColl and every
+// TimeMap whose replay leads into one changed, until nothing more changes.
+func (r *Run) spread(changed, dirtyColl map[string]bool) {
 	for more := true; more; {
 		more = false
 		for key, c := range r.cur {
@@ -60,7 +104,6 @@ func (r *Run) findDirty(ctx context.Context) error {
 			c.dirty, changed[key], dirtyColl[c.collection], more = true, true, true, true
 		}
 	}
-	return nil
 }
 
 // collectionOf is the collection whose model judges tm (as
@@ -72,8 +115,10 @@ func (r *Run) collectionOf(tm *timemap.TimeMap) string {
 	return timemap.ArchiveItCollection(tm.Captures[0].Loc.File)
 }
 
-// fingerprint is a digest of everything of tm that scoring reads: every
-// field of every capture, its note (the extracted document) included.
+// fingerprint is a digest of everything of tm that scoring reads but the
+// notes: every field of every capture. A note is made of its record, which
+// the file's identity covers, under the settings, which the state's
+// settings cover.
 func fingerprint(h hash.Hash, tm *timemap.TimeMap) []byte {
 	h.Reset()
 	var n [8]byte
@@ -113,7 +158,6 @@ func fingerprint(h hash.Hash, tm *timemap.TimeMap) []byte {
 		}
 		str(c.URIM)
 		str(c.Error)
-		str(c.Note)
 	}
 	return h.Sum(nil)
 }
@@ -168,8 +212,10 @@ func (r *Run) Judge(ctx context.Context, cfg similarity.Config, emit func(*simil
 	return m.stats, nil
 }
 
-// prepared notes where a judged TimeMap's replay leads.
+// prepared notes a judged TimeMap's collection, fingerprint and where its
+// replay leads.
 func (r *Run) prepared(in *similarity.Input) {
+	fp := fingerprint(sha256.New(), in.TimeMap)
 	var keys []string
 	for _, ref := range in.Refs {
 		if ref.Key != "" && ref.Key != in.TimeMap.Key {
@@ -179,6 +225,8 @@ func (r *Run) prepared(in *similarity.Input) {
 	slices.Sort(keys)
 	r.mu.Lock()
 	r.refs[in.TimeMap.Key] = slices.Compact(keys)
+	c := r.cur[in.TimeMap.Key]
+	c.collection, c.fp = r.collectionOf(in.TimeMap), fp
 	r.mu.Unlock()
 }
 

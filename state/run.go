@@ -58,9 +58,10 @@ type Run struct {
 	idx       *timemap.Index
 	stored    map[string]*storedTimeMap
 	cur       map[string]*currentTimeMap
-	keys      []string // current keys, sorted
 	removed   []string
 	refs      map[string][]string // refs of the TimeMaps judged, by key
+	touched   map[string]bool     // keys of the entries of the files read
+	newColls  map[string]bool     // collections of the files read
 	review    *report.Review
 	info      RunInfo
 }
@@ -120,10 +121,76 @@ func (r *Run) begin(ctx context.Context) error {
 	if r.unchanged {
 		return nil
 	}
-	if err := r.index(ctx); err != nil {
+	if err := r.readNew(ctx); err != nil {
 		return err
 	}
+	if r.stored, err = r.w.timeMaps(); err != nil {
+		return err
+	}
+	// Files only added after those read before (a crawl's new files): only
+	// the TimeMaps they touch changed, nothing else needs its documents.
+	appended := r.appended()
+	if appended {
+		if err := r.dirtyFromNew(); err != nil {
+			return err
+		}
+	}
+	if err := r.index(ctx, appended); err != nil {
+		return err
+	}
+	if appended {
+		return nil
+	}
 	return r.findDirty(ctx)
+}
+
+// readNew reads the files new or changed since the state last read them,
+// keeping their entries (they are recalled with the others afterwards) and
+// noting the TimeMaps they touch.
+func (r *Run) readNew(ctx context.Context) error {
+	var sub []string
+	var at []int
+	for i, f := range r.files {
+		if r.fresh[i] {
+			sub, at = append(sub, f), append(at, i)
+		}
+	}
+	if len(sub) == 0 {
+		return nil
+	}
+	r.touched, r.newColls = map[string]bool{}, map[string]bool{}
+	for _, f := range sub {
+		if r.opts.EachCollection {
+			r.newColls[timemap.ArchiveItCollection(f)] = true
+		}
+	}
+	opts := r.opts.Index
+	opts.Keep = &newKeeper{r: r, at: at}
+	idx, err := timemap.BuildIndex(ctx, sub, opts)
+	if err != nil {
+		return err
+	}
+	idx.Close()
+	return r.keepErr
+}
+
+// appended reports whether the files read are only added after those the
+// state holds (none gone or changed; each new file after every known one in
+// the order of the inputs, so that no revisit of a known file can be
+// resolved otherwise than before).
+func (r *Run) appended() bool {
+	if len(r.drop) > 0 || len(r.stored) == 0 {
+		return false
+	}
+	seenNew := false
+	for i := range r.files {
+		if r.fresh[i] {
+			seenNew = true
+		} else if seenNew {
+			return false
+		}
+	}
+	return true
 }
 
 // classify matches the inputs with the files the state read: a file of the
@@ -202,22 +269,19 @@ func absPath(path string) string {
 
 // index builds the capture index: new files read (their entries kept),
 // known ones recalled.
-func (r *Run) index(ctx context.Context) error {
+func (r *Run) index(ctx context.Context, notedOnly bool) error {
 	opts := r.opts.Index
 	opts.Recall = func(fi int, path string) ([]timemap.Entry, bool) {
-		if r.fresh[fi] {
-			return nil, false
-		}
 		r.mu.Lock()
 		defer r.mu.Unlock()
-		es, err := r.w.fileEntries(r.rows[fi].id)
+		es, err := r.w.fileEntries(r.rows[fi].id, notedOnly)
 		if err != nil {
 			r.keepErr = errors.Join(r.keepErr, fmt.Errorf("recall %s: %w", path, err))
 			return nil, false
 		}
 		return es, true
 	}
-	opts.Keep = (*keeper)(r)
+	opts.Keep = nil
 	idx, err := timemap.BuildIndex(ctx, r.files, opts)
 	if err != nil {
 		return err
@@ -226,25 +290,30 @@ func (r *Run) index(ctx context.Context) error {
 	return r.keepErr
 }
 
-// keeper stores the entries of the files a run reads.
-type keeper Run
+// newKeeper stores the entries of the files a run reads; at maps the index's
+// file numbers (of the new files) to the run's.
+type newKeeper struct {
+	r  *Run
+	at []int
+}
 
 // Keep implements timemap.Keeper: the index calls it serialised.
-func (k *keeper) Keep(file int, e timemap.Entry) {
-	r := (*Run)(k)
+func (k *newKeeper) Keep(file int, e timemap.Entry) {
+	r, fi := k.r, k.at[file]
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.keepErr != nil {
 		return
 	}
-	if err := r.w.putEntry(r.rows[file].id, &e); err != nil {
-		r.keepErr = fmt.Errorf("keep %s: %w", r.files[file], err)
+	if err := r.w.putEntry(r.rows[fi].id, &e); err != nil {
+		r.keepErr = fmt.Errorf("keep %s: %w", r.files[fi], err)
 	}
-	r.kept[file]++
+	r.kept[fi]++
+	r.touched[e.Key] = true
 }
 
 // Read implements timemap.Keeper.
-func (k *keeper) Read(file int, whole bool) { k.whole[file] = whole }
+func (k *newKeeper) Read(file int, whole bool) { k.r.whole[k.at[file]] = whole }
 
 // Close releases what the run holds besides its transaction (the index).
 func (r *Run) closeIndex() {

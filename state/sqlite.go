@@ -17,10 +17,12 @@ import (
 )
 
 // format names the state's schema; a state of another format is refused.
-const format = "offtopic-state/1"
+const format = "offtopic-state/2"
 
 // schema is the state's tables. Every table is readable with the sqlite3
-// shell: entry.doc is the only opaque column (extract's binary document).
+// shell: document.doc is the only opaque column (extract's binary
+// document, or a redirect's Location), apart from entry so that a run that
+// needs the documents of a few TimeMaps reads only theirs.
 const schema = `
 CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS run (
@@ -35,8 +37,9 @@ CREATE TABLE IF NOT EXISTS entry (
 	key TEXT NOT NULL, uri_r TEXT NOT NULL, time TEXT NOT NULL, status INTEGER NOT NULL, mime TEXT NOT NULL,
 	digest TEXT NOT NULL, length INTEGER NOT NULL, offset INTEGER NOT NULL, loc_length INTEGER NOT NULL,
 	member_offset INTEGER NOT NULL, revisit INTEGER NOT NULL, payload INTEGER NOT NULL,
-	ref_uri TEXT NOT NULL, ref_date TEXT NOT NULL, doc BLOB);
+	ref_uri TEXT NOT NULL, ref_date TEXT NOT NULL, doc INTEGER);
 CREATE INDEX IF NOT EXISTS entry_file ON entry (file);
+CREATE TABLE IF NOT EXISTS document (id INTEGER PRIMARY KEY, doc BLOB NOT NULL);
 CREATE TABLE IF NOT EXISTS timemap (
 	key TEXT PRIMARY KEY, collection TEXT NOT NULL, fingerprint BLOB NOT NULL, refs TEXT NOT NULL,
 	run INTEGER NOT NULL, result TEXT NOT NULL);
@@ -126,18 +129,28 @@ const stamp = "2006-01-02T15:04:05.000000000Z"
 type tx struct {
 	tx      *sql.Tx
 	putOne  *sql.Stmt // entry insert
+	putDoc  *sql.Stmt // document insert
 	entries *sql.Stmt // entries of one file
 }
 
 func (s *store) begin(ctx context.Context) (*tx, error) {
+	// The keys whose documents a run recalls when not all are (temp: of
+	// this connection, never in the file).
+	if _, err := s.db.ExecContext(ctx, `CREATE TEMP TABLE IF NOT EXISTS noted (key TEXT PRIMARY KEY); DELETE FROM temp.noted`); err != nil {
+		return nil, err
+	}
 	t, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, err
 	}
 	w := &tx{tx: t}
 	if w.putOne, err = t.Prepare(`INSERT INTO entry VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`); err == nil {
-		w.entries, err = t.Prepare(`SELECT record, key, uri_r, time, status, mime, digest, length, offset, loc_length,
-			member_offset, revisit, payload, ref_uri, ref_date, doc FROM entry WHERE file = ?`)
+		if w.putDoc, err = t.Prepare(`INSERT INTO document (doc) VALUES (?)`); err == nil {
+			w.entries, err = t.Prepare(`SELECT record, key, uri_r, time, status, mime, digest, length, offset, loc_length,
+			member_offset, revisit, payload, ref_uri, ref_date,
+			CASE WHEN doc IS NOT NULL AND (? OR key IN (SELECT key FROM temp.noted)) THEN (SELECT doc FROM document WHERE id = entry.doc) END
+			FROM entry WHERE file = ?`)
+		}
 	}
 	if err != nil {
 		t.Rollback()
@@ -167,7 +180,7 @@ func (w *tx) setMeta(name, value string) error {
 // forget drops what the state holds of files and TimeMaps (not verdicts,
 // decisions or runs): after a change of settings, everything is read again.
 func (w *tx) forget() error {
-	_, err := w.tx.Exec(`DELETE FROM entry; DELETE FROM file; DELETE FROM timemap; DELETE FROM output`)
+	_, err := w.tx.Exec(`DELETE FROM document; DELETE FROM entry; DELETE FROM file; DELETE FROM timemap; DELETE FROM output`)
 	return err
 }
 
@@ -213,6 +226,9 @@ func (w *tx) putFile(f fileRow, run int64) error {
 // dropFiles removes files and their entries.
 func (w *tx) dropFiles(ids []int64) error {
 	for _, id := range ids {
+		if _, err := w.tx.Exec(`DELETE FROM document WHERE id IN (SELECT doc FROM entry WHERE file = ?)`, id); err != nil {
+			return err
+		}
 		if _, err := w.tx.Exec(`DELETE FROM entry WHERE file = ?`, id); err != nil {
 			return err
 		}
@@ -229,19 +245,36 @@ func (w *tx) putEntry(file int64, e *timemap.Entry) error {
 	if !e.RefDate.IsZero() {
 		refDate = e.RefDate.Format(time.RFC3339Nano)
 	}
-	var doc []byte
+	var doc any // NULL: none
 	if c.Note != "" {
-		doc = []byte(c.Note)
+		res, err := w.putDoc.Exec([]byte(c.Note))
+		if err != nil {
+			return err
+		}
+		if doc, err = res.LastInsertId(); err != nil {
+			return err
+		}
 	}
 	_, err := w.putOne.Exec(file, int64(e.Record), c.Key, c.URIR, c.Time.Format(time.RFC3339Nano), c.Status, c.MIME, c.Digest,
 		c.Length, c.Loc.Offset, c.Loc.Length, c.Loc.MemberOffset, c.Revisit, !c.Payload.IsZero(), e.RefURI, refDate, doc)
 	return err
 }
 
+// noteKeys says whose documents fileEntries(file, true) recalls.
+func (w *tx) noteKeys(keys []string) error {
+	for _, k := range keys {
+		if _, err := w.tx.Exec(`INSERT OR IGNORE INTO temp.noted VALUES (?)`, k); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // fileEntries reads the entries of a file (their Loc.File is set by the
-// index to the path it is read under).
-func (w *tx) fileEntries(file int64) ([]timemap.Entry, error) {
-	rows, err := w.entries.Query(file)
+// index to the path it is read under): with notedOnly, the documents of
+// the keys noteKeys named only.
+func (w *tx) fileEntries(file int64, notedOnly bool) ([]timemap.Entry, error) {
+	rows, err := w.entries.Query(!notedOnly, file)
 	if err != nil {
 		return nil, err
 	}
