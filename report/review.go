@@ -24,6 +24,9 @@ type Review struct {
 	Changed map[similarity.GoldKey]string
 	// NewTimeMaps holds the keys of the TimeMaps first seen in this run.
 	NewTimeMaps map[string]bool
+	// Judged holds the keys of the TimeMaps judged in this run: only their
+	// captures can be new or have changed.
+	Judged map[string]bool
 }
 
 // Decision is one curator decision as a state keeps it.
@@ -40,13 +43,14 @@ type Decision struct {
 // NewReview returns an empty review of a run after the one at since.
 func NewReview(since time.Time) *Review {
 	return &Review{Since: since, Decisions: map[similarity.GoldKey]Decision{}, New: map[similarity.GoldKey]bool{},
-		Changed: map[similarity.GoldKey]string{}, NewTimeMaps: map[string]bool{}}
+		Changed: map[similarity.GoldKey]string{}, NewTimeMaps: map[string]bool{}, Judged: map[string]bool{}}
 }
 
-// news says whether c is new since the previous run (first seen, or its
-// verdict changed) and the verdict it had ("" when first seen).
-func (rv *Review) news(c *similarity.CaptureResult) (isNew bool, was string) {
-	if rv == nil || rv.Since.IsZero() {
+// news says whether c, of the TimeMap tm, is new since the previous run
+// (first seen, or its verdict changed) and the verdict it had ("" when
+// first seen).
+func (rv *Review) news(tm string, c *similarity.CaptureResult) (isNew bool, was string) {
+	if rv == nil || rv.Since.IsZero() || !rv.Judged[tm] {
 		return false, ""
 	}
 	k := similarity.KeyOf(c)
@@ -58,7 +62,7 @@ func (rv *Review) news(c *similarity.CaptureResult) (isNew bool, was string) {
 
 // decision is the curator's decision on c, "" when there is none.
 func (rv *Review) decision(c *similarity.CaptureResult) (Decision, bool) {
-	if rv == nil {
+	if rv == nil || len(rv.Decisions) == 0 {
 		return Decision{}, false
 	}
 	d, ok := rv.Decisions[similarity.KeyOf(c)]
@@ -96,7 +100,7 @@ func (h *HTMLWriter) review(id int, r *similarity.TimeMapResult) {
 	}
 	for i := range r.Captures {
 		c := &r.Captures[i]
-		if isNew, was := rv.news(c); isNew {
+		if isNew, was := rv.news(r.Key, c); isNew {
 			news = true
 			if was != "" {
 				h.news.Changed++

@@ -224,10 +224,15 @@ func (x *XLSXWriter) cleanup() {
 
 func (x *XLSXWriter) setup() error {
 	f := x.f
-	if err := f.SetSheetName(f.GetSheetName(0), SheetSummary); err != nil {
+	first, sheets := SheetSummary, []string{SheetTimeMaps, SheetCaptures, SheetTimeline}
+	if x.hasNews() {
+		// The workbook opens on what is new: the first sheet.
+		first, sheets = SheetNew, append([]string{SheetSummary}, sheets...)
+	}
+	if err := f.SetSheetName(f.GetSheetName(0), first); err != nil {
 		return err
 	}
-	for _, s := range []string{SheetTimeMaps, SheetCaptures, SheetTimeline} {
+	for _, s := range sheets {
 		if _, err := f.NewSheet(s); err != nil {
 			return err
 		}

@@ -17,16 +17,23 @@ type xlsxNews struct {
 	at                                                     any
 }
 
+// hasNews reports whether the workbook has a New sheet: the run is one of
+// a collection's state after its first.
+func (x *XLSXWriter) hasNews() bool {
+	rv := x.run.Review
+	return rv != nil && !rv.Since.IsZero()
+}
+
 // noteNews keeps what of r is new since the previous run (Run.Review).
 func (x *XLSXWriter) noteNews(r *similarity.TimeMapResult) {
 	rv := x.run.Review
-	if rv == nil || rv.Since.IsZero() {
+	if !x.hasNews() || !rv.Judged[r.Key] {
 		return
 	}
 	newTM := rv.NewTimeMaps[r.Key]
 	for i := range r.Captures {
 		c := &r.Captures[i]
-		isNew, was := rv.news(c)
+		isNew, was := rv.news(r.Key, c)
 		what := ""
 		switch {
 		case was != "":
@@ -49,20 +56,13 @@ func (x *XLSXWriter) noteNews(r *similarity.TimeMapResult) {
 	}
 }
 
-// newsSheet writes the New sheet and opens the workbook on it: what is new
-// since the previous run, off-topic first.
+// newsSheet fills the New sheet (the first, which the workbook opens on):
+// what is new since the previous run.
 func (x *XLSXWriter) newsSheet() error {
-	rv := x.run.Review
-	if rv == nil || rv.Since.IsZero() {
+	if !x.hasNews() {
 		return nil
 	}
-	f := x.f
-	if _, err := f.NewSheet(SheetNew); err != nil {
-		return err
-	}
-	if err := f.MoveSheet(SheetNew, SheetSummary); err != nil {
-		return err
-	}
+	rv, f := x.run.Review, x.f
 	rows := [][]any{
 		{text("New since " + rv.Since.UTC().Format("2006-01-02 15:04 UTC") + ": captures first seen and off-topic, verdicts that changed, pages first seen")},
 		x.header([]string{"what", "uri_r", "uri_m", "datetime", "verdict", "verdict before", "off-topic kind", "reason", DecisionColumn}),
@@ -84,10 +84,5 @@ func (x *XLSXWriter) newsSheet() error {
 			return err
 		}
 	}
-	idx, err := f.GetSheetIndex(SheetNew)
-	if err != nil {
-		return err
-	}
-	f.SetActiveSheet(idx)
 	return nil
 }

@@ -324,6 +324,7 @@ func (r *Run) record(res *similarity.TimeMapResult) error {
 	if err := r.w.putTimeMap(res.Key, &storedTimeMap{collection: c.collection, fp: c.fp, refs: r.refs[res.Key]}, r.id, data); err != nil {
 		return err
 	}
+	r.review.Judged[res.Key] = true
 	if _, ok := r.stored[res.Key]; !ok {
 		r.info.NewTimeMaps++
 		r.review.NewTimeMaps[res.Key] = true
