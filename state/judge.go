@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/binary"
-	"encoding/json"
 	"fmt"
 	"hash"
 	"os"
@@ -242,9 +241,10 @@ type merge struct {
 	}
 	stats similarity.Stats
 	// The stored row read and not emitted yet.
-	pending   bool
-	key, data string
-	done      bool
+	pending bool
+	key     string
+	data    []byte
+	done    bool
 }
 
 // flush emits the stored results of keys before upTo ("" for all) that are
@@ -268,11 +268,11 @@ func (m *merge) flush(upTo string) error {
 		if !m.r.reused(m.key) {
 			continue
 		}
-		var res similarity.TimeMapResult
-		if err := json.Unmarshal([]byte(m.data), &res); err != nil {
+		res, err := decodeResult(m.data)
+		if err != nil {
 			return fmt.Errorf("stored result of %s: %w", m.key, err)
 		}
-		if err := m.out(&res); err != nil {
+		if err := m.out(res); err != nil {
 			return err
 		}
 	}
@@ -316,10 +316,7 @@ func (m *merge) judged(res *similarity.TimeMapResult) error {
 func (r *Run) record(res *similarity.TimeMapResult) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	data, err := json.Marshal(res)
-	if err != nil {
-		return err
-	}
+	data := encodeResult(res)
 	c := r.cur[res.Key]
 	if err := r.w.putTimeMap(res.Key, &storedTimeMap{collection: c.collection, fp: c.fp, refs: r.refs[res.Key]}, r.id, data); err != nil {
 		return err

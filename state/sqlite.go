@@ -42,7 +42,7 @@ CREATE INDEX IF NOT EXISTS entry_file ON entry (file);
 CREATE TABLE IF NOT EXISTS document (id INTEGER PRIMARY KEY, doc BLOB NOT NULL);
 CREATE TABLE IF NOT EXISTS timemap (
 	key TEXT PRIMARY KEY, collection TEXT NOT NULL, fingerprint BLOB NOT NULL, refs TEXT NOT NULL,
-	run INTEGER NOT NULL, result TEXT NOT NULL);
+	run INTEGER NOT NULL, result BLOB NOT NULL);
 CREATE TABLE IF NOT EXISTS capture (
 	key TEXT NOT NULL, ts TEXT NOT NULL, verdict TEXT NOT NULL, kind TEXT NOT NULL, reason TEXT NOT NULL,
 	first_run INTEGER NOT NULL, changed_run INTEGER NOT NULL, was TEXT NOT NULL,
@@ -346,7 +346,7 @@ func (w *tx) results(ctx context.Context) (*sql.Rows, error) {
 func (w *tx) putTimeMap(key string, st *storedTimeMap, run int64, result []byte) error {
 	_, err := w.tx.Exec(`INSERT INTO timemap VALUES (?,?,?,?,?,?) ON CONFLICT (key) DO UPDATE SET
 		collection = excluded.collection, fingerprint = excluded.fingerprint, refs = excluded.refs,
-		run = excluded.run, result = excluded.result`, key, st.collection, st.fp, strings.Join(st.refs, "\n"), run, string(result))
+		run = excluded.run, result = excluded.result`, key, st.collection, st.fp, strings.Join(st.refs, "\n"), run, result)
 	return err
 }
 
