@@ -17,7 +17,7 @@ import (
 // field this file does not write.
 
 // resultFormat is the first byte of a stored result.
-const resultFormat = 1
+const resultFormat = 2
 
 type enc struct{ b []byte }
 
@@ -108,6 +108,7 @@ func encodeCapture(e *enc, c *similarity.CaptureResult) {
 		e.bool(p.InWindow)
 	}
 	e.str(c.Excerpt)
+	e.str(c.Partial)
 }
 
 // errCorrupt: a stored result that does not decode.
@@ -222,5 +223,5 @@ func decodeCapture(d *dec, c *similarity.CaptureResult) {
 	if d.bool() {
 		c.Published = &similarity.Published{Time: d.time(), From: d.str(), InWindow: d.bool()}
 	}
-	c.Excerpt = d.str()
+	c.Excerpt, c.Partial = d.str(), d.str()
 }

@@ -21,7 +21,7 @@ func TestCodecKnowsEveryField(t *testing.T) {
 		want int
 	}{
 		{similarity.TimeMapResult{}, 6},
-		{similarity.CaptureResult{}, 23}, // 22 stored; rule (unexported, for tests) is not
+		{similarity.CaptureResult{}, 24}, // 23 stored; rule (unexported, for tests) is not
 		{similarity.Replay{}, 9},
 		{similarity.Published{}, 3},
 		{timemap.Location{}, 4},
@@ -42,7 +42,7 @@ func TestCodecRoundTrip(t *testing.T) {
 	}
 	at := time.Date(2011, 6, 1, 8, 0, 0, 5, time.FixedZone("", 7200))
 	rs = append(rs, &similarity.TimeMapResult{Key: "k", URIR: "u", URIT: "t", Captures: []similarity.CaptureResult{{
-		URIR: "u", Datetime: at, Scores: map[string]float64{"cosine": 0.1 + 0.2, "nan": -0}, Kind: similarity.KindSpam,
+		URIR: "u", Datetime: at, Partial: "gzip stream cut", Scores: map[string]float64{"cosine": 0.1 + 0.2, "nan": -0}, Kind: similarity.KindSpam,
 		Replay:    &similarity.Replay{How: "redirect", URL: "http://x/", Time: at, Hops: 2, Frames: 1, Problem: "p", Moved: "m"},
 		Published: &similarity.Published{Time: at.UTC(), From: "meta", InWindow: true}, Loc: timemap.Location{File: "f", Offset: 1, Length: 2, MemberOffset: 3},
 	}, {}}})

@@ -191,7 +191,7 @@ func (r *Run) Judge(ctx context.Context, cfg similarity.Config, emit func(*simil
 		cfg.Prepared = r.prepared
 		src := timemap.FilterKeys(r.idx, func(k string) bool { c := r.cur[k]; return c != nil && c.dirty })
 		st, err := similarity.Detect(ctx, src, cfg, m.judged)
-		m.stats.Failed = st.Failed
+		m.stats.Failed, m.stats.Partial = st.Failed, st.Partial
 		if err != nil {
 			return m.stats, err
 		}
