@@ -24,7 +24,7 @@ func (r *Run) findDirty(ctx context.Context) error {
 	if r.stored, err = r.w.timeMaps(); err != nil {
 		return err
 	}
-	r.cur = map[string]*currentTimeMap{}
+	r.cur, r.direct = map[string]*currentTimeMap{}, map[string]bool{}
 	h := sha256.New()
 	for tm, err := range r.idx.TimeMaps(ctx) {
 		if err != nil {
@@ -44,6 +44,7 @@ func (r *Run) findDirty(ctx context.Context) error {
 	for key, c := range r.cur {
 		if st, ok := r.stored[key]; !ok || string(st.fp) != string(c.fp) || st.collection != c.collection {
 			c.dirty, changed[key], dirtyColl[c.collection] = true, true, true
+			r.direct[key] = true
 		}
 	}
 	r.spread(changed, dirtyColl)
@@ -56,7 +57,7 @@ func (r *Run) findDirty(ctx context.Context) error {
 // one judged again; then it notes which TimeMaps need their documents: those
 // and where their replay leads.
 func (r *Run) dirtyFromNew() error {
-	r.cur = map[string]*currentTimeMap{}
+	r.cur, r.direct = map[string]*currentTimeMap{}, r.touched
 	for key, st := range r.stored {
 		r.cur[key] = &currentTimeMap{collection: st.collection, fp: st.fp}
 	}
@@ -350,6 +351,9 @@ func (r *Run) record(res *similarity.TimeMapResult) error {
 			}
 		case o.verdict != v.verdict:
 			r.info.Changed++
+			if !r.direct[res.Key] {
+				r.info.ChangedByModel++
+			}
 			r.review.Changed[k] = o.verdict
 			v.firstRun, v.was = o.firstRun, o.verdict
 		case o.kind == v.kind && o.reason == v.reason:

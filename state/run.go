@@ -61,6 +61,7 @@ type Run struct {
 	removed   []string
 	refs      map[string][]string // refs of the TimeMaps judged, by key
 	touched   map[string]bool     // keys of the entries of the files read
+	direct    map[string]bool     // keys of the TimeMaps whose captures changed
 	newColls  map[string]bool     // collections of the files read
 	review    *report.Review
 	info      RunInfo

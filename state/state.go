@@ -85,8 +85,10 @@ type RunInfo struct {
 	Captures, NewCaptures int
 	TimeMaps, NewTimeMaps int
 	// Rejudged counts the TimeMaps scored again; Changed the captures whose
-	// verdict changed; NewOff the new captures judged off-topic.
-	Rejudged, Changed, NewOff int
+	// verdict changed, ChangedByModel those of them on pages whose captures
+	// did not change (their collection's model or where they replay did);
+	// NewOff the new captures judged off-topic.
+	Rejudged, Changed, ChangedByModel, NewOff int
 }
 
 // LastRun is the latest run recorded, ok false when there is none.

@@ -187,8 +187,9 @@ func printNews(w io.Writer, db *state.State, run *state.Run) {
 	}
 	fmt.Fprintf(w, "offtopic: new since %s: %d files, %d captures (%d off-topic), %d TimeMaps\n",
 		prev.Started.Local().Format("2006-01-02 15:04"), info.NewFiles, info.NewCaptures, info.NewOff, info.NewTimeMaps)
-	fmt.Fprintf(w, "offtopic: %d TimeMaps judged again, %d verdicts of earlier captures changed (%s)\n",
-		info.Rejudged, info.Changed, db.Path())
+	fmt.Fprintf(w, "offtopic: %d TimeMaps judged again, %d verdicts of earlier captures changed:\n", info.Rejudged, info.Changed)
+	fmt.Fprintf(w, "offtopic: %d on pages with new captures, %d by their collection's model or where they redirect (%s)\n",
+		info.Changed-info.ChangedByModel, info.ChangedByModel, db.Path())
 }
 
 // contradictions lists the curator's decisions that the latest verdicts
