@@ -75,8 +75,14 @@ type HTMLWriter struct {
 	reasons   map[string]int
 	hists     map[string]*histogram
 	rows      []htmlRow
-	err       error
-	closed    bool
+	// news sums up what is new since the previous run of the collection's
+	// state (Run.Review); newRows are the rows that have any, decided the
+	// state's decisions as the page's script adopts them.
+	news    htmlNews
+	newRows []int
+	decided [][5]any
+	err     error
+	closed  bool
 }
 
 // htmlStats are the overview's counts. Pages are TimeMaps with at least one
@@ -299,6 +305,7 @@ func (h *HTMLWriter) Write(r *similarity.TimeMapResult) error {
 	if audit && len(r.Captures) > 0 {
 		row.Audit = h.auditRow(&r.Captures[0])
 	}
+	h.review(id, r)
 	h.count(&row)
 	if _, err := fmt.Fprintf(h.sw, `<script type="application/json" id="d-%d">`, id); err != nil {
 		return h.fail(err)
@@ -582,6 +589,11 @@ type htmlMeta struct {
 	// Audit is set for an audit: the topic threshold and the window.
 	Audit *auditMeta `json:"audit,omitempty"`
 	Rows  [][]any    `json:"rows"`
+	// News are the rows with captures new or changed since the previous
+	// run (a collection's state), opened first; Decided the state's
+	// decisions as [capture key, decision, URI-M, URI-R, row].
+	News    []int    `json:"news,omitempty"`
+	Decided [][5]any `json:"decided,omitempty"`
 }
 
 // writeData writes the meta block with the worklist's rows: each is
@@ -593,7 +605,8 @@ type htmlMeta struct {
 // null, verdict (auditOn...)];
 // the row's index is its TimeMap's id.
 func (h *HTMLWriter) writeData(w io.Writer) error {
-	m := htmlMeta{ID: h.reportID(), Name: h.run.CollectionName(), Prefix: h.prefix, Key: h.keyMeasure(), Kinds: []string{kindPage}}
+	m := htmlMeta{ID: h.reportID(), Name: h.run.CollectionName(), Prefix: h.prefix, Key: h.keyMeasure(), Kinds: []string{kindPage},
+		News: h.newRows, Decided: h.decided}
 	for _, t := range h.rule {
 		m.Rule = append(m.Rule, [2]any{t.Measure, t.Value})
 	}

@@ -76,6 +76,9 @@ type htmlTop struct {
 	Audit *htmlAudit
 	// FileName is the collection's part of the saved decisions file's name.
 	FileName string
+	// News is what is new since the previous run of the collection's
+	// state, and its decisions; nil without a state.
+	News *htmlNews
 }
 
 // htmlAudit is what the overview says of an audit's rule.
@@ -108,6 +111,13 @@ func (h *HTMLWriter) topData() htmlTop {
 	}
 	largestFirst(t.OffKinds, func(k kindCount) int { return k.N })
 	t.RunLines = runLines(h.run)
+	if rv := h.run.Review; rv != nil && (!rv.Since.IsZero() || h.news.Decided > 0) {
+		n := h.news
+		if !rv.Since.IsZero() {
+			n.Since = rv.Since.UTC().Format("2006-01-02 15:04 UTC")
+		}
+		t.News = &n
+	}
 	if ev, win, ok := h.run.Audit(); ok {
 		from, to, _ := strings.Cut(win, "/")
 		t.Audit = &htmlAudit{Event: ev, From: from, To: to}

@@ -28,6 +28,11 @@ type Run struct {
 	ArchiveURL string    `json:"archive_url"`
 	// Options records the remaining settings as name: value.
 	Options map[string]string `json:"options,omitempty"`
+	// Review, when set, is what the collection's state adds to the HTML
+	// and XLSX reports: decisions and what is new (not in the results
+	// file, the OTMT JSON or the CSV, which a run over all files would
+	// write alike).
+	Review *Review `json:"-"`
 }
 
 // line is one line of a results file: either the run or a TimeMap.

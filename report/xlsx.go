@@ -94,6 +94,8 @@ type XLSXWriter struct {
 
 	f    *excelize.File
 	caps *excelize.StreamWriter
+	// news is what the New sheet lists (a collection's state).
+	news []xlsxNews
 	// spool holds each TimeMap's results as a JSON line until Close writes
 	// the Captures sheet in the order of the TimeMaps sheet; spoolPath is
 	// the file to remove at Close ("" when it was unlinked at once).
@@ -222,10 +224,15 @@ func (x *XLSXWriter) cleanup() {
 
 func (x *XLSXWriter) setup() error {
 	f := x.f
-	if err := f.SetSheetName(f.GetSheetName(0), SheetSummary); err != nil {
+	first, sheets := SheetSummary, []string{SheetTimeMaps, SheetCaptures, SheetTimeline}
+	if x.hasNews() {
+		// The workbook opens on what is new: the first sheet.
+		first, sheets = SheetNew, append([]string{SheetSummary}, sheets...)
+	}
+	if err := f.SetSheetName(f.GetSheetName(0), first); err != nil {
 		return err
 	}
-	for _, s := range []string{SheetTimeMaps, SheetCaptures, SheetTimeline} {
+	for _, s := range sheets {
 		if _, err := f.NewSheet(s); err != nil {
 			return err
 		}
@@ -384,6 +391,7 @@ func (x *XLSXWriter) Write(r *similarity.TimeMapResult) error {
 	if off > 0 {
 		x.top.offer(r, off, on+off)
 	}
+	x.noteNews(r)
 	return nil
 }
 
@@ -461,7 +469,10 @@ func (x *XLSXWriter) captureRow(c *similarity.CaptureResult, t0Excerpt string) e
 	if x.audit != nil {
 		x.auditCells(c, set)
 	}
-	// the curator's decision stays empty
+	// the curator's decision: the collection state's, else empty
+	if d, ok := x.run.Review.decision(c); ok {
+		set(DecisionColumn, text(d.Decision))
+	}
 	set("reason", text(c.Reason))
 	set("title", text(c.Title))
 	set("excerpt", text(cutText(c.Excerpt, XLSXExcerptChars)))
@@ -536,6 +547,9 @@ func (x *XLSXWriter) Close() error {
 	}
 	if err := x.summary(); err != nil {
 		return fmt.Errorf("xlsx report: Summary sheet: %w", err)
+	}
+	if err := x.newsSheet(); err != nil {
+		return fmt.Errorf("xlsx report: New sheet: %w", err)
 	}
 	if err := x.save(); err != nil {
 		return fmt.Errorf("xlsx report: %w", err)

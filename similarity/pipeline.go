@@ -66,6 +66,11 @@ type Config struct {
 	// and reducers scoring parts of a collection give the verdicts of a
 	// single run over all of it. SEKernel needs a model built by Detect.
 	Model *ModelStats
+	// Prepared, when set, hears of each TimeMap's Input in key order once
+	// its documents are extracted and its references found, before any is
+	// scored (a collection's state notes where each TimeMap's replay
+	// leads). Not called with Model.
+	Prepared func(*Input)
 }
 
 // Progress is a snapshot of a detection run.
@@ -150,6 +155,9 @@ func Detect(ctx context.Context, src timemap.Source, cfg Config, emit func(*Time
 			builders[id] = NewModelBuilder(cfg.Computes(MeasureSEKernel), cfg.MinT0Words)
 		}
 		builders[id].Add(*in)
+		if cfg.Prepared != nil {
+			cfg.Prepared(in)
+		}
 		join.note(stats.TimeMaps, in)
 		stats.TimeMaps++
 		stats.Captures += len(in.TimeMap.Captures)

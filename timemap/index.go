@@ -60,7 +60,42 @@ type IndexOptions struct {
 	// WantsNote says which captures Note is for; only their bodies are
 	// copied for it. Nil means all.
 	WantsNote func(c *Capture) bool
+	// Recall, when set, is asked for each input file before it is read:
+	// where it returns the file's entries (as Keep heard them when the file
+	// was read, by a store of an earlier run), they are indexed instead and
+	// the file is not opened. Calls may be concurrent.
+	Recall func(file int, path string) ([]Entry, bool)
+	// Keep, when set, hears of every entry of the files read (not those
+	// recalled), with its note, and of each file once it is read.
+	Keep Keeper
 }
+
+// Entry is a capture as the index holds it before its TimeMap is built:
+// what its record said, its record's number in its file and, for a
+// revisit, what it refers to. A store keeps the entries of a file read once
+// (IndexOptions.Keep) and gives them back instead of the file
+// (IndexOptions.Recall).
+type Entry struct {
+	Capture
+	// Record numbers the record in its file, from 1 (every record counts).
+	Record  uint64
+	RefURI  string
+	RefDate time.Time
+}
+
+// Keeper hears what the index reads (IndexOptions.Keep). Calls are
+// serialised; entries of a file may come after its Read.
+type Keeper interface {
+	// Keep hears of one entry of input file number file.
+	Keep(file int, e Entry)
+	// Read hears that input file number file has been read: whole (to its
+	// end, every record that could be read taken) or not.
+	Read(file int, whole bool)
+}
+
+// recordBits is how many low bits of entry.Seq number the record in its
+// file; the file's index is above them.
+const recordBits = 40
 
 // maxMemNotes bounds the bytes of notes the index holds in memory: past it
 // the entries are spilled as a sorted run, as past MaxInMemory entries.
@@ -103,9 +138,12 @@ type Stats struct {
 // needs and its input order.
 type entry struct {
 	C       Capture
-	Seq     uint64 // file index << 40 | record index: input order
+	Seq     uint64 // file index << recordBits | record index: input order
 	RefURI  string // WARC-Refers-To-Target-URI of a revisit
 	RefDate time.Time
+	// recalled: given by IndexOptions.Recall, not read (not gob-encoded:
+	// it matters only until the entry is flushed).
+	recalled bool
 }
 
 func cmpEntry(a, b *entry) int {
@@ -199,6 +237,10 @@ func (b *indexBuild) flush(batch []entry, st *Stats) {
 	idx.mem = append(idx.mem, batch...)
 	for i := range batch {
 		b.memNotes += len(batch[i].C.Note)
+		if k := opts.Keep; k != nil && !batch[i].recalled {
+			e := &batch[i]
+			k.Keep(int(e.Seq>>recordBits), Entry{Capture: e.C, Record: e.Seq & (1<<recordBits - 1), RefURI: e.RefURI, RefDate: e.RefDate})
+		}
 	}
 	for i := range batch {
 		// The original of a digest is its first response in input
@@ -267,7 +309,16 @@ func (b *indexBuild) scanFiles(ctx context.Context, files []string, notes chan<-
 	for range opts.Workers {
 		wg.Go(func() {
 			for fi := range jobs {
-				ok := b.scanFile(ctx, fi, files[fi], notes)
+				ok := b.recall(fi, files[fi])
+				if !ok {
+					var whole bool
+					ok, whole = b.scanFile(ctx, fi, files[fi], notes)
+					if k := opts.Keep; k != nil {
+						b.mu.Lock()
+						k.Read(fi, whole)
+						b.mu.Unlock()
+					}
+				}
 				b.mu.Lock()
 				if ok {
 					b.okFiles++
@@ -322,9 +373,37 @@ func (s *Stats) add(o *Stats) {
 	*o = Stats{Records: map[string]int{}}
 }
 
+// recall indexes the entries opts.Recall gives for file number fi, at
+// path, and reports whether it gave them.
+func (b *indexBuild) recall(fi int, path string) bool {
+	if b.idx.opts.Recall == nil {
+		return false
+	}
+	es, ok := b.idx.opts.Recall(fi, path)
+	if !ok {
+		return false
+	}
+	st := Stats{Records: map[string]int{}}
+	batch := make([]entry, 0, len(es))
+	for _, e := range es {
+		c := e.Capture
+		c.Loc.File = path
+		if !c.Payload.IsZero() {
+			c.Payload.File = path
+		}
+		st.Captures++
+		if c.Revisit {
+			st.Revisits++
+		}
+		batch = append(batch, entry{C: c, Seq: uint64(fi)<<recordBits | e.Record, RefURI: e.RefURI, RefDate: e.RefDate, recalled: true})
+	}
+	b.flush(batch, &st)
+	return true
+}
+
 // scanFile reads one file, handing batches of entries to flush. It reports
-// whether the file could be opened.
-func (b *indexBuild) scanFile(ctx context.Context, fi int, path string, notes chan<- noteJob) bool {
+// whether the file could be opened and whether it was read whole.
+func (b *indexBuild) scanFile(ctx context.Context, fi int, path string, notes chan<- noteJob) (opened, whole bool) {
 	idx := b.idx
 	st := Stats{Records: map[string]int{}}
 	rr, err := OpenRecords(path, idx.opts.Read)
@@ -332,14 +411,16 @@ func (b *indexBuild) scanFile(ctx context.Context, fi int, path string, notes ch
 		b.report(err)
 		st.FilesFailed = 1
 		b.flush(nil, &st)
-		return false
+		return false, false
 	}
 	defer rr.Close()
 	const batchSize = 4096
 	batch := make([]entry, 0, 256)
 	var n uint64
+	whole = true
 	for {
 		if ctx.Err() != nil {
+			whole = false
 			break
 		}
 		rec, err := rr.Next()
@@ -355,11 +436,12 @@ func (b *indexBuild) scanFile(ctx context.Context, fi int, path string, notes ch
 			}
 			b.report(err)
 			st.FilesFailed = 1
+			whole = false
 			break
 		}
 		st.Records[rec.Type]++
 		n++
-		e, ok := idx.toEntry(rec, uint64(fi)<<40|n, &st)
+		e, ok := idx.toEntry(rec, uint64(fi)<<recordBits|n, &st)
 		if !ok {
 			continue
 		}
@@ -385,7 +467,7 @@ func (b *indexBuild) scanFile(ctx context.Context, fi int, path string, notes ch
 		}
 	}
 	b.flush(batch, &st)
-	return true
+	return true, whole
 }
 
 // toEntry turns a record into a capture entry, or reports false for records

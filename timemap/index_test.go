@@ -322,3 +322,69 @@ func TestIndexNotes(t *testing.T) {
 		}
 	}
 }
+
+// keeper gathers what an index kept, by file.
+type keeper struct {
+	entries map[int][]Entry
+	read    map[int]bool
+}
+
+func (k *keeper) Keep(file int, e Entry)    { k.entries[file] = append(k.entries[file], e) }
+func (k *keeper) Read(file int, whole bool) { k.read[file] = whole }
+
+// TestIndexRecall: the entries Keep hears of a run, given back by Recall
+// for some files (under other paths, in another order of files), make the
+// TimeMaps of reading every file, notes, revisits across files and all;
+// recalled files are not opened and not kept again.
+func TestIndexRecall(t *testing.T) {
+	dir := filepath.Join(sharedDir(t), "fixtures", "warc")
+	files := []string{filepath.Join(dir, "pywb-iana.warc.gz"), filepath.Join(dir, "pywb-dupes.warc.gz"), filepath.Join(dir, "aut-example.warc.gz")}
+	note := func(c *Capture, h http.Header, body []byte) []byte {
+		return fmt.Appendf(nil, "%s %d %x", c.URIR, len(body), sha256.Sum256(body))
+	}
+	first := &keeper{entries: map[int][]Entry{}, read: map[int]bool{}}
+	buildIndex(t, files, IndexOptions{Note: note, Keep: first, MaxInMemory: 7, TempDir: t.TempDir(), fanIn: 3})
+	for i := range files {
+		if !first.read[i] || len(first.entries[i]) == 0 {
+			t.Fatalf("file %d: read whole %v, %d entries kept", i, first.read[i], len(first.entries[i]))
+		}
+	}
+	// The second run names the files in another order; two are recalled,
+	// one of them from a copy that Recall must not open (its path is gone).
+	moved := filepath.Join(t.TempDir(), "gone.warc.gz")
+	second := []string{files[2], moved, files[0]}
+	recalled := map[int][]Entry{1: first.entries[1], 2: first.entries[0]}
+	again := &keeper{entries: map[int][]Entry{}, read: map[int]bool{}}
+	idx, errs := buildIndex(t, second, IndexOptions{Note: note, Keep: again, Recall: func(fi int, path string) ([]Entry, bool) {
+		es, ok := recalled[fi]
+		return es, ok
+	}})
+	if len(errs) > 0 {
+		t.Fatalf("errors: %v", errs)
+	}
+	if len(again.entries) != 1 || len(again.entries[0]) == 0 || len(again.read) != 1 {
+		t.Errorf("kept %d files' entries, heard %d read: want the one file read", len(again.entries), len(again.read))
+	}
+	got := collect(t, idx)
+	want := collect(t, func() *Index {
+		// What reading the files gives, with the copy at its new path.
+		idx, _ := buildIndex(t, []string{files[2], files[1], files[0]}, IndexOptions{Note: note})
+		return idx
+	}())
+	if len(got) != len(want) {
+		t.Fatalf("%d TimeMaps recalled, %d read", len(got), len(want))
+	}
+	for i := range got {
+		for j := range want[i].Captures {
+			w := want[i].Captures[j]
+			for _, l := range []*Location{&w.Loc, &w.Payload} {
+				if l.File == files[1] {
+					l.File = moved
+				}
+			}
+			if !reflect.DeepEqual(got[i].Captures[j], w) {
+				t.Fatalf("TimeMap %s capture %d:\n got %+v\nwant %+v", got[i].Key, j, got[i].Captures[j], w)
+			}
+		}
+	}
+}

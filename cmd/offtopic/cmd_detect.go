@@ -14,6 +14,7 @@ import (
 	"github.com/offtopic/offtopic/internal/atomicfile"
 	"github.com/offtopic/offtopic/report"
 	"github.com/offtopic/offtopic/similarity"
+	"github.com/offtopic/offtopic/state"
 	"github.com/offtopic/offtopic/timemap"
 )
 
@@ -26,6 +27,8 @@ type detectOptions struct {
 	prof    profileOptions
 	// oneCollection judges files of several Archive-It collections together.
 	oneCollection bool
+	// state is the collection's state file ("": none).
+	state string
 }
 
 func detectCommand() *cli.Command {
@@ -60,7 +63,9 @@ Examples:
 func (o *detectOptions) flags() []cli.Flag {
 	return slices.Concat(o.out.flags(), o.scoring.flags(), []cli.Flag{o.scoring.modelFlag(),
 		&cli.BoolFlag{Name: "one-collection", Destination: &o.oneCollection, Category: catScoring,
-			Usage: "judge files of several Archive-It collections as one (default: each against its own model)"}},
+			Usage: "judge files of several Archive-It collections as one (default: each against its own model)"},
+		&cli.StringFlag{Name: "state", Destination: &o.state, Category: catOutputs,
+			Usage: "keep the collection's state in `FILE` (" + state.DefaultName + " in the results folder): read only new files, judge again only what changed, remember decisions"}},
 		o.src.flags(),
 		o.runOpts.flags("exit 1 when any record or payload had to be skipped"), o.prof.flags())
 }
@@ -75,6 +80,9 @@ func (o *detectOptions) run(ctx context.Context, e env) error {
 	start := time.Now()
 	if err := o.out.check(); err != nil {
 		return err
+	}
+	if o.state != "" {
+		return o.runWithState(ctx, e, start)
 	}
 	// The output directories are taken before the input is read (that may
 	// take long): a second run into them is refused at once.
@@ -260,10 +268,16 @@ func score(ctx context.Context, e env, src timemap.Source, st *setup, out *repor
 	if err := out.Commit(); err != nil {
 		return err
 	}
+	return sr.summary(w, out, stats, sr.skipped)
+}
+
+// summary prints how a run went and says whether it failed: with --strict,
+// when anything was skipped or damaged.
+func (sr scoreRun) summary(w io.Writer, out *report.Outputs, stats similarity.Stats, skipped int) error {
 	// Summary lines fit 80 columns.
 	fmt.Fprintf(w, "offtopic: %d TimeMaps, %d captures: %d on-topic, %d off-topic, %d not scored\n",
 		stats.TimeMaps, stats.Captures, stats.OnTopic, stats.OffTopic, stats.NotScored)
-	fmt.Fprintf(w, "offtopic: %d records skipped, %d payloads failed", sr.skipped, stats.Failed)
+	fmt.Fprintf(w, "offtopic: %d records skipped, %d payloads failed", skipped, stats.Failed)
 	if stats.Partial > 0 {
 		fmt.Fprintf(w, ", %d judged on part of their payload", stats.Partial)
 	}

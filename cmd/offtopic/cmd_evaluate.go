@@ -72,6 +72,9 @@ func (o *evaluateOptions) run(ctx context.Context, e env) error {
 		return err
 	}
 	defer rf.Close()
+	if err := o.remember(ctx, e.stderr, rf.dir); err != nil {
+		return err
+	}
 	var results []*similarity.TimeMapResult
 	for r, err := range rf.all() {
 		if err != nil {
@@ -102,6 +105,20 @@ func (o *evaluateOptions) run(ctx context.Context, e env) error {
 		printSweep(w, ev)
 	}
 	return nil
+}
+
+// remember takes curator decisions given as --gold (CSV or XLSX, not a
+// gold standard TSV) into the state beside the results, if there is one.
+func (o *evaluateOptions) remember(ctx context.Context, w io.Writer, dir string) error {
+	if ext := strings.ToLower(filepath.Ext(o.gold)); ext != ".xlsx" && ext != ".csv" {
+		return nil
+	}
+	d, err := report.ReadDecisions(o.gold)
+	if err != nil {
+		return asUsage(err)
+	}
+	_, err = besideResults(ctx, w, dir, o.gold, d)
+	return err
 }
 
 // readKinds reads a TSV of scenarios (or kinds) by URI.

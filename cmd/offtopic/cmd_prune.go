@@ -60,7 +60,7 @@ Examples:
 			&cli.StringFlag{Name: "results", Destination: &o.results, DefaultText: defaultResultsDir,
 				Usage: "results `FILE`, or its folder, of detect or crawl audit"},
 			&cli.StringFlag{Name: "decisions", Destination: &o.decisions,
-				Usage: "curator decisions `FILE` (CSV or XLSX) that override verdicts"},
+				Usage: "curator decisions `FILE` (CSV or XLSX) that override verdicts (taken into the state beside the results, whose decisions apply without it)"},
 			&cli.StringFlag{Name: "unsure", Value: "keep", Destination: &o.unsure,
 				Usage: "captures marked unsure: `keep`, verdict or off"},
 			&cli.StringFlag{Name: "mode", Value: "copy", Destination: &o.mode,
@@ -87,7 +87,7 @@ type prunePlan struct {
 
 // plan reads the results and decisions and checks the flags: errors are
 // usage errors, except a results file that cannot be read whole.
-func (o *pruneOptions) plan(args []string, stderr io.Writer) (*prunePlan, error) {
+func (o *pruneOptions) plan(ctx context.Context, args []string, stderr io.Writer) (*prunePlan, error) {
 	if o.mode != "copy" && o.mode != "acl" {
 		return nil, usagef("--mode %q: want copy or acl", o.mode)
 	}
@@ -106,11 +106,16 @@ func (o *pruneOptions) plan(args []string, stderr io.Writer) (*prunePlan, error)
 			return nil, asUsage(err)
 		}
 	}
+	// The state beside the results remembers every decision taken in: a
+	// file given is added to it, and none need be given again.
+	if decisions, err = besideResults(ctx, stderr, rf.dir, o.decisions, decisions); err != nil {
+		return nil, err
+	}
 	plan, err := prune.NewPlan(rf.all(), decisions, unsure)
 	if err != nil {
 		return nil, err
 	}
-	if rf.defaulted && len(decisions) > 0 && len(plan.Unmatched) == len(decisions) {
+	if rf.defaulted && o.decisions != "" && len(decisions) > 0 && len(plan.Unmatched) == len(decisions) {
 		return nil, usagef("none of the %d decisions in %s is of a capture in %s, the default results: name the results of the run you reviewed with --results",
 			len(decisions), o.decisions, rf.path)
 	}
@@ -237,7 +242,7 @@ func isRecordFile(path string) bool {
 
 // run1 is prune's action.
 func (o *pruneOptions) run(ctx context.Context, e env) error {
-	p, err := o.plan(e.args, e.stderr)
+	p, err := o.plan(ctx, e.args, e.stderr)
 	if err != nil {
 		return err
 	}

@@ -80,7 +80,7 @@ Examples:
 		Reader:    stdin,
 		Writer:    stdout,
 		ErrWriter: stderr,
-		Commands: []*cli.Command{detectCommand(), evaluateCommand(), reportCommand(), timemapCommand(), pruneCommand(),
+		Commands: []*cli.Command{detectCommand(), evaluateCommand(), reportCommand(), timemapCommand(), pruneCommand(), decisionsCommand(),
 			mapCommand(), reduceCommand(), mergeCommand(), modelCommand(), crawlCommand(), docsCommand()},
 		// run reports errors and chooses the exit status itself.
 		ExitErrHandler: func(*cli.Context, error) {},

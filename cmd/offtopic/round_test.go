@@ -170,13 +170,19 @@ func TestWeeklyRoundAsDocumented(t *testing.T) {
 	coll := filepath.Join(home, "archive", "collection")
 	os.MkdirAll(coll, 0o755)
 	os.MkdirAll(filepath.Join(home, "Downloads"), 0o755)
-	for _, f := range sampleFiles(t) {
+	// The crawl adds the last file before week 2's detect.
+	files := absPaths(sampleFiles(t))
+	add := func(f string) {
 		data, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}
 		os.WriteFile(filepath.Join(coll, filepath.Base(f)), data, 0o644)
 	}
+	for _, f := range files[:len(files)-1] {
+		add(f)
+	}
+	detects := 0
 	expand := func(s string) string {
 		if s == "~" || strings.HasPrefix(s, "~/") {
 			return home + s[1:]
@@ -199,6 +205,11 @@ func TestWeeklyRoundAsDocumented(t *testing.T) {
 			t.Chdir(fields[1])
 			continue
 		case "offtopic":
+			if fields[1] == "detect" {
+				if detects++; detects == 2 {
+					add(files[len(files)-1])
+				}
+			}
 		default:
 			t.Fatalf("docs/review.md's round runs %q, which this test does not know", line)
 		}
@@ -222,11 +233,22 @@ func TestWeeklyRoundAsDocumented(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(home, "archive", "review-pruned", "index.cdxj")); err != nil {
 		t.Errorf("the round left no pruned copy: %v", err)
 	}
+	// Week 2's report opens on what is new and shows week 1's decision.
+	page, err := os.ReadFile(filepath.Join(home, "archive", "review", "offtopic.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`id="news-card"`, `<option value="new" selected>`, `"decided":[[`} {
+		if !strings.Contains(string(page), want) {
+			t.Errorf("week 2's HTML report has no %s", want)
+		}
+	}
 }
 
 // writeDecisions writes the decisions the curator saves in the week's
-// round n: the first off-topic capture on-topic, then (n > 1) the first
-// on-topic capture after a t0 off-topic too.
+// round n: the first on-topic capture after a t0 off-topic, then (n > 1,
+// when the grown collection has off-topic captures) the first off-topic
+// capture on-topic too.
 func writeDecisions(t *testing.T, path, results string, n int) {
 	t.Helper()
 	rf, err := openResults(results, io.Discard)
@@ -243,10 +265,10 @@ func writeDecisions(t *testing.T, path, results string, n int) {
 		for i, c := range r.Captures {
 			k := similarity.KeyOf(&c)
 			switch {
-			case c.Verdict == similarity.VerdictOff && !off:
+			case c.Verdict == similarity.VerdictOff && n > 1 && !off:
 				csv += fmt.Sprintf("%q,%s,%q,%q,on-topic\n", k.Key, k.TS, c.URIM, c.URIR)
 				off = true
-			case c.Verdict == similarity.VerdictOn && i > 0 && n > 1 && !on:
+			case c.Verdict == similarity.VerdictOn && i > 0 && !on:
 				csv += fmt.Sprintf("%q,%s,%q,%q,off-topic\n", k.Key, k.TS, c.URIM, c.URIR)
 				on = true
 			}

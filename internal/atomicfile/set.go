@@ -111,7 +111,22 @@ func LockDir(dir string) (*Lock, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("create %s: %w", dir, err)
 	}
-	path := filepath.Join(dir, LockName)
+	return lock(filepath.Join(dir, LockName), dir, made)
+}
+
+// LockFile holds path for this process as LockDir holds a directory, by a
+// lock file beside it (path + ".lock"): for a file that runs update in
+// place, such as a database.
+func LockFile(path string) (*Lock, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, fmt.Errorf("create %s: %w", filepath.Dir(path), err)
+	}
+	return lock(path+".lock", path, "")
+}
+
+// lock creates the lock file path for what, or says who holds it; made is
+// the directory to remove on Release if left empty ("": none).
+func lock(path, what, made string) (*Lock, error) {
 	host, _ := os.Hostname()
 	me := fmt.Sprintf("pid %d on %s since %s\n", os.Getpid(), host, time.Now().UTC().Format(time.RFC3339))
 	for attempt := 0; attempt < 2; attempt++ {
@@ -123,12 +138,12 @@ func LockDir(dir string) (*Lock, error) {
 			}
 			if werr != nil {
 				os.Remove(path)
-				return nil, fmt.Errorf("lock %s: %w", dir, werr)
+				return nil, fmt.Errorf("lock %s: %w", what, werr)
 			}
 			return &Lock{path: path, made: made}, nil
 		}
 		if !errors.Is(err, os.ErrExist) {
-			return nil, fmt.Errorf("lock %s: %w", dir, err)
+			return nil, fmt.Errorf("lock %s: %w", what, err)
 		}
 		held, _ := os.ReadFile(path)
 		holder := strings.TrimSpace(string(held))
@@ -136,9 +151,9 @@ func LockDir(dir string) (*Lock, error) {
 			os.Remove(path)
 			continue
 		}
-		return nil, fmt.Errorf("%s is being written by another offtopic run (%s); remove %s if that run is gone", dir, holder, path)
+		return nil, fmt.Errorf("%s is being written by another offtopic run (%s); remove %s if that run is gone", what, holder, path)
 	}
-	return nil, fmt.Errorf("lock %s: taken while it was being freed", dir)
+	return nil, fmt.Errorf("lock %s: taken while it was being freed", what)
 }
 
 // stale reports whether a lock's holder ("pid N on HOST since T") is a

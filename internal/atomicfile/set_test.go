@@ -1,6 +1,7 @@
 package atomicfile
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -78,4 +79,23 @@ func TestLockDir(t *testing.T) {
 	if _, err := LockDir(dir); err == nil {
 		t.Error("a lock held on another host was taken over")
 	}
+}
+
+// TestLockFile: a file held by LockFile is refused to a second holder,
+// naming the first, and free again once released.
+func TestLockFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "sub", "state.db")
+	l, err := LockFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LockFile(path); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("pid %d", os.Getpid())) {
+		t.Fatalf("second LockFile: %v, want refused naming pid %d", err, os.Getpid())
+	}
+	l.Release()
+	l2, err := LockFile(path)
+	if err != nil {
+		t.Fatalf("after Release: %v", err)
+	}
+	l2.Release()
 }

@@ -16,7 +16,8 @@ const module = "github.com/offtopic/offtopic"
 // import directly besides internal/...: timemap and extract import no other
 // layer; remote sits on timemap; similarity on timemap and extract; crawl,
 // report and prune on similarity (crawl on remote too; crawl never imports
-// report); cmd on everything. What a package may depend on at all is the
+// report); state (a collection's state between runs) on report and the
+// layers below; cmd on everything. What a package may depend on at all is the
 // closure of this: prune may reach extract through similarity.
 var allowed = map[string][]string{
 	"timemap":      nil,
@@ -26,6 +27,7 @@ var allowed = map[string][]string{
 	"crawl":        {"timemap", "extract", "remote", "similarity"},
 	"report":       {"timemap", "extract", "similarity"},
 	"prune":        {"timemap", "similarity"},
+	"state":        {"timemap", "extract", "similarity", "report"},
 	"cmd/offtopic": {"*"},
 }
 
@@ -34,7 +36,7 @@ var allowed = map[string][]string{
 var never = map[string][]string{
 	"timemap": {"extract", "similarity", "remote"},
 	"extract": {"timemap", "similarity", "remote"},
-	"crawl":   {"report", "prune", "cmd/offtopic"},
+	"crawl":   {"report", "prune", "state", "cmd/offtopic"},
 }
 
 // may returns the closure of allowed[pkg]: every layer pkg may depend on.

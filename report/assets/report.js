@@ -81,6 +81,10 @@
   // saying it until a later write succeeds.
   var decisions = {};
   var decCount = {};
+  // Rows with captures new or changed since the previous run of the
+  // collection's state; its decisions are adopted as saved ones.
+  var newRows = {};
+  (meta.news || []).forEach(function (i) { newRows[i] = true; });
   var unsaved = {};
   var pending = {}; // keys to write at the next persist
   var storeKey = 'offtopic-decisions:' + meta.id; // the localStorage key of earlier versions
@@ -186,6 +190,9 @@
     }
     function finish() {
       review.setAttribute('data-store', dbState);
+      (meta.decided || []).forEach(function (x) {
+        if (!has(decisions, x[0]) && !pending[x[0]] && DECISIONS.indexOf(x[1]) >= 0) { decisions[x[0]] = { d: x[1], m: x[2], r: x[3], id: x[4] }; }
+      });
       if (old && typeof old === 'object') {
         var moved = [];
         Object.keys(old).forEach(function (ck) { if (!has(decisions, ck)) { adopt(ck, old[ck], true); moved.push(ck); } });
@@ -249,6 +256,7 @@
     if (kp >= 0 && !((r[OKINDS] || 0) & (1 << kp))) { return false; }
     switch (what) {
       case 'pages': return isPage(r);
+      case 'new': return !!newRows[i];
       case 'off': return r[OFF] > 0;
       case 'guard': return r[GUARD] > 0;
       case 'not': return isPage(r) && !r[T0];
