@@ -14,6 +14,9 @@ func TestShownComments(t *testing.T) {
 		{"a comment outside code stays", `<div><!-- <p>old menu</p> --></div>`, `<div><!-- <p>old menu</p> --></div>`},
 		{"code with more than the comment stays", `<code>x = 1 <!-- <b>note</b> --></code>`, `<code>x = 1 <!-- <b>note</b> --></code>`},
 		{"unclosed", `<code><!-- <p>a</p>`, `<code><!-- <p>a</p>`},
+		{"another element's name", `<code-block><!-- <p>a</p> --></code-block>`, `<code-block><!-- <p>a</p> --></code-block>`},
+		{"markup that would swallow the page stays a comment", `<code><!-- <textarea> --></code><p>after</p>`, `<code><!-- <textarea> --></code><p>after</p>`},
+		{"a script closed is markup", `<code><!-- <div>x</div><script>go()</script> --></code>`, `<code> <div>x</div><script>go()</script> </code>`},
 	}
 	for _, tt := range tests {
 		if got := string(shownComments([]byte(tt.page))); got != tt.want {
