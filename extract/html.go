@@ -66,21 +66,25 @@ func hasAttr(n *html.Node, key string) bool {
 // neverText are elements whose content is never page text. The parser keeps
 // the content of <noscript> (scripting is on, as in a browser) and
 // <noframes> as raw markup: no browser shows either.
-func neverText(n *html.Node) bool {
-	switch n.DataAtom {
+func neverText(t *tag) bool {
+	switch t.atom {
 	case atom.Script, atom.Style, atom.Noscript, atom.Noframes, atom.Template, atom.Svg, atom.Math,
 		atom.Iframe, atom.Object, atom.Embed, atom.Canvas, atom.Select, atom.Textarea,
 		atom.Head, atom.Title, atom.Link, atom.Meta, atom.Base:
 		return true
 	}
-	return n.Namespace == "svg" || n.Namespace == "math"
+	return t.ns == "svg" || t.ns == "math"
 }
 
-// inline are phrasing elements that do not separate words: "<b>foo</b>bar"
-// is one word. Every other element is a word boundary.
-func inline(n *html.Node) bool { return inlineAtom(n.DataAtom) }
+// neverTextNode is neverText of an element node.
+func neverTextNode(n *html.Node) bool {
+	t := nodeTag(n)
+	return neverText(&t)
+}
 
-// inlineAtom reports whether elements named a are inline (see inline).
+// inlineAtom reports whether elements named a are phrasing elements that
+// do not separate words: "<b>foo</b>bar" is one word. Every other element
+// is a word boundary.
 func inlineAtom(a atom.Atom) bool {
 	switch a {
 	case atom.A, atom.Abbr, atom.B, atom.Bdi, atom.Bdo, atom.Big, atom.Cite, atom.Code,
@@ -96,8 +100,8 @@ func inlineAtom(a atom.Atom) bool {
 // hidden reports whether n is hidden by markup: the hidden attribute,
 // aria-hidden="true", or an inline style with display:none or
 // visibility:hidden. Stylesheets are not evaluated.
-func hidden(n *html.Node) bool {
-	for _, a := range n.Attr {
+func hidden(t *tag) bool {
+	for _, a := range t.attrs {
 		if a.Namespace != "" {
 			continue
 		}
@@ -113,7 +117,7 @@ func hidden(n *html.Node) bool {
 				return true
 			}
 		case "type":
-			if n.DataAtom == atom.Input && strings.EqualFold(a.Val, "hidden") {
+			if t.atom == atom.Input && strings.EqualFold(a.Val, "hidden") {
 				return true
 			}
 		}
@@ -210,27 +214,22 @@ var (
 	chromeParts = map[string]bool{"hdr": true, "ftr": true, "navbar": true}
 )
 
-// chrome reports whether element n is site chrome: nav, aside, a header or
-// footer that is not inside an article or section (HTML's own rule for the
-// banner and contentinfo landmarks), a chrome ARIA role, or an id/class that
-// clearly names navigation, a menu, a footer, a sidebar, breadcrumbs or a
-// cookie banner. html, body, main and article are never chrome.
-func chrome(n *html.Node) bool {
-	switch n.DataAtom {
+// chrome reports whether element t is site chrome: nav, aside, a header or
+// footer that is not inside an article or section (sectioned: inside an
+// article, section, main, aside or nav; HTML's own rule for the banner and
+// contentinfo landmarks), a chrome ARIA role, or an id/class that clearly
+// names navigation, a menu, a footer, a sidebar, breadcrumbs or a cookie
+// banner. html, body, main and article are never chrome.
+func chrome(t *tag, sectioned bool) bool {
+	switch t.atom {
 	case atom.Html, atom.Body, atom.Main, atom.Article:
 		return false
 	case atom.Nav, atom.Aside:
 		return true
 	case atom.Header, atom.Footer:
-		for p := n.Parent; p != nil; p = p.Parent {
-			switch p.DataAtom {
-			case atom.Article, atom.Section, atom.Main, atom.Aside, atom.Nav:
-				return false
-			}
-		}
-		return true
+		return !sectioned
 	}
-	for _, a := range n.Attr {
+	for _, a := range t.attrs {
 		if a.Namespace != "" {
 			continue
 		}
@@ -318,112 +317,27 @@ func nameParts(s string) []string {
 // boundaries (inline elements excepted) so that block elements never glue
 // words.
 func pageWords(root *html.Node, maxWords int) (content string, n int, chromeText string) {
-	cw, sw := wordWriter{max: maxWords}, wordWriter{max: maxWords}
-	total := -1
-	var chromeRoot *html.Node // the chrome element being walked, nil outside
-	w := &cw
-	enter := func(n *html.Node) bool {
-		switch n.Type {
-		case html.TextNode:
-			w.write(n.Data)
-			return false
-		case html.ElementNode:
-			if neverText(n) || hidden(n) {
-				return false
-			}
-			if chromeRoot == nil && chrome(n) && !holdsThePage(n, root, &total) {
-				chromeRoot, w = n, &sw
-			}
-			if !inline(n) {
-				w.brk()
-			}
-			return true
-		case html.DocumentNode:
-			return true
-		}
-		return false
-	}
-	leave := func(n *html.Node) {
-		if n.Type == html.ElementNode && !inline(n) {
-			w.brk()
-		}
-		if n == chromeRoot {
-			chromeRoot, w = nil, &cw
-		}
-	}
-	walk(root, enter, leave)
-	return cw.b.String(), cw.n, sw.b.String()
+	r := newPageReader(maxWords)
+	readTree(root, r)
+	pt := r.finish()
+	return pt.content, pt.fields, pt.chrome
 }
 
-// holdsThePage reports whether an element that looks like chrome holds most
-// of the page's words, few of them in links: a wrapper whose class merely
-// mentions a sidebar ("one-sidebar sidebar-right", a common theme's page
-// wrapper) around the page's content. Real chrome (menus, footers, link
-// lists) is a small or link-dense part of the page. total caches the words
-// of the whole page (root), -1 before they are counted.
-func holdsThePage(n, root *html.Node, total *int) bool {
-	words, links := countWords(n)
-	if words == 0 || links*2 >= words {
-		return false
-	}
-	if *total < 0 {
-		*total, _ = countWords(root)
-	}
-	return words*2 > *total
-}
-
-// countWords counts the words of the text under n that pageWords would
-// visit, and those of them inside links.
-func countWords(n *html.Node) (words, links int) {
-	inLink := 0
-	walk(n, func(c *html.Node) bool {
-		switch c.Type {
-		case html.TextNode:
-			k := len(strings.Fields(c.Data))
-			words += k
-			if inLink > 0 {
-				links += k
-			}
-			return false
-		case html.ElementNode:
-			if neverText(c) || hidden(c) {
-				return false
-			}
-			if c.DataAtom == atom.A {
-				inLink++
-			}
-		}
-		return true
-	}, func(c *html.Node) {
-		if c.Type == html.ElementNode && c.DataAtom == atom.A {
-			inLink--
-		}
-	})
-	return words, links
-}
-
-// pageInfo is what one pass over the parsed page finds before pruning.
-type pageInfo struct {
-	title    string // first <title>
-	ogTitle  string // <meta property="og:title">
-	lang     string // <html lang>
-	body     *html.Node
+// crawlInfo is what a crawl needs of the parsed page besides its text.
+type crawlInfo struct {
 	elements int      // element count after pruning
 	depth    int      // maximum element depth
 	scan     pageScan // dates and links, gathered before pruning
-	replay   replayScan
 }
 
-// inspectAndPrune records the title, og:title, <html lang> and <body> of doc,
-// gathers what publication dates and links need (info.scan, when scan is
-// set) and what replay needs (info.replay: meta refresh, <base href>,
-// frames, iframes, images, app mount points; see replayScan), and removes
-// from the tree what never holds page text and only costs time later
-// (scripts, styles, JSON-LD, noscript, noframes, templates, SVG,
+// inspectAndPrune gathers what publication dates and links need (info.scan,
+// when scan is set), counts the elements and the depth of the tree, and
+// removes from the tree what never holds page text and only costs time
+// later (scripts, styles, JSON-LD, noscript, noframes, templates, SVG,
 // comments), so that readability's clones and scoring run on a smaller
-// tree; info.replay keeps what it removed.
-func inspectAndPrune(doc *html.Node, scan bool) pageInfo {
-	var info pageInfo
+// tree. It visits what pageReader inspects (see inspectLeaf).
+func inspectAndPrune(doc *html.Node, scan bool) crawlInfo {
+	var info crawlInfo
 	var remove []*html.Node
 	depth := 0
 	enter := func(n *html.Node) bool {
@@ -441,42 +355,11 @@ func inspectAndPrune(doc *html.Node, scan bool) pageInfo {
 			info.scan.element(n)
 		}
 		switch n.DataAtom {
-		case atom.Title:
-			if info.title == "" && n.Namespace == "" {
-				info.title = nodeText(n)
-			}
+		case atom.Title, atom.Meta:
 			return false
-		case atom.Meta:
-			info.replay.meta(n)
-			if info.ogTitle == "" {
-				p := strings.ToLower(attr(n, "property"))
-				if p == "" {
-					p = strings.ToLower(attr(n, "name"))
-				}
-				if p == "og:title" {
-					info.ogTitle = attr(n, "content")
-				}
-			}
-			return false
-		case atom.Html:
-			if info.lang == "" {
-				info.lang = attr(n, "lang")
-				if info.lang == "" {
-					info.lang = attr(n, "xml:lang")
-				}
-			}
-		case atom.Body:
-			if info.body == nil {
-				info.body = n
-			}
 		case atom.Script, atom.Noscript, atom.Noframes, atom.Style, atom.Template, atom.Svg, atom.Math, atom.Link:
-			if n.DataAtom == atom.Link {
-				info.replay.link(n)
-			}
 			remove = append(remove, n)
 			return false
-		default:
-			info.replay.element(n)
 		}
 		info.elements++
 		depth++
@@ -491,14 +374,11 @@ func inspectAndPrune(doc *html.Node, scan bool) pageInfo {
 		}
 	}
 	walk(doc, enter, leave)
-	info.replay.pruned = remove // scripts, noscript and noframes keep their content
 	for _, n := range remove {
 		if n.Parent != nil {
 			n.Parent.RemoveChild(n)
 		}
 	}
-	info.title = collapse(info.title, 1000)
-	info.ogTitle = collapse(info.ogTitle, 1000)
 	return info
 }
 

@@ -124,13 +124,23 @@ func extractHTML(doc *Document, payload []byte, ct string, opts Options) {
 	text, cs, from := toUTF8(payload, ct, true)
 	doc.Charset, doc.CharsetFrom = cs, from
 	text = shownComments(text)
+	doc.Extractor = ExtractorBody
 	// The tree is what costs memory (a few hundred bytes a node): a page of
 	// more tags than MaxElements is parsed only up to there, so that what a
 	// worker holds is bounded whatever the payload.
 	root, err := html.Parse(bytes.NewReader(cutAtElements(text, opts.MaxElements)))
 	if err != nil || root == nil {
-		doc.Extractor = ExtractorBody
 		finish(doc, "", nil, "", "", opts)
+		return
+	}
+	r := newPageReader(opts.MaxWords)
+	readTree(root, r)
+	page := r.finish()
+	doc.Title = page.title
+	words, toks := page.replay.apply(doc, page.content, page.fields, tokenize(page.content, 0), page.chrome, opts)
+	chrome := page.chrome
+	if opts.TextOnly && !opts.Readability {
+		finish(doc, words, toks, chrome, page.lang, opts)
 		return
 	}
 	info := inspectAndPrune(root, !opts.TextOnly)
@@ -138,21 +148,10 @@ func extractHTML(doc *Document, payload []byte, ct string, opts Options) {
 		doc.Published, doc.PublishedFrom = info.scan.published(opts.BaseURL, root)
 		doc.Links = info.scan.links(opts.BaseURL, opts.MaxLinks)
 	}
-	doc.Title = info.title
-	if doc.Title == "" {
-		doc.Title = info.ogTitle
-	}
-	bodyRoot := info.body
-	if bodyRoot == nil {
-		bodyRoot = root
-	}
-	visible, fields, chrome := pageWords(bodyRoot, opts.MaxWords)
-	words, toks := info.replay.apply(doc, visible, fields, tokenize(visible, 0), chrome, opts)
-	doc.Extractor = ExtractorBody
 	// Readability reads the visible page; an article it finds there is
 	// what replay shows rather than what a thin page embeds.
 	if opts.Readability && info.elements <= opts.MaxElements && info.depth <= opts.MaxDepth {
-		if _, n := collapseSpace(visible+" "+chrome, 0); n >= opts.MinMainWords {
+		if _, n := collapseSpace(page.content+" "+chrome, 0); n >= opts.MinMainWords {
 			need := max(opts.MinMainWords, int(math.Ceil(opts.MinMainShare*float64(n))))
 			if main, mn, err := readabilityWords(root, opts.MaxWords); err == nil && mn >= need {
 				words, toks, chrome = main, nil, ""
@@ -160,7 +159,7 @@ func extractHTML(doc *Document, payload []byte, ct string, opts Options) {
 			}
 		}
 	}
-	finish(doc, words, toks, chrome, info.lang, opts)
+	finish(doc, words, toks, chrome, page.lang, opts)
 }
 
 // readabilityWords runs go-readability (readeck's maintained fork) on the
