@@ -3,6 +3,7 @@ package extract
 import (
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -248,41 +249,99 @@ func chrome(t *tag, sectioned bool) bool {
 }
 
 // chromeName reports whether an id or class attribute value names chrome.
+// It looks at every class name (or id) whole, lower-cased, then at its
+// parts (see nameParts), without allocating: it runs on every element.
 func chromeName(v string) bool {
 	if v == "" || len(v) > 512 {
 		return false
 	}
-	for _, name := range strings.Fields(v) {
-		lower := strings.ToLower(name)
-		if chromeWholeNames[lower] {
+	var buf [16]byte
+	for name := range strings.FieldsSeq(v) {
+		if lower, ok := lowerASCII(buf[:0], name); ok && chromeWholeNames[string(lower)] ||
+			!ok && !isASCII(name) && chromeWholeNames[strings.ToLower(name)] {
 			return true
 		}
-		for _, part := range nameParts(name) {
-			if notChrome[part] {
-				continue
-			}
-			if chromeParts[part] {
-				return true
-			}
-			for _, p := range chromePrefixes {
-				if strings.HasPrefix(part, p) {
-					return true
-				}
-			}
-			for _, s := range chromeSuffixes {
-				if strings.HasSuffix(part, s) {
-					return true
-				}
-			}
+		chromePart := false
+		nameParts(name, func(part string) bool {
+			chromePart = isChromePart(part, buf[:0])
+			return !chromePart
+		})
+		if chromePart {
+			return true
 		}
 	}
 	return false
 }
 
-// nameParts splits a class name or id at '-', '_', digits and lower-to-upper
-// case changes, lower-casing the parts: "mainNav-2" → ["main", "nav"].
-func nameParts(s string) []string {
-	var parts []string
+// isChromePart reports whether a part of a class name (ASCII letters, any
+// case) names chrome; buf is room to lower-case it.
+func isChromePart(part string, buf []byte) bool {
+	if lower, ok := lowerASCII(buf, part); ok {
+		if notChrome[string(lower)] {
+			return false
+		}
+		if chromeParts[string(lower)] {
+			return true
+		}
+	}
+	for _, p := range chromePrefixes {
+		if len(part) >= len(p) && equalLetters(part[:len(p)], p) {
+			return true
+		}
+	}
+	for _, s := range chromeSuffixes {
+		if len(part) >= len(s) && equalLetters(part[len(part)-len(s):], s) {
+			return true
+		}
+	}
+	return false
+}
+
+// equalLetters reports whether s, ASCII letters of any case, is lower, of
+// lower-case letters.
+func equalLetters(s, lower string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i]|0x20 != lower[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// lowerASCII appends s lower-cased to buf when s is ASCII and fits in
+// buf's capacity (false otherwise).
+func lowerASCII(buf []byte, s string) ([]byte, bool) {
+	if len(s) > cap(buf) {
+		return nil, false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			return nil, false
+		}
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		buf = append(buf, c)
+	}
+	return buf, true
+}
+
+// isASCII reports whether s is ASCII.
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// nameParts calls yield with the parts of a class name or id, split at
+// '-', '_', digits and any character but ASCII letters, and at
+// lower-to-upper case changes ("mainNav-2" gives "main", "Nav"), until
+// yield returns false. Parts keep their case.
+func nameParts(s string, yield func(string) bool) {
 	start := -1
 	for i := 0; i < len(s); i++ {
 		c := s[i]
@@ -290,13 +349,17 @@ func nameParts(s string) []string {
 		isUpper := c >= 'A' && c <= 'Z'
 		if !isLower && !isUpper {
 			if start >= 0 {
-				parts = append(parts, strings.ToLower(s[start:i]))
+				if !yield(s[start:i]) {
+					return
+				}
 				start = -1
 			}
 			continue
 		}
 		if isUpper && start >= 0 && s[i-1] >= 'a' && s[i-1] <= 'z' {
-			parts = append(parts, strings.ToLower(s[start:i]))
+			if !yield(s[start:i]) {
+				return
+			}
 			start = -1
 		}
 		if start < 0 {
@@ -304,9 +367,8 @@ func nameParts(s string) []string {
 		}
 	}
 	if start >= 0 {
-		parts = append(parts, strings.ToLower(s[start:]))
+		yield(s[start:])
 	}
-	return parts
 }
 
 // pageWords returns the visible text under root (hidden elements and what

@@ -21,8 +21,11 @@ import (
 // decoded to UTF-8 (charset from the HTTP header, else <meta>, else
 // sniffing), parsed once, and its main text taken from readability's
 // article, or from the visible body text without site chrome when the
-// article is too short (see Options.MinMainWords); text/plain is taken as
-// is; anything else yields Extractor "none" and no text. What replay shows
+// article is too short (see Options.MinMainWords); with TextOnly (and
+// without Readability) the page is read in one pass of the tokenizer as
+// the parser would build it, without the tree, unless it needs the tree
+// (a tenth of real pages: see streamPage); text/plain is taken as is;
+// anything else yields Extractor "none" and no text. What replay shows
 // of an HTML page is read in the same pass: a thin page's text gains what
 // scripts render from the data it embeds (Document.Embedded), and the
 // Document says where a client-side redirect and the page's frames lead
@@ -125,10 +128,22 @@ func extractHTML(doc *Document, payload []byte, ct string, opts Options) {
 	doc.Charset, doc.CharsetFrom = cs, from
 	text = shownComments(text)
 	doc.Extractor = ExtractorBody
-	// The tree is what costs memory (a few hundred bytes a node): a page of
-	// more tags than MaxElements is parsed only up to there, so that what a
-	// worker holds is bounded whatever the payload.
-	root, err := html.Parse(bytes.NewReader(cutAtElements(text, opts.MaxElements)))
+	// A page of more tags than MaxElements is read only up to there, so
+	// that what a worker holds is bounded whatever the payload.
+	text = cutAtElements(text, opts.MaxElements)
+	if opts.TextOnly && !opts.Readability {
+		// Detection reads the page as the parser would build it, without
+		// the tree, unless the page needs it.
+		if r := newPageReader(opts.MaxWords); streamPage(text, r) {
+			page := r.finish()
+			doc.Title = page.title
+			words, toks := page.replay.apply(doc, page.content, page.fields, tokenize(page.content, 0), page.chrome, opts)
+			finish(doc, words, toks, page.chrome, page.lang, opts)
+			return
+		}
+	}
+	// The tree is what costs memory (a few hundred bytes a node).
+	root, err := html.Parse(bytes.NewReader(text))
 	if err != nil || root == nil {
 		finish(doc, "", nil, "", "", opts)
 		return

@@ -101,12 +101,11 @@ type chromeRegion struct {
 	open         bool
 }
 
-// wordOp is one write to the page's word writers: a break (text == nil)
-// or text, into the writer of region's destination.
+// wordOp is one write to the page's word writers, into the writer of
+// region's destination: a break (start < 0) or the text arena[start:end].
 type wordOp struct {
-	region int32
-	brk    bool
-	text   string
+	region     int32
+	start, end int32
 }
 
 // mountCandidate is an element that may be an app's mount point (see
@@ -124,18 +123,20 @@ type pageReader struct {
 	maxWords int
 	stack    []readerElem
 	ops      []wordOp
+	arena    []byte // the visible text
 	regions  []chromeRegion
 	open     []int32 // open chrome regions, outermost first
 	region   int32   // innermost open region, -1
 	words    int     // visible words (countWords of the whole page)
 	mounts   []mountCandidate
 	openMnt  []int32 // open mount candidates
-	capture  strings.Builder
+	capture  []byte
 	capIdx   int // index in stack of the capturing element
 	capKind  int8
+	capFrom  int32 // where the captured raw text is in the page, when it is one piece of it
+	capTo    int32
 
 	title, ogTitle      string
-	hasTitle            bool
 	lang, xmlLang       string
 	hasLang, hasXMLLang bool
 	replay              replayScan
@@ -183,7 +184,7 @@ func (r *pageReader) start(t *tag) {
 	}
 	r.stack = append(r.stack, e)
 	if !e.skip && !e.inline {
-		r.ops = append(r.ops, wordOp{region: r.region, brk: true})
+		r.ops = append(r.ops, wordOp{region: r.region, start: -1})
 	}
 }
 
@@ -202,7 +203,7 @@ func (r *pageReader) end() {
 	e := r.stack[len(r.stack)-1]
 	r.stack = r.stack[:len(r.stack)-1]
 	if !e.skip && !e.inline {
-		r.ops = append(r.ops, wordOp{region: r.region, brk: true})
+		r.ops = append(r.ops, wordOp{region: r.region, start: -1})
 	}
 	if e.region >= 0 {
 		r.regions[e.region].open = false
@@ -221,25 +222,70 @@ func (r *pageReader) end() {
 
 // text reads a text node, a child of the element on top.
 func (r *pageReader) text(s string) {
-	top := &r.stack[len(r.stack)-1]
-	top.children++
-	if r.capIdx >= 0 && (r.capKind == captureRaw || r.capture.Len() < 4096) {
-		r.capture.WriteString(s)
+	if r.textStart(s == "") {
+		captureText(r, s, -1, -1)
 	}
-	hideIdx := top.hideIdx
-	if top.skip && len(r.openMnt) == 0 {
+	if r.wantsText() {
+		start := len(r.arena)
+		r.arena = append(r.arena, s...)
+		r.countText(start)
+	}
+}
+
+// textBytes is text of bytes, from (when >= 0) the span [from, to) of the
+// page, where raw text (a script) can be read again when it is needed.
+func (r *pageReader) textBytes(s []byte, from, to int32) {
+	if r.textStart(len(s) == 0) {
+		captureText(r, s, from, to)
+	}
+	if r.wantsText() {
+		start := len(r.arena)
+		r.arena = append(r.arena, s...)
+		r.countText(start)
+	}
+}
+
+// textStart counts a text node as a child and reports whether its text is
+// being captured.
+func (r *pageReader) textStart(empty bool) bool {
+	r.stack[len(r.stack)-1].children++
+	return r.capIdx >= 0 && !empty && (r.capKind == captureRaw || len(r.capture) < 4096)
+}
+
+// captureText adds s (from the span [from, to) of the page when from >=
+// 0) to the text captured.
+func captureText[T string | []byte](r *pageReader, s T, from, to int32) {
+	if r.capKind == captureRaw && r.capTo == 0 && len(r.capture) == 0 && from >= 0 {
+		r.capFrom, r.capTo = from, to
 		return
 	}
-	n := fieldsIn(s)
+	if r.capTo > 0 {
+		r.capture = append(r.capture, r.replay.text(&rawElem{from: r.capFrom, to: r.capTo})...)
+		r.capFrom, r.capTo = 0, 0
+	}
+	r.capture = append(r.capture, s...)
+}
+
+// wantsText reports whether the text of the element on top is counted:
+// visible text, or text in a mount point.
+func (r *pageReader) wantsText() bool {
+	return !r.stack[len(r.stack)-1].skip || len(r.openMnt) > 0
+}
+
+// countText counts the text node arena[start:], kept there when visible.
+func (r *pageReader) countText(start int) {
+	top := &r.stack[len(r.stack)-1]
+	n := fieldsIn(r.arena[start:])
 	for _, m := range r.openMnt {
-		if c := &r.mounts[m]; c.index > hideIdx {
+		if c := &r.mounts[m]; c.index > top.hideIdx {
 			c.words += n
 		}
 	}
 	if top.skip {
+		r.arena = r.arena[:start]
 		return
 	}
-	r.ops = append(r.ops, wordOp{region: r.region, text: s})
+	r.ops = append(r.ops, wordOp{region: r.region, start: int32(start), end: int32(len(r.arena))})
 	r.words += n
 	for _, g := range r.open {
 		c := &r.regions[g]
@@ -250,12 +296,37 @@ func (r *pageReader) text(s string) {
 	}
 }
 
+// fosterChild reads an empty element t (a <br>, an <input>...) that the
+// parser foster-parented into the element at stack index level (before a
+// table open below it): a child there, and a break in the text there.
+func (r *pageReader) fosterChild(level int, t *tag) {
+	p := &r.stack[level]
+	p.children++
+	if p.skip || neverText(t) || hidden(t) || inlineAtom(t.atom) {
+		return
+	}
+	region := int32(-1)
+	for i := level; i >= 0 && region < 0; i-- {
+		region = r.stack[i].region
+	}
+	sectioned := false
+	for i := 1; i <= level; i++ {
+		sectioned = sectioned || sectioning(r.stack[i].atom)
+	}
+	if chrome(t, sectioned) {
+		// An empty chrome element is the chrome's.
+		r.regions = append(r.regions, chromeRegion{parent: region, start: int32(level + 1)})
+		region = int32(len(r.regions) - 1)
+	}
+	r.ops = append(r.ops, wordOp{region: region, start: -1})
+}
+
 // comment reads a comment node, a child of the element on top.
 func (r *pageReader) comment() { r.stack[len(r.stack)-1].children++ }
 
 // fieldsIn counts the words of s as strings.Fields splits them, without
 // the slice.
-func fieldsIn(s string) int {
+func fieldsIn(s []byte) int {
 	n, in := 0, false
 	for i := 0; i < len(s); {
 		c := s[i]
@@ -264,7 +335,7 @@ func fieldsIn(s string) int {
 			space = asciiSpace[c]
 			i++
 		} else {
-			r, size := utf8.DecodeRuneInString(s[i:])
+			r, size := utf8.DecodeRune(s[i:])
 			space = unicode.IsSpace(r)
 			i += size
 		}
@@ -370,19 +441,22 @@ func (r *pageReader) replayElement(t *tag, e *readerElem, idx int32) {
 func (r *pageReader) startCapture(e *readerElem, idx int32, kind int8) {
 	e.capture = kind
 	r.capIdx, r.capKind = int(idx), kind
-	r.capture.Reset()
+	r.capture, r.capFrom, r.capTo = r.capture[:0], 0, 0
 }
 
 // endCapture hands the text gathered to what it was gathered for.
 func (r *pageReader) endCapture() {
-	s := r.capture.String()
 	if r.capKind == captureTitle {
-		r.title = s
+		r.title = string(r.capture)
 	} else {
-		r.replay.raw[len(r.replay.raw)-1].text = s
+		e := &r.replay.raw[len(r.replay.raw)-1]
+		if r.capTo > 0 {
+			e.from, e.to = r.capFrom, r.capTo
+		} else {
+			e.text = string(r.capture)
+		}
 	}
 	r.capIdx, r.capKind = -1, captureNone
-	r.capture = strings.Builder{}
 }
 
 // pageText is what reading a page gives.
@@ -415,15 +489,16 @@ func (r *pageReader) finish() *pageText {
 		chromeOf[i] = g.parent >= 0 && chromeOf[g.parent] || !holdsThePage(g.words, g.links, r.words)
 	}
 	cw, sw := wordWriter{max: r.maxWords}, wordWriter{max: r.maxWords}
+	arena := string(r.arena)
 	for _, op := range r.ops {
 		w := &cw
 		if op.region >= 0 && chromeOf[op.region] {
 			w = &sw
 		}
-		if op.brk {
+		if op.start < 0 {
 			w.brk()
 		} else {
-			w.write(op.text)
+			w.write(arena[op.start:op.end])
 		}
 	}
 	pt.content, pt.fields, pt.chrome = cw.b.String(), cw.n, sw.b.String()

@@ -74,6 +74,7 @@ const maxMedia = 8
 // like, and the app mount points. Nothing is parsed or resolved until a
 // page turns out to need it.
 type replayScan struct {
+	src        []byte    // the page, where the raw text of streamed scripts is
 	raw        []rawElem // scripts, <noscript> and <noframes>, in page order
 	frameset   bool      // the page is a <frameset>
 	refresh    string    // content of the first <meta http-equiv="refresh">
@@ -93,7 +94,24 @@ type rawElem struct {
 	atom atom.Atom
 	kind int  // of a script: scriptKind
 	src  bool // a script with a src attribute
-	text string
+	// Its text is text, or, when to > 0, the raw text src[from:to] of the
+	// page (see replayScan.text).
+	text     string
+	from, to int32
+}
+
+// text returns the text of element e: the page's raw text as the tokenizer
+// reads it (line breaks made "\n", NUL made U+FFFD), which is read only on
+// the thin pages that need it.
+func (r *replayScan) text(e *rawElem) string {
+	if e.to == 0 {
+		return e.text
+	}
+	s := string(r.src[e.from:e.to])
+	if strings.IndexByte(s, '\r') >= 0 {
+		s = strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n")
+	}
+	return strings.ReplaceAll(s, "\x00", "\ufffd")
 }
 
 // frameElem is an <iframe> of the page.
@@ -250,19 +268,19 @@ func (r *replayScan) apply(doc *Document, words string, fields int, toks *tokeni
 	h.source(EmbeddedJSONLD, func() {
 		for s := range r.elements(atom.Script) {
 			if s.kind == scriptJSONLD {
-				h.jsonLD(s.text)
+				h.jsonLD(r.text(s))
 			}
 		}
 	})
 	h.source(EmbeddedNoscript, func() {
 		for n := range r.elements(atom.Noscript) {
-			h.markup(n.text)
+			h.markup(r.text(n))
 		}
 	})
 	if len(doc.Frames) == 0 {
 		h.source(EmbeddedNoframes, func() {
 			for n := range r.elements(atom.Noframes) {
-				h.markup(n.text)
+				h.markup(r.text(n))
 			}
 		})
 	}
@@ -273,10 +291,10 @@ func (r *replayScan) apply(doc *Document, words string, fields int, toks *tokeni
 			for s := range r.elements(atom.Script) {
 				switch s.kind {
 				case scriptData:
-					h.state(s.text)
+					h.state(r.text(s))
 				case scriptJS:
 					if !s.src {
-						h.inlineState(s.text)
+						h.inlineState(r.text(s))
 					}
 				}
 			}
@@ -347,7 +365,7 @@ func (r *replayScan) redirect(thin bool, pageURL string, pageBase func() *url.UR
 		if s.kind != scriptJS || s.src {
 			continue
 		}
-		if ref, ok := scriptLocation(s.text); ok {
+		if ref, ok := scriptLocation(r.text(s)); ok {
 			if to := resolve(ref); to != "" {
 				return to
 			}
