@@ -34,9 +34,9 @@ type Config struct {
 	Extract extract.Options
 	// ReadPayload reads one capture's payload.
 	ReadPayload PayloadReader
-	// CacheSize bounds the number of extracted documents kept by payload
-	// digest (0: extract.DefaultCacheSize).
-	CacheSize int
+	// CacheBytes bounds the memory of the extracted documents kept by
+	// payload digest (0: extract.DefaultCacheBytes).
+	CacheBytes int64
 	// Progress, when set, is called as TimeMaps are done.
 	Progress func(Progress)
 	// OnError, when set, hears of every capture that could not be read or extracted.
@@ -138,7 +138,7 @@ func Detect(ctx context.Context, src timemap.Source, cfg Config, emit func(*Time
 	defer spill.Close()
 
 	builders := map[string]*ModelBuilder{}
-	cache := extract.NewCache(cfg.CacheSize)
+	cache := extract.NewCache(cfg.CacheBytes)
 	var stats Stats
 	var failed atomic.Int64
 	bw := bufio.NewWriterSize(spill, 1<<20)
@@ -292,7 +292,7 @@ func counting(stats *Stats, cfg *Config, emit func(*TimeMapResult) error) func(*
 // scoreWith reads, extracts and scores every TimeMap of src against a model
 // built beforehand: one pass, nothing spilled.
 func scoreWith(ctx context.Context, src timemap.Source, cfg *Config, model *Model, emit func(*TimeMapResult) error) (Stats, error) {
-	cache := extract.NewCache(cfg.CacheSize)
+	cache := extract.NewCache(cfg.CacheBytes)
 	var stats Stats
 	var failed atomic.Int64
 	count := counting(&stats, cfg, emit)
@@ -317,7 +317,7 @@ func BuildModel(ctx context.Context, src timemap.Source, cfg Config) (*ModelStat
 	if err != nil {
 		return nil, Stats{}, fmt.Errorf("model: %w", err)
 	}
-	cache := extract.NewCache(cfg.CacheSize)
+	cache := extract.NewCache(cfg.CacheBytes)
 	ms := NewModelStats()
 	var stats Stats
 	var failed atomic.Int64
@@ -378,6 +378,9 @@ func Prepare(ctx context.Context, tm *timemap.TimeMap, cfg *Config, cache *extra
 			continue
 		}
 		doc, err := noteDoc(c.Note)
+		if errors.Is(err, errDuplicate) {
+			doc, err = notedLater(tm, i)
+		}
 		if err != nil {
 			if doc, err = readAndExtract(ctx, c, cfg); err != nil {
 				failed++
