@@ -256,15 +256,22 @@ func keepToken(t string) bool {
 	return false
 }
 
-// StemCache remembers the stems of words across documents, so that a word is
-// stemmed once per run rather than once per page. It is safe for concurrent
-// use and bounded: past its size it stops learning new words (a language's
-// common words come first, so it keeps the words that matter).
+// StemCache remembers the terms of words across documents (their stems,
+// and which are stop words), so that a word is stemmed once per run
+// rather than once per page. It is safe for concurrent use and bounded:
+// past its size it stops learning new words (a language's common words
+// come first, so it keeps the words that matter).
 type StemCache struct {
 	mu    sync.RWMutex
-	stems map[string]map[string]string // language code -> word -> stem
-	n     int                          // words held
+	terms []map[string]string // of each language (language.index), a word's term: its stem, "" for a stop word
+	n     int                 // words held
 	max   int
+}
+
+// stemKey is a word of a language.
+type stemKey struct {
+	l    *language
+	word string
 }
 
 // NewStemCache returns a cache of at most max words (0: 1<<18).
@@ -272,32 +279,35 @@ func NewStemCache(max int) *StemCache {
 	if max <= 0 {
 		max = 1 << 18
 	}
-	return &StemCache{stems: make(map[string]map[string]string), max: max}
+	return &StemCache{terms: make([]map[string]string, len(languageSpec)), max: max}
 }
 
-func (c *StemCache) get(code, word string) (string, bool) {
-	c.mu.RLock()
-	s, ok := c.stems[code][word]
-	c.mu.RUnlock()
-	return s, ok
-}
-
-func (c *StemCache) put(learned map[string]string, code string) {
+// put learns the terms of words (those it has room for). Words are
+// copied: a word of a page's text would keep the whole text.
+func (c *StemCache) put(learned map[stemKey]string) {
+	if len(learned) == 0 {
+		return
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	m := c.stems[code]
-	if m == nil {
-		m = make(map[string]string, 1024)
-		c.stems[code] = m
-	}
-	for w, s := range learned {
+	for k, s := range learned {
 		if c.n >= c.max {
 			return
 		}
-		if _, ok := m[w]; !ok {
-			m[w] = s
-			c.n++
+		m := c.terms[k.l.index]
+		if m == nil {
+			m = make(map[string]string, 1024)
+			c.terms[k.l.index] = m
 		}
+		if _, ok := m[k.word]; ok {
+			continue
+		}
+		w := strings.Clone(k.word)
+		if s == k.word {
+			s = w
+		}
+		m[w] = s
+		c.n++
 	}
 }
 
@@ -319,82 +329,76 @@ var scriptLanguage = map[script]string{
 	scriptArmenian: "hy", scriptDevanagari: "hi",
 }
 
-// stemmer stems the words of one language for one document: learned holds
-// the stems of its words (which the StemCache learns after the document).
-type stemmer struct {
-	l       *language
-	learned map[string]string
-	env     *snowballstem.Env
-}
-
-func (st *stemmer) stem(t string, cache *StemCache) string {
-	if s, ok := st.learned[t]; ok {
+// term returns the term of a word t of language l: "" for a stop word,
+// else its Snowball stem (env, made when first needed, stems it), or,
+// where l has no stemmer, the word with its Arabic letters unified.
+func (l *language) term(t string, env **snowballstem.Env) string {
+	if l.stop[t] {
+		return ""
+	}
+	if l.stem == nil {
+		return unifyArabicLetters(t)
+	}
+	if *env == nil {
+		*env = snowballstem.NewEnv("")
+	}
+	(*env).SetCurrent(t)
+	l.stem(*env)
+	if s := (*env).Current(); s != "" {
 		return s
 	}
-	if cache != nil {
-		if s, ok := cache.get(st.l.code, t); ok {
-			return s
-		}
-	}
-	if st.env == nil {
-		st.env = snowballstem.NewEnv("")
-	}
-	st.env.SetCurrent(t)
-	st.l.stem(st.env)
-	s := st.env.Current()
-	if s == "" {
-		s = t
-	}
-	st.learned[t] = s
-	return s
+	return t
 }
 
 // termsOf is Terms over tokens from tokenize, read in the language code,
 // words of another script in that script's language (scriptLanguage);
-// cache, when not nil, holds stems learnt from earlier documents and learns
-// this one's.
+// cache, when not nil, holds the terms of words met in earlier documents
+// (it is read under one lock for the whole document) and learns this
+// one's.
 func termsOf(toks []string, code string, cache *StemCache) []string {
 	base := languages[code]
 	out := make([]string, 0, len(toks)/2)
-	var stemmers []*stemmer
-	stemmerOf := func(l *language) *stemmer {
-		for _, st := range stemmers {
-			if st.l == l {
-				return st
-			}
-		}
-		st := &stemmer{l: l, learned: map[string]string{}}
-		stemmers = append(stemmers, st)
-		return st
-	}
-	if cache != nil {
+	var learned map[stemKey]string // this document's words the cache lacks
+	var env *snowballstem.Env
+	if cache != nil && base != nil {
+		cache.mu.RLock()
 		defer func() {
-			for _, st := range stemmers {
-				cache.put(st.learned, st.l.code)
-			}
+			cache.mu.RUnlock()
+			cache.put(learned)
 		}()
 	}
 	for _, t := range toks {
 		if !keepToken(t) {
 			continue
 		}
-		l := base
-		if r, _ := utf8.DecodeRuneInString(t); base != nil {
-			if sc := scriptOf(r); sc != scriptNone && sc != base.script {
-				if alt := languages[scriptLanguage[sc]]; alt != nil {
-					l = alt
-				}
-			}
-		}
-		if l != nil && l.stop[t] {
+		if base == nil {
+			out = append(out, unifyArabicLetters(t))
 			continue
 		}
-		if l == nil || l.stem == nil {
-			t = unifyArabicLetters(t)
-		} else {
-			t = stemmerOf(l).stem(t, cache)
+		l := base
+		r, _ := utf8.DecodeRuneInString(t)
+		if sc := scriptOf(r); sc != scriptNone && sc != base.script {
+			if alt := languages[scriptLanguage[sc]]; alt != nil {
+				l = alt
+			}
 		}
-		out = append(out, t)
+		term, ok := "", false
+		if cache != nil {
+			term, ok = cache.terms[l.index][t]
+		}
+		if !ok {
+			k := stemKey{l, t}
+			if term, ok = learned[k]; !ok {
+				term = l.term(t, &env)
+				if learned == nil {
+					learned = make(map[stemKey]string)
+				}
+				learned[k] = term
+			}
+		}
+		if term != "" {
+			out = append(out, term)
+		}
 	}
 	return out
 }
