@@ -10,8 +10,9 @@ import (
 // <= 0. Repeated payloads are mostly a page's own unchanged captures,
 // which follow one another in a TimeMap, or one page a site serves at
 // several URLs; documents as detection keeps them (an excerpt and the
-// terms) take a few tens of kilobytes, so this holds a thousand or more.
-const DefaultCacheBytes = 32 << 20
+// terms) take ten to twenty kilobytes, so this holds several hundred (on
+// real-1068, 32 MiB read no payload fewer).
+const DefaultCacheBytes = 8 << 20
 
 // Cache is a concurrency-safe LRU cache of Documents keyed by payload
 // digest (e.g. a WARC-Payload-Digest), so that identical captures, which
