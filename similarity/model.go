@@ -408,22 +408,45 @@ type ModelBuilder struct {
 // NewModelBuilder starts a model; withEngine builds the BM25 index that
 // SEKernel needs (it holds the collection's terms, so it is built only then).
 func NewModelBuilder(withEngine bool, minT0Words int) *ModelBuilder {
-	b := &ModelBuilder{stats: NewModelStats(), minWords: minT0Words}
-	if minT0Words == 0 {
-		b.minWords = 20
-	}
+	b := &ModelBuilder{stats: NewModelStats(), minWords: t0MinWords(minT0Words)}
 	if withEngine {
 		b.engine = NewBM25()
 	}
 	return b
 }
 
+// t0MinWords is the fewest words of a TimeMap's first capture that goes
+// into the model's topic (Options.MinT0Words, 20 when 0).
+func t0MinWords(minT0Words int) int {
+	if minT0Words == 0 {
+		return 20
+	}
+	return minT0Words
+}
+
 // Add takes one TimeMap's documents into the model (see ModelStats.Add), and
 // each distinct payload once into the search index.
 func (b *ModelBuilder) Add(in Input) {
 	b.mu.Lock()
-	defer b.mu.Unlock()
 	b.stats.Add(in, b.minWords)
+	b.mu.Unlock()
+	b.AddSearch(in)
+}
+
+// MergeStats adds statistics gathered elsewhere (by ModelStats.Add with the
+// builder's minimum of words) to the model's.
+func (b *ModelBuilder) MergeStats(s *ModelStats) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.stats.Merge(s)
+}
+
+// AddSearch takes each distinct payload of one TimeMap once into the
+// search index, when the builder has one: the part of Add that depends on
+// the order TimeMaps come in.
+func (b *ModelBuilder) AddSearch(in Input) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
 	if b.engine == nil {
 		return
 	}

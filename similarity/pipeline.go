@@ -1,12 +1,9 @@
 package similarity
 
 import (
-	"bufio"
 	"context"
-	"encoding/gob"
 	"errors"
 	"fmt"
-	"io"
 	"iter"
 	"net/http"
 	"os"
@@ -130,31 +127,33 @@ func Detect(ctx context.Context, src timemap.Source, cfg Config, emit func(*Time
 		}
 		return scoreWith(ctx, src, &cfg, cfg.Model.Model(), emit)
 	}
-	spill, err := os.CreateTemp(cfg.TempDir, "offtopic-spill-*.gob")
+	f, err := os.CreateTemp(cfg.TempDir, "offtopic-spill-*.gob")
 	if err != nil {
 		return Stats{}, fmt.Errorf("create spill file: %w", err)
 	}
-	defer os.Remove(spill.Name())
-	defer spill.Close()
+	defer os.Remove(f.Name())
+	defer f.Close()
 
 	builders := map[string]*ModelBuilder{}
 	cache := extract.NewCache(cfg.CacheBytes)
 	var stats Stats
 	var failed atomic.Int64
-	bw := bufio.NewWriterSize(spill, 1<<20)
-	enc := gob.NewEncoder(bw)
+	sets := newStatsSets(cfg.Workers, cfg.MinT0Words)
+	sw := newSpillWriter(f, 2*cfg.Workers)
 	var join joiner
 	err = orderedMap(ctx, cfg.Workers, src.TimeMaps(ctx), func(ctx context.Context, tm *timemap.TimeMap) (*Input, error) {
 		in, n := Prepare(ctx, tm, &cfg, cache)
 		failed.Add(int64(n))
+		sets.add(cfg.collectionOf(in), in)
 		return in, nil
 	}, func(in *Input) error {
-		// In key order, so that the model is the same however work was split.
+		// In key order, so that the search index and the join are the same
+		// however work was split.
 		id := cfg.collectionOf(in)
 		if builders[id] == nil {
 			builders[id] = NewModelBuilder(cfg.Computes(MeasureSEKernel), cfg.MinT0Words)
 		}
-		builders[id].Add(*in)
+		builders[id].AddSearch(*in)
 		if cfg.Prepared != nil {
 			cfg.Prepared(in)
 		}
@@ -164,14 +163,16 @@ func Detect(ctx context.Context, src timemap.Source, cfg Config, emit func(*Time
 		if cfg.Progress != nil {
 			cfg.Progress(Progress{Stage: "extract", TimeMaps: stats.TimeMaps, Captures: stats.Captures})
 		}
-		return enc.Encode(toSpill(in))
+		return sw.write(in)
 	})
+	spill, werr := sw.close()
+	if err == nil {
+		err = werr
+	}
 	if err != nil {
 		return stats, err
 	}
-	if err := bw.Flush(); err != nil {
-		return stats, fmt.Errorf("write spill file: %w", err)
-	}
+	sets.mergeInto(builders)
 	stats.Failed = int(failed.Load())
 	models := make(map[string]*Model, len(builders))
 	for id, b := range builders {
@@ -187,7 +188,7 @@ func Detect(ctx context.Context, src timemap.Source, cfg Config, emit func(*Time
 		if cfg.Progress != nil {
 			cfg.Progress(Progress{Stage: "replay", TimeMaps: stats.TimeMaps, Captures: stats.Captures})
 		}
-		if err := join.pass(readSpill(spill), cfg.Others == nil); err != nil {
+		if err := join.pass(spill.read(ctx, cfg.Workers, join.waitingKeys()), cfg.Others == nil); err != nil {
 			return stats, err
 		}
 		if cfg.Others != nil && join.pending(true) {
@@ -200,7 +201,7 @@ func Detect(ctx context.Context, src timemap.Source, cfg Config, emit func(*Time
 	join.finish()
 	n := 0
 	inputs := func(yield func(*Input, error) bool) {
-		for in, err := range readSpill(spill) {
+		for in, err := range spill.read(ctx, cfg.Workers, nil) {
 			if err == nil {
 				in.Targets = join.targets[n]
 				n++
@@ -236,31 +237,6 @@ func prepareAll(ctx context.Context, src timemap.Source, cfg *Config, cache *ext
 				in, _ = Prepare(ctx, tm, cfg, cache)
 			}
 			if !yield(in, err) {
-				return
-			}
-		}
-	}
-}
-
-// readSpill reads the spill file from its start, one Input at a time.
-func readSpill(spill *os.File) iter.Seq2[*Input, error] {
-	return func(yield func(*Input, error) bool) {
-		if _, err := spill.Seek(0, io.SeekStart); err != nil {
-			yield(nil, fmt.Errorf("rewind spill file: %w", err))
-			return
-		}
-		dec := gob.NewDecoder(bufio.NewReaderSize(spill, 1<<20))
-		for {
-			var sp spilled
-			err := dec.Decode(&sp)
-			if err == io.EOF {
-				return
-			}
-			if err != nil {
-				yield(nil, fmt.Errorf("read spill file: %w", err))
-				return
-			}
-			if !yield(sp.input(), nil) {
 				return
 			}
 		}
