@@ -276,25 +276,27 @@ func chromeName(v string) bool {
 // isChromePart reports whether a part of a class name (ASCII letters, any
 // case) names chrome; buf is room to lower-case it.
 func isChromePart(part string, buf []byte) bool {
-	if lower, ok := lowerASCII(buf, part); ok {
-		if notChrome[string(lower)] {
-			return false
-		}
-		if chromeParts[string(lower)] {
-			return true
-		}
-	}
+	match := false
 	for _, p := range chromePrefixes {
 		if len(part) >= len(p) && equalLetters(part[:len(p)], p) {
-			return true
+			match = true
+			break
 		}
 	}
 	for _, s := range chromeSuffixes {
-		if len(part) >= len(s) && equalLetters(part[len(part)-len(s):], s) {
-			return true
+		if match {
+			break
 		}
+		match = len(part) >= len(s) && equalLetters(part[len(part)-len(s):], s)
 	}
-	return false
+	// The whole parts: looked up only where they may be.
+	if lower, ok := lowerASCII(buf, part); ok && (match || len(part) <= 6) {
+		if notChrome[string(lower)] {
+			return false
+		}
+		match = match || chromeParts[string(lower)]
+	}
+	return match
 }
 
 // equalLetters reports whether s, ASCII letters of any case, is lower, of

@@ -2,7 +2,6 @@ package extract
 
 import (
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/net/html"
@@ -336,7 +335,7 @@ func fieldsIn(s []byte) int {
 			i++
 		} else {
 			r, size := utf8.DecodeRune(s[i:])
-			space = unicode.IsSpace(r)
+			space = isSpace(r)
 			i += size
 		}
 		if !space && !in {

@@ -131,3 +131,23 @@ func lookupScript(r rune) script {
 func unspaced(r rune) bool {
 	return r >= 0x0E00 && scriptInfo[scriptOf(r)].unspced
 }
+
+// caseless are the scripts whose letters have no case: lowerRune leaves
+// them as they are without unicode.ToLower's search of the case tables.
+var caseless = func() (c [numScripts]bool) {
+	for _, s := range []script{scriptArabic, scriptDevanagari, scriptHebrew, scriptHangul, scriptKana, scriptHan,
+		scriptThai, scriptLao, scriptKhmer, scriptMyanmar, scriptEthiopic, scriptBengali, scriptGurmukhi, scriptGujarati,
+		scriptOriya, scriptTamil, scriptTelugu, scriptKannada, scriptMalayalam, scriptSinhala, scriptTibetan, scriptThaana} {
+		c[s] = true
+	}
+	return c
+}()
+
+// lowerRune is unicode.ToLower, quicker on the letters of scripts without
+// case.
+func lowerRune(r rune) rune {
+	if r < 0x10000 && caseless[bmpScripts[r]] {
+		return r
+	}
+	return unicode.ToLower(r)
+}

@@ -180,7 +180,7 @@ func (b *builder) addAttr(k, v []byte) {
 		h.Write(v)
 		t.key += h.Sum64()
 	}
-	if key := readerAttr(k); key != "" {
+	if key := readerAttr(t.atom, k); key != "" {
 		t.attrs = append(t.attrs, html.Attribute{Key: key, Val: string(v)})
 	}
 	switch string(k) {
@@ -217,28 +217,49 @@ func (b *builder) readTag(raw []byte, end bool) bool {
 	if end {
 		return true
 	}
+	if keepsAttrs(b.tok.atom) {
+		return b.readAllAttrs(raw, i)
+	}
+	// Of other elements, the attributes the reader looks at: the others
+	// are skipped unread (what the tokenizer would make of them matters
+	// not), a key met again is the first's (as the tokenizer keeps it).
+	for {
+		key, val, next := tagAttr(raw, i)
+		if next < 0 {
+			return true
+		}
+		i = next
+		var kbuf [16]byte
+		lk, ok := lowerTagBytes(kbuf[:0], key)
+		if !ok {
+			if bytes.IndexByte(key, 0) >= 0 {
+				return false // a NUL in a key becomes U+FFFD
+			}
+			continue // longer than any the reader looks at
+		}
+		k := readerAttr(b.tok.atom, lk)
+		if k == "" || slices.ContainsFunc(b.tok.attrs, func(a html.Attribute) bool { return a.Key == k }) {
+			continue
+		}
+		if changedByTokenizer(val) {
+			return false
+		}
+		b.tok.attrs = append(b.tok.attrs, html.Attribute{Key: k, Val: string(val)})
+	}
+}
+
+// readAllAttrs reads every attribute of a tag raw from raw[i] on (of a
+// formatting element, all of them go into its key for Noah's Ark): false
+// where the tokenizer would change one.
+func (b *builder) readAllAttrs(raw []byte, i int) bool {
 	var keys [16][2]int // the keys read, in raw
 	nkeys := 0
 	for {
-		for i < len(raw) && isTagSpace(raw[i]) {
-			i++
-		}
-		if i >= len(raw) || raw[i] == '>' {
+		key, val, next := tagAttr(raw, i)
+		if next < 0 {
 			return true
 		}
-		k0 := i
-		for i < len(raw) {
-			if c := raw[i]; c == '=' && i > k0 || isTagSpace(c) || c == '/' || c == '>' {
-				break
-			}
-			i++
-		}
-		key := raw[k0:i]
-		var val []byte
-		val, i = tagAttrVal(raw, i)
-		if len(key) == 0 {
-			continue
-		}
+		i = next
 		var kbuf [32]byte
 		lk, ok := lowerTagBytes(kbuf[:0], key)
 		if !ok || changedByTokenizer(val) || nkeys == len(keys) {
@@ -247,9 +268,41 @@ func (b *builder) readTag(raw []byte, end bool) bool {
 		if slices.ContainsFunc(keys[:nkeys], func(k [2]int) bool { return equalLowerASCII(raw[k[0]:k[1]], lk) }) {
 			continue
 		}
-		keys[nkeys] = [2]int{k0, k0 + len(key)}
+		keys[nkeys] = keySpan(raw, key)
 		nkeys++
 		b.addAttr(lk, val)
+	}
+}
+
+// keySpan is where key, a slice of raw, is in raw.
+func keySpan(raw, key []byte) [2]int {
+	off := cap(raw) - cap(key)
+	return [2]int{off, off + len(key)}
+}
+
+// tagAttr reads the attribute of a tag raw that starts at raw[i] or after
+// white space: its key (as written, not empty), its value and where the
+// next one starts; next is -1 at the end of the tag.
+func tagAttr(raw []byte, i int) (key, val []byte, next int) {
+	for {
+		for i < len(raw) && isTagSpace(raw[i]) {
+			i++
+		}
+		if i >= len(raw) || raw[i] == '>' {
+			return nil, nil, -1
+		}
+		k0 := i
+		for i < len(raw) {
+			if c := raw[i]; c == '=' && i > k0 || isTagSpace(c) || c == '/' || c == '>' {
+				break
+			}
+			i++
+		}
+		key = raw[k0:i]
+		val, i = tagAttrVal(raw, i)
+		if len(key) > 0 {
+			return key, val, i
+		}
 	}
 }
 
@@ -339,9 +392,12 @@ func lowerTagBytes(buf, s []byte) ([]byte, bool) {
 	return buf, true
 }
 
-// readerAttr returns the attributes the page reader and the builder look
-// at, as constant strings; "" for the others.
-func readerAttr(k []byte) string {
+// readerAttr returns, as a constant string, an attribute key (lower-case)
+// that the page reader or the builder looks at on elements named a, ""
+// for the others: what hides an element or names it chrome on any
+// element, and what replay reads of <meta>, <html>, <base>, frames,
+// images, scripts and mount points.
+func readerAttr(a atom.Atom, k []byte) string {
 	switch string(k) {
 	case "hidden":
 		return "hidden"
@@ -357,36 +413,54 @@ func readerAttr(k []byte) string {
 		return "id"
 	case "class":
 		return "class"
-	case "ng-app":
-		return "ng-app"
-	case "ng-version":
-		return "ng-version"
-	case "data-reactroot":
-		return "data-reactroot"
-	case "data-v-app":
-		return "data-v-app"
-	case "http-equiv":
-		return "http-equiv"
-	case "content":
-		return "content"
-	case "property":
-		return "property"
-	case "name":
-		return "name"
-	case "lang":
-		return "lang"
-	case "xml:lang":
-		return "xml:lang"
-	case "href":
-		return "href"
-	case "src":
-		return "src"
-	case "width":
-		return "width"
-	case "height":
-		return "height"
-	case "encoding":
-		return "encoding"
+	}
+	switch a {
+	case atom.Meta:
+		switch string(k) {
+		case "http-equiv":
+			return "http-equiv"
+		case "content":
+			return "content"
+		case "property":
+			return "property"
+		case "name":
+			return "name"
+		}
+	case atom.Html:
+		switch string(k) {
+		case "lang":
+			return "lang"
+		case "xml:lang":
+			return "xml:lang"
+		}
+	case atom.Base:
+		if string(k) == "href" {
+			return "href"
+		}
+	case atom.Frame, atom.Iframe, atom.Script, atom.Img, atom.Video, atom.Object, atom.Embed, atom.Canvas:
+		switch string(k) {
+		case "src":
+			return "src"
+		case "width":
+			return "width"
+		case "height":
+			return "height"
+		}
+	case atom.Div, atom.Main, atom.Section, atom.Span, 0:
+		switch string(k) { // mountAttrs
+		case "ng-app":
+			return "ng-app"
+		case "ng-version":
+			return "ng-version"
+		case "data-reactroot":
+			return "data-reactroot"
+		case "data-v-app":
+			return "data-v-app"
+		}
+	case atom.AnnotationXml:
+		if string(k) == "encoding" {
+			return "encoding"
+		}
 	}
 	return ""
 }
@@ -592,7 +666,7 @@ func (b *builder) flushText() {
 // the same anywhere). Anything else would be inserted out of document
 // order, which streaming cannot do.
 func (b *builder) syncDom(parent int32) bool {
-	if parent != none && slices.Index(b.dom, parent) < 0 {
+	if parent != none && (len(b.dom) == 0 || b.dom[len(b.dom)-1] != parent) && slices.Index(b.dom, parent) < 0 {
 		if parent == b.head.id {
 			return true
 		}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
 )
 
 // readBoth reads page with one streaming pass and from html.Parse's tree,
@@ -145,5 +146,17 @@ func TestStreamCorpora(t *testing.T) {
 			}
 		}
 		t.Logf("%s: %d of %d HTML payloads streamed", name, streamed, all)
+	}
+}
+
+// TestReaderAttrsMountPoints: the stream keeps every attribute that makes
+// a mount point.
+func TestReaderAttrsMountPoints(t *testing.T) {
+	for k := range mountAttrs {
+		for _, a := range []atom.Atom{atom.Div, atom.Main, atom.Section, atom.Span, 0} {
+			if readerAttr(a, []byte(k)) != k {
+				t.Errorf("readerAttr(%v, %q) drops it", a, k)
+			}
+		}
 	}
 }

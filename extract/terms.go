@@ -40,22 +40,7 @@ type tokenized struct {
 // (0: no cap).
 func tokenize(text string, max int) *tokenized {
 	t := &tokenized{sample: prefix(text, trigramSample)}
-	var run []string // the current unspaced run: letters with their marks
-	n := 2           // the n-gram size of the run's script
-	flush := func() {
-		switch {
-		case len(run) == 0:
-			return
-		case len(run) <= n:
-			t.toks = append(t.toks, strings.Join(run, ""))
-		default:
-			for i := 0; i+n <= len(run); i++ {
-				t.toks = append(t.toks, strings.Join(run[i:i+n], ""))
-			}
-		}
-		t.words += (len(run) + n - 1) / n
-		run = run[:0]
-	}
+	var run unspacedRun
 	seg := words.FromString(text)
 	for seg.Next() && (max <= 0 || len(t.toks) < max) {
 		w := seg.Value()
@@ -64,21 +49,10 @@ func tokenize(text string, max int) *tokenized {
 		case segSkip:
 			continue
 		case segUnspaced:
-			for i, r := range w {
-				switch {
-				case unicode.IsLetter(r):
-					if len(run) == 0 {
-						n = scriptInfo[scriptOf(r)].ngram
-					}
-					run = append(run, string(unicode.ToLower(r)))
-				case unicode.In(r, unicode.Mn, unicode.Mc) && len(run) > 0:
-					_, size := utf8.DecodeRuneInString(w[i:])
-					run[len(run)-1] += w[i : i+size]
-				}
-			}
+			run.add(w)
 			continue
 		}
-		flush()
+		run.flush(t)
 		for part := range apostropheParts(w) {
 			if tok := normalizeWord(part); tok != "" {
 				t.toks = append(t.toks, tok)
@@ -86,11 +60,60 @@ func tokenize(text string, max int) *tokenized {
 		}
 		t.words++
 	}
-	flush()
+	run.flush(t)
 	if max > 0 && len(t.toks) > max {
 		t.toks = t.toks[:max]
 	}
 	return t
+}
+
+// unspacedRun is a run of letters of a script written without spaces
+// between words, lower-cased, each with its vowel and tone marks.
+type unspacedRun struct {
+	b   []byte
+	off []int // where each letter starts in b
+	n   int   // the n-gram size of the run's script
+}
+
+// add adds the letters and marks of segment w.
+func (u *unspacedRun) add(w string) {
+	for i, r := range w {
+		sc := scriptOf(r)
+		switch {
+		case sc != scriptNone: // a letter
+			if len(u.off) == 0 {
+				u.n = scriptInfo[sc].ngram
+			}
+			r = lowerRune(r)
+			u.off = append(u.off, len(u.b))
+			u.b = utf8.AppendRune(u.b, r)
+		case len(u.off) > 0 && unicode.In(r, unicode.Mn, unicode.Mc):
+			_, size := utf8.DecodeRuneInString(w[i:])
+			u.b = append(u.b, w[i:i+size]...)
+		}
+	}
+}
+
+// flush adds the run's n-grams to t's tokens (the run itself when it is
+// no longer than one) and its words, one per n letters, and empties it.
+func (u *unspacedRun) flush(t *tokenized) {
+	k, n := len(u.off), u.n
+	switch {
+	case k == 0:
+		return
+	case k <= n:
+		t.toks = append(t.toks, string(u.b))
+	default:
+		for i := 0; i+n <= k; i++ {
+			end := len(u.b)
+			if i+n < k {
+				end = u.off[i+n]
+			}
+			t.toks = append(t.toks, string(u.b[u.off[i]:end]))
+		}
+	}
+	t.words += (k + n - 1) / n
+	u.b, u.off = u.b[:0], u.off[:0]
 }
 
 // with returns the tokens of t followed by those of u, for what reads a
@@ -152,7 +175,7 @@ func segmentKind(w string, scripts *[numScripts]int) int {
 func apostropheParts(w string) func(func(string) bool) {
 	return func(yield func(string) bool) {
 		for {
-			i := strings.IndexAny(w, "'\u2019\u02bc")
+			i, size := apostrophe(w)
 			if i < 0 {
 				yield(w)
 				return
@@ -160,10 +183,29 @@ func apostropheParts(w string) func(func(string) bool) {
 			if !yield(w[:i]) {
 				return
 			}
-			_, size := utf8.DecodeRuneInString(w[i:])
 			w = w[i+size:]
 		}
 	}
+}
+
+// apostrophe returns where the first apostrophe of w is (-1: none) and
+// its size: ' (U+0027), U+2019 (E2 80 99) or U+02BC (CA BC).
+func apostrophe(w string) (int, int) {
+	for i := 0; i < len(w); i++ {
+		switch w[i] {
+		case '\'':
+			return i, 1
+		case 0xE2:
+			if i+2 < len(w) && w[i+1] == 0x80 && w[i+2] == 0x99 {
+				return i, 3
+			}
+		case 0xCA:
+			if i+1 < len(w) && w[i+1] == 0xBC {
+				return i, 2
+			}
+		}
+	}
+	return -1, 0
 }
 
 // normalizeWord lower-cases a word and folds what readers do not tell apart
@@ -179,7 +221,8 @@ func normalizeWord(w string) string {
 	if ascii {
 		return lower(w)
 	}
-	return strings.Map(foldRune, strings.ToLower(w))
+	// strings.ToLower, then foldRune, in one pass.
+	return strings.Map(func(r rune) rune { return foldRune(lowerRune(r)) }, w)
 }
 
 // foldRune is normalizeWord's mapping of one rune of a lower-cased word: -1
