@@ -136,33 +136,52 @@ func styleHides(style string) bool {
 	if !strings.Contains(style, ":") {
 		return false
 	}
-	decl := map[string]string{}
+	// The declarations that matter, the last of each winning.
+	var display, visibility, opacity, fontSize, overflow, position, height, width, left, top, indent string
 	for d := range strings.SplitSeq(strings.ToLower(style), ";") {
 		k, v, ok := strings.Cut(d, ":")
 		if !ok {
 			continue
 		}
 		v = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "!important"))
-		decl[strings.TrimSpace(k)] = v
-	}
-	switch {
-	case decl["display"] == "none", decl["visibility"] == "hidden", isZeroLength(decl["opacity"]),
-		isZeroLength(decl["font-size"]):
-		return true
-	}
-	cut := decl["overflow"] == "hidden" || decl["overflow"] == "auto" || decl["overflow"] == "scroll" ||
-		decl["position"] == "absolute" || decl["position"] == "fixed"
-	if cut && (isZeroLength(decl["height"]) || isZeroLength(decl["width"])) {
-		return true
-	}
-	if decl["position"] == "absolute" || decl["position"] == "fixed" {
-		for _, k := range []string{"left", "top", "text-indent"} {
-			if farOff(decl[k]) {
-				return true
-			}
+		switch strings.TrimSpace(k) {
+		case "display":
+			display = v
+		case "visibility":
+			visibility = v
+		case "opacity":
+			opacity = v
+		case "font-size":
+			fontSize = v
+		case "overflow":
+			overflow = v
+		case "position":
+			position = v
+		case "height":
+			height = v
+		case "width":
+			width = v
+		case "left":
+			left = v
+		case "top":
+			top = v
+		case "text-indent":
+			indent = v
 		}
 	}
-	return farOff(decl["text-indent"])
+	switch {
+	case display == "none", visibility == "hidden", isZeroLength(opacity), isZeroLength(fontSize):
+		return true
+	}
+	out := position == "absolute" || position == "fixed"
+	cut := overflow == "hidden" || overflow == "auto" || overflow == "scroll" || out
+	if cut && (isZeroLength(height) || isZeroLength(width)) {
+		return true
+	}
+	if out && (farOff(left) || farOff(top) || farOff(indent)) {
+		return true
+	}
+	return farOff(indent)
 }
 
 // isZeroLength reports whether a CSS value is a zero length or number

@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 )
 
@@ -203,6 +204,8 @@ type ModelStats struct {
 	Centroid map[string]int64 `json:"centroid"`
 	// Sample holds the SampleSize first captures whose keys hash lowest.
 	Sample []SampleDoc `json:"sample"`
+	// distinct is countDF's scratch.
+	distinct map[string]struct{}
 }
 
 // SampleDoc is one sampled first capture.
@@ -251,9 +254,7 @@ func (s *ModelStats) Add(in Input, minWords int) {
 		}
 		seen[id] = true
 		s.Docs++
-		for t := range termCounts(doc.Terms) {
-			s.DF[t]++
-		}
+		s.countDF(doc.Terms)
 	}
 	first := firstWithText(in, minWords)
 	if first < 0 {
@@ -261,12 +262,41 @@ func (s *ModelStats) Add(in Input, minWords int) {
 	}
 	tf := termCounts(in.Docs[first].TextTerms())
 	for t, w := range unit(tfidf(tf, flat{})) {
-		s.Centroid[t] += int64(math.Round(w * fixedOne))
+		addKey(s.Centroid, t, int64(math.Round(w*fixedOne)))
 	}
 	s.Firsts++
 	h := fnv.New64a()
 	h.Write([]byte(in.TimeMap.Key))
 	s.Sample = bottomK(append(s.Sample, SampleDoc{Hash: h.Sum64(), Key: in.TimeMap.Key, TF: tf}))
+}
+
+// addKey adds n to m[t], copying t when it is a new key: a document's
+// terms may share their bytes, which a key would keep whole.
+func addKey[N int | int64](m map[string]N, t string, n N) {
+	if v, ok := m[t]; ok {
+		m[t] = v + n
+		return
+	}
+	m[strings.Clone(t)] = n
+}
+
+// countDF counts each distinct term of a document once in the document
+// frequencies, with a set kept from one document to the next.
+func (s *ModelStats) countDF(terms []string) {
+	if s.distinct == nil {
+		s.distinct = make(map[string]struct{}, 1024)
+	}
+	for _, t := range terms {
+		if _, ok := s.distinct[t]; !ok {
+			s.distinct[t] = struct{}{}
+			addKey(s.DF, t, 1)
+		}
+	}
+	if len(s.distinct) > 1<<14 {
+		s.distinct = nil // clearing costs what the set grew to
+	} else {
+		clear(s.distinct)
+	}
 }
 
 // bottomK keeps the SampleSize documents of lowest (hash, key), sorted.
@@ -379,19 +409,18 @@ func prune(v Vector, n int) Vector {
 	if len(v) <= n {
 		return v
 	}
-	terms := make([]string, 0, len(v))
-	for t := range v {
-		terms = append(terms, t)
+	type tw struct {
+		t string
+		w float64
 	}
-	sort.Slice(terms, func(i, j int) bool {
-		if v[terms[i]] != v[terms[j]] {
-			return v[terms[i]] > v[terms[j]]
-		}
-		return terms[i] < terms[j]
-	})
+	all := make([]tw, 0, len(v))
+	for t, w := range v {
+		all = append(all, tw{t, w})
+	}
+	slices.SortFunc(all, func(a, b tw) int { return cmp.Or(cmp.Compare(b.w, a.w), strings.Compare(a.t, b.t)) })
 	out := make(Vector, n)
-	for _, t := range terms[:n] {
-		out[t] = v[t]
+	for _, e := range all[:n] {
+		out[e.t] = e.w
 	}
 	return out
 }
