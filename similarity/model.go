@@ -206,6 +206,8 @@ type ModelStats struct {
 	Sample []SampleDoc `json:"sample"`
 	// distinct is countDF's scratch.
 	distinct map[string]struct{}
+	// shared, when set, takes the sample's documents instead of Sample.
+	shared *sharedSample
 }
 
 // SampleDoc is one sampled first capture.
@@ -260,14 +262,49 @@ func (s *ModelStats) Add(in Input, minWords int) {
 	if first < 0 {
 		return
 	}
-	tf := termCounts(in.Docs[first].TextTerms())
+	tf := modelTerms(in.Docs[first].TextTerms())
 	for t, w := range unit(tfidf(tf, flat{})) {
 		addKey(s.Centroid, t, int64(math.Round(w*fixedOne)))
 	}
 	s.Firsts++
 	h := fnv.New64a()
 	h.Write([]byte(in.TimeMap.Key))
-	s.Sample = bottomK(append(s.Sample, SampleDoc{Hash: h.Sum64(), Key: in.TimeMap.Key, TF: tf}))
+	d := SampleDoc{Hash: h.Sum64(), Key: in.TimeMap.Key, TF: tf}
+	if s.shared != nil {
+		s.shared.add(d)
+		return
+	}
+	s.Sample = bottomK(append(s.Sample, d))
+}
+
+// sharedSample is one sample that several ModelStats gathering parts of a
+// collection add to, so that they hold SampleSize documents between them
+// rather than SampleSize each.
+type sharedSample struct {
+	mu   sync.Mutex
+	docs []SampleDoc
+}
+
+func (p *sharedSample) add(d SampleDoc) {
+	p.mu.Lock()
+	p.docs = bottomK(append(p.docs, d))
+	p.mu.Unlock()
+}
+
+// modelTerms counts the terms of a first capture as the model takes them:
+// at most maxModelTerms distinct ones.
+func modelTerms(terms []string) map[string]int {
+	tf := termCounts(terms)
+	if len(tf) <= maxModelTerms {
+		return tf
+	}
+	tf = map[string]int{}
+	for _, t := range terms {
+		if _, ok := tf[t]; ok || len(tf) < maxModelTerms {
+			tf[t]++
+		}
+	}
+	return tf
 }
 
 // addKey adds n to m[t], copying t when it is a new key: a document's
@@ -280,14 +317,27 @@ func addKey[N int | int64](m map[string]N, t string, n N) {
 	m[strings.Clone(t)] = n
 }
 
+// maxModelTerms is the most distinct terms one document adds to the model
+// (its document frequencies, and as a first capture its topic and
+// sample): the first in text order. A page of more is a dump of data or a
+// word list, whose rare terms say nothing of the collection's subject and
+// would make the model grow with it (issue 38: 50 pages of a megabyte of
+// distinct hexadecimal tokens took 2 GB); the longest page of real-1068 has
+// 30,982.
+const maxModelTerms = 1 << 15
+
 // countDF counts each distinct term of a document once in the document
-// frequencies, with a set kept from one document to the next.
+// frequencies (at most maxModelTerms), with a set kept from one document to
+// the next.
 func (s *ModelStats) countDF(terms []string) {
 	if s.distinct == nil {
 		s.distinct = make(map[string]struct{}, 1024)
 	}
 	for _, t := range terms {
 		if _, ok := s.distinct[t]; !ok {
+			if len(s.distinct) == maxModelTerms {
+				break
+			}
 			s.distinct[t] = struct{}{}
 			addKey(s.DF, t, 1)
 		}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"iter"
 	"net/http"
-	"os"
 	"runtime"
 	"sync/atomic"
 
@@ -127,94 +126,19 @@ func Detect(ctx context.Context, src timemap.Source, cfg Config, emit func(*Time
 		}
 		return scoreWith(ctx, src, &cfg, cfg.Model.Model(), emit)
 	}
-	f, err := os.CreateTemp(cfg.TempDir, "offtopic-spill-*.gob")
+	r, err := newDetectRun(&cfg)
 	if err != nil {
-		return Stats{}, fmt.Errorf("create spill file: %w", err)
+		return Stats{}, err
 	}
-	defer os.Remove(f.Name())
-	defer f.Close()
-
-	builders := map[string]*ModelBuilder{}
-	cache := extract.NewCache(cfg.CacheBytes)
-	var stats Stats
-	var failed atomic.Int64
-	sets := newStatsSets(cfg.Workers, cfg.MinT0Words)
-	sw := newSpillWriter(f, 2*cfg.Workers)
-	var join joiner
-	err = orderedMap(ctx, cfg.Workers, src.TimeMaps(ctx), func(ctx context.Context, tm *timemap.TimeMap) (*Input, error) {
-		in, n := Prepare(ctx, tm, &cfg, cache)
-		failed.Add(int64(n))
-		sets.add(cfg.collectionOf(in), in)
-		return in, nil
-	}, func(in *Input) error {
-		// In key order, so that the search index and the join are the same
-		// however work was split.
-		id := cfg.collectionOf(in)
-		if builders[id] == nil {
-			builders[id] = NewModelBuilder(cfg.Computes(MeasureSEKernel), cfg.MinT0Words)
-		}
-		builders[id].AddSearch(*in)
-		if cfg.Prepared != nil {
-			cfg.Prepared(in)
-		}
-		join.note(stats.TimeMaps, in)
-		stats.TimeMaps++
-		stats.Captures += len(in.TimeMap.Captures)
-		if cfg.Progress != nil {
-			cfg.Progress(Progress{Stage: "extract", TimeMaps: stats.TimeMaps, Captures: stats.Captures})
-		}
-		return sw.write(in)
-	})
-	spill, werr := sw.close()
-	if err == nil {
-		err = werr
+	defer r.close()
+	if err := r.firstPass(ctx, src); err != nil {
+		return r.stats, err
 	}
-	if err != nil {
-		return stats, err
+	if err := r.joinRounds(ctx); err != nil {
+		return r.stats, err
 	}
-	sets.mergeInto(builders)
-	stats.Failed = int(failed.Load())
-	models := make(map[string]*Model, len(builders))
-	for id, b := range builders {
-		models[id] = b.Build()
-	}
-	if cfg.EachCollection {
-		stats.Collections = len(models)
-	}
-	for round := 0; round < maxHops && join.pending(cfg.Others != nil); round++ {
-		// Redirects and frames that lead to other TimeMaps: a pass over the
-		// spill finds their targets (and the next hop of a chain), then one
-		// over the TimeMaps not scored, for those it did not hold.
-		if cfg.Progress != nil {
-			cfg.Progress(Progress{Stage: "replay", TimeMaps: stats.TimeMaps, Captures: stats.Captures})
-		}
-		if err := join.pass(spill.read(ctx, cfg.Workers, join.waitingKeys()), cfg.Others == nil); err != nil {
-			return stats, err
-		}
-		if cfg.Others != nil && join.pending(true) {
-			keys := join.waitingKeys()
-			if err := join.pass(prepareAll(ctx, timemap.FilterKeys(cfg.Others, func(k string) bool { return keys[k] }), &cfg, cache), true); err != nil {
-				return stats, err
-			}
-		}
-	}
-	join.finish()
-	n := 0
-	inputs := func(yield func(*Input, error) bool) {
-		for in, err := range spill.read(ctx, cfg.Workers, nil) {
-			if err == nil {
-				in.Targets = join.targets[n]
-				n++
-			}
-			if !yield(in, err) {
-				return
-			}
-		}
-	}
-	err = orderedMap(ctx, cfg.Workers, inputs, func(ctx context.Context, in *Input) (*TimeMapResult, error) {
-		return scoreNoting(ctx, *in, models[cfg.collectionOf(in)], cfg.Options)
-	}, counting(&stats, &cfg, emit))
-	return stats, err
+	err = r.secondPass(ctx, emit)
+	return r.stats, err
 }
 
 // collectionOf is the collection whose model judges in: with

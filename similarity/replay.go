@@ -67,6 +67,9 @@ type Target struct {
 	// frameset on the way fanned out to: the frames' indexes along the
 	// chain, in page order.
 	order string
+	// docAt is where the join put Doc away until the TimeMap is scored
+	// (see targetDocs), 0 when it did not.
+	docAt int64
 }
 
 // Replay says what a capture showed when replayed: how it led elsewhere,
@@ -442,6 +445,9 @@ type joiner struct {
 	// fanned counts the further targets of a reference (TimeMap ordinal,
 	// reference) that framesets on its way fanned out to.
 	fanned map[[2]int]int
+	// docs, when set, holds the targets' documents until the TimeMaps are
+	// scored: on disk, so that what a run holds does not grow with them.
+	docs *targetDocs
 	// keys holds every TimeMap's key: a reference to a key the collection
 	// does not have needs no pass to be answered.
 	keys keySet
@@ -671,6 +677,9 @@ func (j *joiner) keep(tm int, t Target) {
 		} else {
 			j.kept++
 		}
+	}
+	if t.Doc != nil && j.docs != nil {
+		j.docs.put(&t)
 	}
 	j.targets[tm] = append(j.targets[tm], t)
 }

@@ -3,6 +3,7 @@ package similarity
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"encoding/gob"
 	"errors"
 	"fmt"
@@ -10,6 +11,8 @@ import (
 	"iter"
 	"os"
 	"sync"
+
+	"github.com/offtopic/offtopic/extract"
 )
 
 // The spill holds the first pass's Inputs, in key order, for the replay
@@ -189,4 +192,58 @@ func (sf *spillFile) decode(_ context.Context, s segment) ([]*Input, error) {
 		}
 		return nil, fmt.Errorf("read spill file: %w", err)
 	}
+}
+
+// targetDocs holds the documents of the replay join's targets in a file
+// until the TimeMaps that lead to them are scored: a collection of
+// framesets keeps thousands of framed pages (issue 38: 300 framesets of 16
+// frames of 64 KiB held 3 GB).
+type targetDocs struct {
+	f   *os.File
+	end int64
+	err error
+}
+
+// put writes t's document away and leaves t pointing at it.
+func (d *targetDocs) put(t *Target) {
+	if d.err != nil {
+		return
+	}
+	doc, err := t.Doc.AppendBinary(nil)
+	if err == nil {
+		b := append(binary.AppendUvarint(nil, uint64(len(doc))), doc...)
+		if _, err = d.f.WriteAt(b, d.end); err == nil {
+			t.docAt, t.Doc = d.end+1, nil // 0 means "not put away"
+			d.end += int64(len(b))
+			return
+		}
+	}
+	d.err = fmt.Errorf("write the replay targets' file: %w", err)
+}
+
+// load reads back the documents of ts that put wrote away.
+func (d *targetDocs) load(ts []Target) error {
+	for k := range ts {
+		t := &ts[k]
+		if t.docAt == 0 {
+			continue
+		}
+		at := t.docAt - 1
+		head := make([]byte, binary.MaxVarintLen64)
+		n, _ := d.f.ReadAt(head, at)
+		size, k := binary.Uvarint(head[:n])
+		if k <= 0 {
+			return errors.New("read the replay targets' file: bad length")
+		}
+		b := make([]byte, size)
+		if _, err := d.f.ReadAt(b, at+int64(k)); err != nil {
+			return fmt.Errorf("read the replay targets' file: %w", err)
+		}
+		doc := new(extract.Document)
+		if err := doc.UnmarshalBinary(b); err != nil {
+			return fmt.Errorf("read the replay targets' file: %w", err)
+		}
+		t.Doc, t.docAt = doc, 0
+	}
+	return nil
 }

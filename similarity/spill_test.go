@@ -68,3 +68,39 @@ func TestSpillSegments(t *testing.T) {
 		break
 	}
 }
+
+// TestTargetDocs: the join's targets' documents go to disk and come back
+// whole; a target without a document stays as it is.
+func TestTargetDocs(t *testing.T) {
+	f, err := os.CreateTemp(t.TempDir(), "targets")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	d := &targetDocs{f: f}
+	var ts []Target
+	for i := range 20 {
+		doc := &extract.Document{Title: fmt.Sprint("frame ", i), Terms: strings.Fields(strings.Repeat(fmt.Sprint("w", i, " "), 100*i+1))}
+		tg := Target{Ref: i, URIR: fmt.Sprint("http://example.org/", i), Doc: doc}
+		d.put(&tg)
+		if tg.Doc != nil || tg.docAt == 0 {
+			t.Fatalf("target %d kept its document in memory", i)
+		}
+		ts = append(ts, tg)
+	}
+	ts = append(ts, Target{Ref: 20, Problem: "not captured"})
+	if d.err != nil || d.end == 0 {
+		t.Fatalf("err %v, %d bytes", d.err, d.end)
+	}
+	if err := d.load(ts); err != nil {
+		t.Fatal(err)
+	}
+	for i, tg := range ts[:20] {
+		if tg.Doc == nil || tg.Doc.Title != fmt.Sprint("frame ", i) || len(tg.Doc.Terms) != 100*i+1 || tg.docAt != 0 {
+			t.Errorf("target %d came back as %+v", i, tg)
+		}
+	}
+	if ts[20].Doc != nil || ts[20].Problem != "not captured" {
+		t.Errorf("the target without a document became %+v", ts[20])
+	}
+}
