@@ -137,7 +137,7 @@ func extractHTML(doc *Document, payload []byte, ct string, opts Options) {
 		if r := newPageReader(opts.MaxWords); streamPage(text, r) {
 			page := r.finish()
 			doc.Title = page.title
-			words, toks := page.replay.apply(doc, page.content, page.fields, tokenize(page.content, 0), page.chrome, opts)
+			words, toks := page.replay.apply(doc, page.content, page.fields, tokenize(page.content, opts.MaxWords), page.chrome, opts)
 			finish(doc, words, toks, page.chrome, page.lang, opts)
 			return
 		}
@@ -152,7 +152,7 @@ func extractHTML(doc *Document, payload []byte, ct string, opts Options) {
 	readTree(root, r)
 	page := r.finish()
 	doc.Title = page.title
-	words, toks := page.replay.apply(doc, page.content, page.fields, tokenize(page.content, 0), page.chrome, opts)
+	words, toks := page.replay.apply(doc, page.content, page.fields, tokenize(page.content, opts.MaxWords), page.chrome, opts)
 	chrome := page.chrome
 	if opts.TextOnly && !opts.Readability {
 		finish(doc, words, toks, chrome, page.lang, opts)
@@ -207,9 +207,9 @@ func finish(doc *Document, words string, toks *tokenized, chrome string, langHin
 	doc.Text, doc.Chrome = words, chrome
 	doc.Copyright = max(copyrightYear(words), copyrightYear(chrome))
 	if toks == nil {
-		toks = tokenize(words, 0)
+		toks = tokenize(words, opts.MaxWords)
 	}
-	ctoks := tokenize(chrome, 0)
+	ctoks := tokenize(chrome, opts.MaxWords)
 	doc.ContentWords = toks.words
 	doc.WordCount = toks.words + ctoks.words
 	whole := toks.with(ctoks)

@@ -309,7 +309,7 @@ func (r *replayScan) apply(doc *Document, words string, fields int, toks *tokeni
 	if words != "" {
 		text = words + " " + text
 	}
-	return text, tokenize(text, 0)
+	return text, tokenize(text, opts.MaxWords)
 }
 
 // Kinds of <script>.

@@ -49,10 +49,10 @@ func tokenize(text string, max int) *tokenized {
 		case segSkip:
 			continue
 		case segUnspaced:
-			run.add(w)
+			run.add(w, max-len(t.toks))
 			continue
 		}
-		run.flush(t)
+		run.flush(t, max)
 		for part := range apostropheParts(w) {
 			if tok := normalizeWord(part); tok != "" {
 				t.toks = append(t.toks, tok)
@@ -60,7 +60,7 @@ func tokenize(text string, max int) *tokenized {
 		}
 		t.words++
 	}
-	run.flush(t)
+	run.flush(t, max)
 	if max > 0 && len(t.toks) > max {
 		t.toks = t.toks[:max]
 	}
@@ -75,14 +75,17 @@ type unspacedRun struct {
 	n   int   // the n-gram size of the run's script
 }
 
-// add adds the letters and marks of segment w.
-func (u *unspacedRun) add(w string) {
+// add adds the letters and marks of segment w, but no more letters than
+// make room n-grams (when room > 0: the tokens a text may still give).
+func (u *unspacedRun) add(w string, room int) {
 	for i, r := range w {
 		sc := scriptOf(r)
 		switch {
 		case sc != scriptNone: // a letter
 			if len(u.off) == 0 {
 				u.n = scriptInfo[sc].ngram
+			} else if room > 0 && len(u.off) >= room+u.n {
+				return
 			}
 			r = lowerRune(r)
 			u.off = append(u.off, len(u.b))
@@ -95,8 +98,9 @@ func (u *unspacedRun) add(w string) {
 }
 
 // flush adds the run's n-grams to t's tokens (the run itself when it is
-// no longer than one) and its words, one per n letters, and empties it.
-func (u *unspacedRun) flush(t *tokenized) {
+// no longer than one; at most max tokens in all when max > 0) and its
+// words, one per n letters, and empties it.
+func (u *unspacedRun) flush(t *tokenized, max int) {
 	k, n := len(u.off), u.n
 	switch {
 	case k == 0:
@@ -104,7 +108,7 @@ func (u *unspacedRun) flush(t *tokenized) {
 	case k <= n:
 		t.toks = append(t.toks, string(u.b))
 	default:
-		for i := 0; i+n <= k; i++ {
+		for i := 0; i+n <= k && (max <= 0 || len(t.toks) < max); i++ {
 			end := len(u.b)
 			if i+n < k {
 				end = u.off[i+n]
