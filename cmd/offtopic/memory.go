@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"runtime/debug"
 	"runtime/metrics"
@@ -17,11 +18,18 @@ import (
 const defaultMemoryLimit = 176 << 20
 
 // liveHeadroom is how far the limit is kept above the live heap when the
-// live heap outgrows the limit: half of it, as GOGC=50 would.
+// live heap outgrows half of the limit: as far again, as GOGC=100 (Go's
+// default) would.
 const liveHeadroom = 0.5
 
 // memoryWatch is how often the limit is checked against the live heap.
 const memoryWatch = 100 * time.Millisecond
+
+// ceilingShare is the share of the memory the system gives a process
+// (memoryCeiling) past which a run stops, as having run out of memory,
+// before the system refuses memory to it (which Go reports as a fatal
+// error, exit status 2, the status of a bad command line) or kills it.
+const ceilingShare = 0.9
 
 // startMemoryLimit runs the garbage collector against a soft memory limit
 // (limit, a GOMEMLIMIT-style size such as "300MiB"; "" for
@@ -29,12 +37,14 @@ const memoryWatch = 100 * time.Millisecond
 // memory the program holds reaches the limit, so that a run whose live
 // heap is small collects rarely however much it allocates, and a page
 // whose buffers are large does not double the peak. When the live heap
-// grows past the limit, the limit follows it (liveHeadroom above), so that
+// grows past half the limit, the limit follows it (liveHeadroom above), so that
 // a run that must hold more slows down a little rather than collecting
-// without end. When limit is "" and GOGC or GOMEMLIMIT is set, the
-// runtime is left as they set it. The returned function restores the
+// without end. A run that comes to hold ceilingShare of the memory the
+// system gives it stops, saying so on stderr, with exit status 1. When
+// limit is "" and GOGC or GOMEMLIMIT is set, the runtime is left as they
+// set it (and so is the ceiling). The returned function restores the
 // settings before.
-func startMemoryLimit(limit string) (func(), error) {
+func startMemoryLimit(limit string, stderr io.Writer) (func(), error) {
 	floor := int64(defaultMemoryLimit)
 	if limit != "" {
 		n, err := parseSize(limit)
@@ -52,8 +62,9 @@ func startMemoryLimit(limit string) (func(), error) {
 		defer close(stopped)
 		t := time.NewTicker(memoryWatch)
 		defer t.Stop()
-		sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+		sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}, {Name: "/memory/classes/total:bytes"}}
 		set := floor
+		ceiling := int64(float64(memoryCeiling()) * ceilingShare)
 		for {
 			select {
 			case <-done:
@@ -61,8 +72,12 @@ func startMemoryLimit(limit string) (func(), error) {
 			case <-t.C:
 			}
 			metrics.Read(sample)
-			if sample[0].Value.Kind() != metrics.KindUint64 {
+			if sample[0].Value.Kind() != metrics.KindUint64 || sample[1].Value.Kind() != metrics.KindUint64 {
 				continue
+			}
+			if err := overCeiling(int64(sample[1].Value.Uint64()), ceiling); err != nil {
+				fmt.Fprintln(stderr, "offtopic:", err)
+				os.Exit(exitFailed)
 			}
 			live := int64(sample[0].Value.Uint64())
 			if want := max(floor, live+int64(float64(live)*liveHeadroom)); want != set {
@@ -77,6 +92,17 @@ func startMemoryLimit(limit string) (func(), error) {
 		debug.SetMemoryLimit(oldLimit)
 		debug.SetGCPercent(oldPercent)
 	}, nil
+}
+
+// overCeiling says that the run is out of memory when the memory it holds
+// (held) is past ceiling (ceilingShare of what the system gives it, 0:
+// unknown).
+func overCeiling(held, ceiling int64) error {
+	if ceiling <= 0 || held <= ceiling {
+		return nil
+	}
+	return fmt.Errorf("out of memory: the run holds %d MiB, over %.0f%% of the %d MiB the system gives it",
+		held>>20, 100*ceilingShare, int64(float64(ceiling)/ceilingShare)>>20)
 }
 
 // parseSize reads a size as GOMEMLIMIT writes it: a number of bytes with

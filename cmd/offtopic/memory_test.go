@@ -1,7 +1,9 @@
 package main
 
 import (
+	"io"
 	"runtime/debug"
+	"strings"
 	"testing"
 )
 
@@ -29,7 +31,7 @@ func TestMemoryLimit(t *testing.T) {
 	before := debug.SetGCPercent(150)
 	defer debug.SetGCPercent(before)
 	beforeLimit := debug.SetMemoryLimit(-1)
-	stop, err := startMemoryLimit("300MiB")
+	stop, err := startMemoryLimit("300MiB", io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,11 +49,11 @@ func TestMemoryLimit(t *testing.T) {
 	if l := debug.SetMemoryLimit(-1); l != beforeLimit {
 		t.Errorf("memory limit %d after the run, want %d", l, beforeLimit)
 	}
-	if _, err := startMemoryLimit("lots"); err == nil {
+	if _, err := startMemoryLimit("lots", io.Discard); err == nil {
 		t.Error("--memory-limit lots accepted")
 	}
 	t.Setenv("GOGC", "100")
-	stop, err = startMemoryLimit("")
+	stop, err = startMemoryLimit("", io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,4 +61,17 @@ func TestMemoryLimit(t *testing.T) {
 		t.Errorf("GC percent %d with GOGC set, want it left alone (150)", p)
 	}
 	stop()
+}
+
+func TestOverCeiling(t *testing.T) {
+	if overCeiling(900<<20, 0) != nil || overCeiling(900<<20, 1<<30) != nil {
+		t.Error("out of memory under the ceiling, or without one")
+	}
+	err := overCeiling(3<<30, 2<<30)
+	if err == nil || !strings.Contains(err.Error(), "out of memory: the run holds 3072 MiB") {
+		t.Errorf("over the ceiling: %v", err)
+	}
+	if memoryCeiling() < 0 {
+		t.Error("a negative ceiling")
+	}
 }

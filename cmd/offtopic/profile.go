@@ -31,7 +31,7 @@ func (o *profileOptions) flags() []cli.Flag {
 // returned function stops the CPU profile and writes the heap profile,
 // saying on stderr what went wrong, and restores the memory settings.
 func (o *profileOptions) start(stderr io.Writer) (func(), error) {
-	stopLimit, err := startMemoryLimit(o.limit)
+	stopLimit, err := startMemoryLimit(o.limit, stderr)
 	if err != nil {
 		return nil, err
 	}
