@@ -395,8 +395,8 @@ func lowerTagBytes(buf, s []byte) ([]byte, bool) {
 // readerAttr returns, as a constant string, an attribute key (lower-case)
 // that the page reader or the builder looks at on elements named a, ""
 // for the others: what hides an element or names it chrome on any
-// element, and what replay reads of <meta>, <html>, <base>, frames,
-// images, scripts and mount points.
+// element, and what replay reads of <meta>, <link>, <html>, <base>,
+// frames, images, scripts and mount points.
 func readerAttr(a atom.Atom, k []byte) string {
 	switch string(k) {
 	case "hidden":
@@ -425,6 +425,15 @@ func readerAttr(a atom.Atom, k []byte) string {
 			return "property"
 		case "name":
 			return "name"
+		case "itemprop":
+			return "itemprop"
+		}
+	case atom.Link:
+		switch string(k) {
+		case "rel":
+			return "rel"
+		case "href":
+			return "href"
 		}
 	case atom.Html:
 		switch string(k) {
