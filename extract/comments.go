@@ -59,13 +59,20 @@ func skipSpace(b []byte, i int) int {
 	return i
 }
 
-// indexFold is bytes.Index of an ASCII lower-case sep, ignoring the case of
-// s's ASCII letters.
+// indexFold is bytes.Index of an ASCII lower-case sep that starts with a
+// byte no case changes ('<'), ignoring the case of s's ASCII letters: it
+// looks for sep's first byte with bytes.IndexByte, which a page's bytes go
+// through at memory speed.
 func indexFold(s, sep []byte) int {
-	for i := 0; i+len(sep) <= len(s); i++ {
-		if hasPrefixFold(s[i:], sep) {
+	for i := 0; i+len(sep) <= len(s); {
+		k := bytes.IndexByte(s[i:len(s)-len(sep)+1], sep[0])
+		if k < 0 {
+			return -1
+		}
+		if i += k; hasPrefixFold(s[i:], sep) {
 			return i
 		}
+		i++
 	}
 	return -1
 }

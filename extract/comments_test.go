@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -27,5 +28,28 @@ func TestShownComments(t *testing.T) {
 	doc := mustExtract(t, htmlHeader(), page)
 	if doc.ContentWords < 100 || !strings.Contains(doc.Text, "journalists") {
 		t.Errorf("timeline page: %d words of content, text %q", doc.ContentWords, doc.Text)
+	}
+}
+
+// TestIndexFold: indexFold finds what a byte-by-byte search finds.
+func TestIndexFold(t *testing.T) {
+	naive := func(s, sep []byte) int {
+		for i := 0; i+len(sep) <= len(s); i++ {
+			if hasPrefixFold(s[i:], sep) {
+				return i
+			}
+		}
+		return -1
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	alphabet := []byte("<<cCoOdDeE >x")
+	for range 20000 {
+		s := make([]byte, rng.IntN(24))
+		for i := range s {
+			s[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		if got, want := indexFold(s, []byte("<code")), naive(s, []byte("<code")); got != want {
+			t.Fatalf("indexFold(%q) = %d, want %d", s, got, want)
+		}
 	}
 }
