@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"hash/maphash"
 	"strings"
 	"sync"
 	"unicode"
@@ -305,15 +306,34 @@ func keepToken(t string) bool {
 
 // StemCache remembers the terms of words across documents (their stems,
 // and which are stop words), so that a word is stemmed once per run
-// rather than once per page. It is safe for concurrent use and bounded:
-// past its size it stops learning new words (a language's common words
-// come first, so it keeps the words that matter).
+// rather than once per page. It is safe for concurrent use and bounded in
+// bytes: past its size it stops learning new words (a language's common
+// words come first, so it keeps the words that matter). It holds no
+// pointer per word, so that the garbage collector does not scan it: the
+// words and terms of each batch learned are one string (a chunk), and the
+// table finds them by chunk and offset.
 type StemCache struct {
-	mu    sync.RWMutex
-	terms []map[string]string // of each language (language.index), a word's term: its stem, "" for a stop word
-	n     int                 // words held
-	max   int
+	mu     sync.RWMutex
+	seed   maphash.Seed
+	slots  []uint64 // open addressing: 0 empty, else a stemSlot
+	n      int      // words held
+	chunks []string // records: language index, word length, term length (stemSame: the word itself), word, term
+	bytes  int64    // of the chunks and the slots
+	max    int64
 }
+
+// DefaultStemCacheBytes is the size of a StemCache asked for 0 bytes: some
+// 300,000 words.
+const DefaultStemCacheBytes = 8 << 20
+
+// A slot holds the top 16 bits of a word's hash, the chunk its record is
+// in (plus one) and the record's offset in the chunk.
+const (
+	stemOffsetBits = 24
+	stemChunkBits  = 24
+	stemSame       = 0xFF // a term length that says the term is the word
+	stemMaxWord    = 0xFE // longer words are not remembered
+)
 
 // stemKey is a word of a language.
 type stemKey struct {
@@ -321,40 +341,139 @@ type stemKey struct {
 	word string
 }
 
-// NewStemCache returns a cache of at most max words (0: 1<<18).
-func NewStemCache(max int) *StemCache {
-	if max <= 0 {
-		max = 1 << 18
+// NewStemCache returns a cache of at most maxBytes bytes (0:
+// DefaultStemCacheBytes).
+func NewStemCache(maxBytes int64) *StemCache {
+	if maxBytes <= 0 {
+		maxBytes = DefaultStemCacheBytes
 	}
-	return &StemCache{terms: make([]map[string]string, len(languageSpec)), max: max}
+	return &StemCache{seed: maphash.MakeSeed(), max: maxBytes}
 }
 
-// put learns the terms of words (those it has room for). Words are
-// copied: a word of a page's text would keep the whole text.
+// hash is the hash of word w of the language of index li.
+func (c *StemCache) hash(li int, w string) uint64 {
+	return maphash.String(c.seed, w) ^ uint64(li+1)*0x9E3779B97F4A7C15
+}
+
+// get returns the term of word w of the language of index li, if the cache
+// holds it (the caller holds c.mu). The term is a part of a chunk.
+func (c *StemCache) get(li int, w string) (string, bool) {
+	if c.n == 0 || len(w) > stemMaxWord {
+		return "", false
+	}
+	h := c.hash(li, w)
+	tag := h >> 48
+	mask := uint64(len(c.slots) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		s := c.slots[i]
+		if s == 0 {
+			return "", false
+		}
+		if s>>48 != tag {
+			continue
+		}
+		chunk := c.chunks[(s>>stemOffsetBits)&(1<<stemChunkBits-1)-1]
+		at := int(s & (1<<stemOffsetBits - 1))
+		if int(chunk[at]) != li || int(chunk[at+1]) != len(w) || chunk[at+3:at+3+len(w)] != w {
+			continue
+		}
+		word := chunk[at+3 : at+3+len(w)]
+		switch tl := int(chunk[at+2]); tl {
+		case stemSame:
+			return word, true
+		default:
+			return chunk[at+3+len(w) : at+3+len(w)+tl], true
+		}
+	}
+}
+
+// put learns the terms of words (those it has room for), copied into one
+// new chunk: a word of a page's text would keep the whole text.
 func (c *StemCache) put(learned map[stemKey]string) {
 	if len(learned) == 0 {
 		return
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for k, s := range learned {
-		if c.n >= c.max {
-			return
-		}
-		m := c.terms[k.l.index]
-		if m == nil {
-			m = make(map[string]string, 1024)
-			c.terms[k.l.index] = m
-		}
-		if _, ok := m[k.word]; ok {
+	if len(c.chunks)+1 >= 1<<stemChunkBits {
+		return
+	}
+	var b strings.Builder
+	type rec struct {
+		h  uint64
+		at int
+	}
+	recs := make([]rec, 0, len(learned))
+	for k, t := range learned {
+		li := k.l.index
+		if len(k.word) > stemMaxWord || len(t) >= stemSame || li >= stemSame {
 			continue
 		}
-		w := strings.Clone(k.word)
-		if s == k.word {
-			s = w
+		if _, ok := c.get(li, k.word); ok {
+			continue
 		}
-		m[w] = s
+		size := 3 + len(k.word)
+		if t != k.word {
+			size += len(t)
+		}
+		// What the table will take: its slots are doubled at three quarters full.
+		grow := int64(0)
+		if 4*(c.n+len(recs)+1) > 3*len(c.slots) {
+			grow = 8 * int64(max(2*len(c.slots), 1024))
+		}
+		if c.bytes+int64(b.Len()+size)+grow > c.max || b.Len()+size > 1<<stemOffsetBits {
+			break
+		}
+		recs = append(recs, rec{c.hash(li, k.word), b.Len()})
+		tl := byte(len(t))
+		if t == k.word {
+			tl = stemSame
+		}
+		b.WriteByte(byte(li))
+		b.WriteByte(byte(len(k.word)))
+		b.WriteByte(tl)
+		b.WriteString(k.word)
+		if t != k.word {
+			b.WriteString(t)
+		}
+	}
+	if len(recs) == 0 {
+		return
+	}
+	c.chunks = append(c.chunks, b.String())
+	c.bytes += int64(b.Len())
+	chunk := uint64(len(c.chunks))
+	for _, r := range recs {
+		if 4*(c.n+1) > 3*len(c.slots) {
+			c.grow()
+		}
+		c.insert(r.h>>48<<48|chunk<<stemOffsetBits|uint64(r.at), r.h)
 		c.n++
+	}
+}
+
+// insert puts slot s of hash h into the table.
+func (c *StemCache) insert(s, h uint64) {
+	mask := uint64(len(c.slots) - 1)
+	i := h & mask
+	for c.slots[i] != 0 {
+		i = (i + 1) & mask
+	}
+	c.slots[i] = s
+}
+
+// grow doubles the table (at least 1024 slots), its slots put anew.
+func (c *StemCache) grow() {
+	old := c.slots
+	c.slots = make([]uint64, max(2*len(old), 1024))
+	c.bytes += 8 * int64(len(c.slots)-len(old))
+	for _, s := range old {
+		if s == 0 {
+			continue
+		}
+		chunk := c.chunks[(s>>stemOffsetBits)&(1<<stemChunkBits-1)-1]
+		at := int(s & (1<<stemOffsetBits - 1))
+		c.insert(s, c.hash(int(chunk[at]), chunk[at+3:at+3+int(chunk[at+1])]))
 	}
 }
 
@@ -431,7 +550,7 @@ func termsOf(toks []string, code string, cache *StemCache) []string {
 		}
 		term, ok := "", false
 		if cache != nil {
-			term, ok = cache.terms[l.index][t]
+			term, ok = cache.get(l.index, t)
 		}
 		if !ok {
 			k := stemKey{l, t}
