@@ -8,15 +8,18 @@ import "bytes"
 // ... </div> --></code>) is how a social network's pages delivered their
 // timeline, which their scripts then showed (BigPipe), so a reader of the
 // replayed page sees it though an HTML parser sees a comment. Any other
-// comment stays one. page itself is returned when it has none.
+// comment stays one, and so does markup that would swallow the rest of the
+// page (an element whose text runs to its end tag, <textarea>, <title>,
+// <script>..., opened and not closed). page itself is returned when it has
+// none.
 func shownComments(page []byte) []byte {
-	if !bytes.Contains(page, []byte("<!--")) || !containsFold(page, []byte("<code")) {
+	if !bytes.Contains(page, []byte("<!--")) || indexTag(page, "code") < 0 {
 		return page
 	}
 	var out []byte
 	last := 0
 	for i := 0; ; {
-		k := indexFold(page[i:], []byte("<code"))
+		k := indexTag(page[i:], "code")
 		if k < 0 {
 			break
 		}
@@ -25,10 +28,9 @@ func shownComments(page []byte) []byte {
 		if open < 0 {
 			break
 		}
-		inner := start + open + 1
-		body := skipSpace(page, inner)
+		body := skipSpace(page, start+open+1)
+		i = body
 		if !bytes.HasPrefix(page[body:], []byte("<!--")) {
-			i = inner
 			continue
 		}
 		end := bytes.Index(page[body+4:], []byte("-->"))
@@ -36,20 +38,67 @@ func shownComments(page []byte) []byte {
 			break
 		}
 		comment := page[body+4 : body+4+end]
-		after := skipSpace(page, body+4+end+3)
-		if !hasPrefixFold(page[after:], []byte("</code")) || bytes.IndexByte(comment, '<') < 0 {
-			i = body + 4 + end + 3
+		after := body + 4 + end + 3
+		i = after
+		if indexTag(page[skipSpace(page, after):], "/code") != 0 || bytes.IndexByte(comment, '<') < 0 || swallows(comment) {
 			continue
 		}
 		out = append(out, page[last:body]...)
 		out = append(out, comment...)
-		last = body + 4 + end + 3
-		i = last
+		last = after
 	}
 	if out == nil {
 		return page
 	}
 	return append(out, page[last:]...)
+}
+
+// rawText are the elements whose content runs as text to their end tag.
+var rawText = [...]string{"textarea", "title", "script", "style", "xmp", "plaintext", "noscript", "noframes", "iframe", "noembed"}
+
+// swallows reports whether markup opens an element whose text runs to its
+// end tag without closing it.
+func swallows(markup []byte) bool {
+	for _, name := range rawText {
+		if opened, closed := countTag(markup, name), countTag(markup, "/"+name); opened > closed {
+			return true
+		}
+	}
+	return false
+}
+
+// countTag counts the tags named name in b (see indexTag).
+func countTag(b []byte, name string) int {
+	n := 0
+	for {
+		k := indexTag(b, name)
+		if k < 0 {
+			return n
+		}
+		n++
+		b = b[k+1+len(name):]
+	}
+}
+
+// indexTag returns the offset in b of the first tag named name ("<name"
+// in any case, followed by a space, "/" or ">": not "<codex"), -1 when
+// there is none. It jumps from "<" to "<".
+func indexTag(b []byte, name string) int {
+	for i := 0; ; {
+		k := bytes.IndexByte(b[i:], '<')
+		if k < 0 {
+			return -1
+		}
+		i += k
+		rest := b[i+1:]
+		if len(rest) > len(name) && hasPrefixFold(rest, name) {
+			switch rest[len(name)] {
+			case ' ', '\t', '\n', '\r', '\f', '/', '>':
+				return i
+			}
+		}
+		i++
+	}
 }
 
 func skipSpace(b []byte, i int) int {
@@ -59,38 +108,18 @@ func skipSpace(b []byte, i int) int {
 	return i
 }
 
-// indexFold is bytes.Index of an ASCII lower-case sep that starts with a
-// byte no case changes ('<'), ignoring the case of s's ASCII letters: it
-// looks for sep's first byte with bytes.IndexByte, which a page's bytes go
-// through at memory speed.
-func indexFold(s, sep []byte) int {
-	for i := 0; i+len(sep) <= len(s); {
-		k := bytes.IndexByte(s[i:len(s)-len(sep)+1], sep[0])
-		if k < 0 {
-			return -1
-		}
-		if i += k; hasPrefixFold(s[i:], sep) {
-			return i
-		}
-		i++
-	}
-	return -1
-}
-
-func containsFold(s, sep []byte) bool { return indexFold(s, sep) >= 0 }
-
 // hasPrefixFold reports whether s begins with the ASCII lower-case prefix,
 // ignoring the case of s's ASCII letters.
-func hasPrefixFold(s, prefix []byte) bool {
+func hasPrefixFold(s []byte, prefix string) bool {
 	if len(s) < len(prefix) {
 		return false
 	}
-	for i, c := range prefix {
+	for i := range len(prefix) {
 		b := s[i]
 		if 'A' <= b && b <= 'Z' {
 			b += 'a' - 'A'
 		}
-		if b != c {
+		if b != prefix[i] {
 			return false
 		}
 	}

@@ -524,43 +524,75 @@ func scanTree(doc *html.Node, s *pageScan) {
 }
 
 // copyrightYear returns the latest year the copyright notices of text name
-// ("© 2002-2016", "Copyright (c) 2011", "&copy; 2009 Site"; the year within
-// 40 bytes of the sign or word), 0 when none does.
+// ("© 2002-2016", "Copyright (c) 2011 Site", "copyright 2009"): a year, or
+// a range of years, right after the sign or the word (spaces, commas and
+// another sign between them), 0 when no notice names one. One pass over
+// the text.
 func copyrightYear(text string) int {
 	latest := 0
 	for i := 0; i < len(text); {
-		at, n := nextCopyright(text[i:])
-		if at < 0 {
+		k := strings.IndexAny(text[i:], "©(cC")
+		if k < 0 {
 			break
 		}
-		i += at + n
-		tail := text[i:min(len(text), i+40)]
-		for k := 0; k+4 <= len(tail); k++ {
-			if y := yearAt(tail, k); y > 0 {
-				latest = max(latest, y)
-				k += 3
+		i += k
+		n := copyrightSign(text[i:])
+		if n == 0 {
+			i++
+			continue
+		}
+		i += n
+		j := i
+		for j < len(text) && (text[j] == ' ' || text[j] == ',') {
+			j++
+		}
+		if m := copyrightSign(text[j:]); m > 0 { // "Copyright © 2011"
+			j += m
+			for j < len(text) && (text[j] == ' ' || text[j] == ',') {
+				j++
 			}
 		}
+		if y := yearAt(text, j); y > 0 {
+			latest = max(latest, y)
+			// "2002-2016", "2002 – 2016"
+			r := j + 4
+			for r < len(text) && (text[r] == ' ' || text[r] == '-') {
+				r++
+			}
+			if strings.HasPrefix(text[r:], "–") {
+				r += len("–")
+				for r < len(text) && text[r] == ' ' {
+					r++
+				}
+			}
+			if y2 := yearAt(text, r); y2 > 0 && r > j+4 {
+				latest = max(latest, y2)
+			}
+		}
+		i = max(i, j)
 	}
 	return latest
 }
 
-// nextCopyright finds the next copyright sign or word in s: its offset and
-// length, -1 when there is none.
-func nextCopyright(s string) (int, int) {
-	best, n := -1, 0
-	for _, sign := range [...]string{"©", "(c)", "(C)", "Copyright", "copyright", "COPYRIGHT"} {
-		if k := strings.Index(s, sign); k >= 0 && (best < 0 || k < best) {
-			best, n = k, len(sign)
-		}
+// copyrightSign returns the length of the copyright sign or word s begins
+// with ("©", "(c)", "(C)", "Copyright" in any case), 0 when it begins with
+// none.
+func copyrightSign(s string) int {
+	switch {
+	case strings.HasPrefix(s, "©"):
+		return len("©")
+	case strings.HasPrefix(s, "(c)"), strings.HasPrefix(s, "(C)"):
+		return 3
+	case len(s) >= 9 && strings.EqualFold(s[:9], "copyright"):
+		return 9
 	}
-	return best, n
+	return 0
 }
 
 // yearAt returns the year of four digits at s[k:] (1990 to 2099) that no
 // other digit touches, 0 when there is none.
 func yearAt(s string, k int) int {
-	if k > 0 && isDigit(s[k-1]) || k+4 < len(s) && isDigit(s[k+4]) {
+	if k+4 > len(s) || k > 0 && isDigit(s[k-1]) || k+4 < len(s) && isDigit(s[k+4]) {
 		return 0
 	}
 	y := 0

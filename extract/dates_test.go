@@ -343,9 +343,16 @@ func TestCopyrightYear(t *testing.T) {
 	}{
 		{"Copyright © 2002-2016 Afghanistan Independent Human Rights Commission", 2016},
 		{"© 2011 Amnesty International Togo Tous droits réservés", 2011},
-		{"Copyright (c) 2009, 2010 The Site. Last updated 14 March 2015", 2010}, // the stamp is no notice
+		{"(c) 2009, Site. COPYRIGHT 2012 Other", 2012},
+		{"Copyright 2002 – 2014 the Centre", 2014},
+		{"Copyright (c) 2009 The Site. Last updated 14 March 2015", 2009}, // a stamp is no notice
 		{"Published 2017. Founded in 1998.", 0},
-		{"&copy; 12345 and © 1890 and © 2099", 2099},
+		{"(c) the 2030 Agenda", 0},                         // not right after the sign
+		{"© 2010 Acme, 2040 K Street", 2010},               // an address after the notice
+		{"Section 3(C) of the 2019 act", 0},                // "(C)" of a list
+		{"copyright infringement claims filed in 2025", 0}, // the word, not a notice
+		{"© 12345 and © 1890 and © 20301", 0},
+		{"© 2099", 2099},
 		{"", 0},
 	}
 	for _, tt := range tests {

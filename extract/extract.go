@@ -53,8 +53,10 @@ type Document struct {
 	Copyright int `json:"copyright,omitempty"`
 	// Canonical are the addresses the page names as its own: its <link
 	// rel="canonical">, <meta property="og:url">, twitter:url and <meta
-	// name="url">, at most three, resolved as Redirect, each once, in page
-	// order. A page that names another address than the one it was
+	// name="url"> (not microdata's itemprop="url", which names listed
+	// posts and images too), at most three, resolved as Redirect (one
+	// written as a host without its scheme, "www.example.org/", as that
+	// host), each once, in page order. A page that names another address than the one it was
 	// captured at may be another page served there.
 	Canonical []string `json:"canonical,omitempty"`
 	// Shell reports that the page is a JavaScript application's shell,

@@ -434,6 +434,8 @@ func TestLangShares(t *testing.T) {
 		{"english and french", strings.Repeat(en+fr, 5), map[string][2]float64{"en": {0.3, 0.7}, "fr": {0.3, 0.7}}},
 		{"french with an english quotation", strings.Repeat(fr, 20) + en, map[string][2]float64{"fr": {0.9, 1}, "en": {0, 0.1}}},
 		{"armenian with an english word", hy + "Home", map[string][2]float64{"hy": {0.9, 1}, "en": {0, 0.1}}},
+		{"japanese: its kanji are japanese", "東京都は今日、新しい条例を発表しました。市民の生活に大きな影響があります。", map[string][2]float64{"ja": {0.95, 1}, "zh": {0, 0}}},
+		{"chinese", "北京市政府今天发布了新的规定。这将对市民的生活产生重大影响。", map[string][2]float64{"zh": {0.95, 1}, "ja": {0, 0}}},
 		{"a third arabic", strings.Repeat(strings.Repeat(en, 2)+ar, 3), map[string][2]float64{"en": {0.55, 0.8}, "ar": {0.2, 0.45}}},
 		// A long blog: its English posts first, then its Arabic ones; the
 		// Arabic comes after the first 2,000 words.

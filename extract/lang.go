@@ -314,10 +314,16 @@ func (t *tokenized) evidence() *evidence {
 	// in English, then in Arabic): its shares read stretches from end to
 	// end.
 	n := len(t.toks)
-	stretches := min((n+shareWindow-1)/shareWindow, detectTokens/shareWindow)
+	if n <= detectTokens {
+		for from := 0; from < n; from += shareWindow {
+			ev.window(t.toks[from:min(n, from+shareWindow)])
+		}
+		return ev
+	}
+	stretches := detectTokens / shareWindow
 	for k := range stretches {
 		from := k * n / stretches
-		ev.window(t.toks[from:min(n, from+shareWindow)])
+		ev.window(t.toks[from : from+shareWindow])
 	}
 	return ev
 }
@@ -374,9 +380,13 @@ func (ev *evidence) shares(lang string) []LangShare {
 	}
 	var out []LangShare
 	add := func(l string, share float64) {
-		if share >= minLangShare {
-			out = append(out, LangShare{l, math.Round(1000*share) / 1000})
+		for k := range out {
+			if out[k].Lang == l {
+				out[k].Share += share
+				return
+			}
 		}
+		out = append(out, LangShare{l, share})
 	}
 	for s, n := range ev.scripts {
 		if n == 0 || script(s) == scriptNone {
@@ -384,6 +394,9 @@ func (ev *evidence) shares(lang string) []LangShare {
 		}
 		part := float64(n) / float64(ev.letters)
 		if l := scriptInfo[s].lang; l != "" {
+			if script(s) == scriptHan && ev.scripts[scriptKana]*10 >= n {
+				l = "ja" // kanji among enough kana: Japanese (see mainScript)
+			}
 			add(l, part)
 			continue
 		}
@@ -401,8 +414,14 @@ func (ev *evidence) shares(lang string) []LangShare {
 			}
 		}
 	}
-	slices.SortStableFunc(out, func(a, b LangShare) int { return cmp.Compare(b.Share, a.Share) })
-	return out[:min(len(out), maxLangs)]
+	kept := out[:0]
+	for _, l := range out {
+		if l.Share >= minLangShare {
+			kept = append(kept, LangShare{l.Lang, math.Round(1000*l.Share) / 1000})
+		}
+	}
+	slices.SortStableFunc(kept, func(a, b LangShare) int { return cmp.Compare(b.Share, a.Share) })
+	return kept[:min(len(kept), maxLangs)]
 }
 
 // window gives the words of one stretch of text (toks) each the language

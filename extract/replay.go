@@ -166,7 +166,7 @@ func (r *replayScan) meta(t *tag) {
 			equiv = a.Val
 		case a.Key == "content":
 			content = a.Val
-		case a.Key == "property", a.Key == "name", a.Key == "itemprop":
+		case a.Key == "property", a.Key == "name":
 			if name == "" {
 				name = a.Val
 			}
@@ -252,6 +252,9 @@ func (r *replayScan) apply(doc *Document, words string, fields int, toks *tokeni
 		doc.Redirect = r.redirect(thin, opts.BaseURL, pageBase)
 	}
 	for _, ref := range r.own {
+		if !strings.Contains(ref, "://") && strings.HasPrefix(strings.ToLower(ref), "www.") {
+			ref = "http://" + ref // a host without its scheme, as its author meant it
+		}
 		if to := replayTarget(ref, pageBase()); to != "" && !slices.Contains(doc.Canonical, to) {
 			doc.Canonical = append(doc.Canonical, to)
 		}

@@ -265,6 +265,8 @@ func TestCanonical(t *testing.T) {
 		{"twitter:url and canonical differ", `<link rel="canonical" href="http://example.net/a"><meta name="twitter:url" content="http://example.net/b">`, "",
 			[]string{"http://example.net/a", "http://example.net/b"}},
 		{"not a canonical link", `<link rel="stylesheet" href="/s.css"><link rel="alternate" href="/feed">`, base, nil},
+		{"microdata names listed posts, not the page", `<div itemscope><meta itemprop="url" content="/2006/05/post.html"></div>`, base, nil},
+		{"a host without its scheme", `<meta property="og:url" content="www.blogs.example.net/">`, base, []string{"http://www.blogs.example.net/"}},
 		{"not a URL", `<link rel="canonical" href="javascript:void(0)"><meta property="og:url" content="">`, base, nil},
 		{"at most three", `<meta name="url" content="http://e.org/1"><meta name="url" content="http://e.org/2"><meta name="url" content="http://e.org/3"><meta name="url" content="http://e.org/4">`, "",
 			[]string{"http://e.org/1", "http://e.org/2", "http://e.org/3"}},

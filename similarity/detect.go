@@ -187,7 +187,7 @@ func prepareCaptures(in *Input, res *TimeMapResult, opts Options) ([]*prepared, 
 			cr.Verdict, cr.Reason = VerdictNotScored, why
 			continue
 		}
-		prep[i] = &prepared{spam: -1, doc: doc, tf: voc.counts(doc.Terms), ctf: voc.counts(doc.TextTerms())}
+		prep[i] = &prepared{spam: -1, like: -1, doc: doc, tf: voc.counts(doc.Terms), ctf: voc.counts(doc.TextTerms())}
 	}
 	return prep, voc
 }

@@ -42,7 +42,7 @@ func (s *scoring) driftedFrom(i int, scores map[string]float64) (string, bool) {
 		content >= driftContent || topic >= driftTopic {
 		return "", false
 	}
-	away := roundScore(s.topicSim(i) / s.model.TypicalTopicSim)
+	away, _ := s.likeness(i)
 	if away >= driftAway {
 		return "", false
 	}
@@ -60,8 +60,8 @@ func (s *scoring) markDrift(res *TimeMapResult) {
 	}
 	var run []drifted
 	for i := len(s.prep) - 1; i > s.t0; i-- {
-		if s.prep[i] == nil || res.Captures[i].Verdict != VerdictOn || res.Captures[i].rule == "splash" {
-			continue // not scored, off-topic already (a parking page after the drift), or no stories (a splash page)
+		if s.prep[i] == nil || res.Captures[i].Verdict != VerdictOn || s.prep[i].doc.ContentWords < blankWords || res.Captures[i].rule == "splash" {
+			continue // not scored, off-topic already (a parking page after the drift), or no stories of its own
 		}
 		why, ok := s.driftedFrom(i, res.Captures[i].Scores)
 		if !ok {

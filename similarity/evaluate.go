@@ -72,6 +72,7 @@ func ReadGoldTSV(r io.Reader, name string, warn func(error)) (Gold, error) {
 		}
 		f := strings.Split(text, "\t")
 		if line == 1 {
+			idCol = -1 // a header numbers seeds only in an id or seed column
 			for i, h := range f {
 				switch strings.ToLower(strings.TrimSpace(h)) {
 				case "uri", "urim", "uri-m", "uri_m":
@@ -85,6 +86,7 @@ func ReadGoldTSV(r io.Reader, name string, warn func(error)) (Gold, error) {
 			if _, ok := KeyOfURIM(f[min(uriCol, len(f)-1)]); !ok {
 				continue // a header line
 			}
+			idCol = 0 // no header: the public format's columns
 		}
 		if len(f) <= max(uriCol, labelCol) {
 			return nil, fmt.Errorf("%s line %d: want at least %d tab-separated fields, got %d", name, line, max(uriCol, labelCol)+1, len(f))
@@ -98,7 +100,7 @@ func ReadGoldTSV(r io.Reader, name string, warn func(error)) (Gold, error) {
 			return nil, fmt.Errorf("%s line %d: label %q is neither 0 nor 1", name, line, lab)
 		}
 		l := GoldLabel{URIM: f[uriCol], Off: lab == "0"}
-		if idCol != uriCol && idCol != labelCol && idCol < len(f) {
+		if idCol >= 0 && idCol != uriCol && idCol != labelCol && idCol < len(f) {
 			l.Seed = strings.TrimSpace(f[idCol])
 		}
 		if prev, ok := g[k]; ok && prev.Off != l.Off {
@@ -340,8 +342,11 @@ func (ev *Evaluation) BySeed() []SeedConfusion {
 	sort.Slice(out, func(i, j int) bool {
 		a, errA := strconv.Atoi(out[i].Seed)
 		b, errB := strconv.Atoi(out[j].Seed)
-		if errA == nil && errB == nil {
+		switch {
+		case errA == nil && errB == nil:
 			return a < b
+		case (errA == nil) != (errB == nil):
+			return errA == nil // numbers first
 		}
 		return out[i].Seed < out[j].Seed
 	})

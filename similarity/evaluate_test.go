@@ -189,3 +189,19 @@ func TestMacroF1(t *testing.T) {
 		t.Errorf("macro F1 %v over %d seeds, want 0.5 over 2 (F1 of all captures %.3f)", macro, n, ev.Confusion.F1())
 	}
 }
+
+// TestSeedsWithoutIDColumn: a gold standard whose header names no id or
+// seed column has no seeds of its own: each capture's TimeMap is its seed.
+func TestSeedsWithoutIDColumn(t *testing.T) {
+	gold := "date\tURI\tlabel\n" +
+		"20050101000000\thttp://a/1/20050101000000/http://big.org/\t1\n" +
+		"20060101000000\thttp://a/1/20060101000000/http://big.org/\t0\n"
+	g, err := ReadGoldTSV(strings.NewReader(gold), "gold.tsv", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev := Evaluate(g, nil)
+	if by := ev.BySeed(); len(by) != 1 || by[0].Seed != "org,big)/" {
+		t.Errorf("seeds %+v, want the one TimeMap org,big)/", by)
+	}
+}

@@ -102,15 +102,16 @@ const (
 // in injected SEO spam over a quarter.
 const spamShare = 0.12
 
-// kindOf names the kind of an off-topic capture: what the page says (a
+// kindOf names the kind of a capture that rule called off-topic: what
+// another or a later page served at its address is; else what the page says (a
 // message page's cues, in the page's language), then spam's vocabulary, then
 // how it got there (step by step from the captures before it: drifted; at
 // once: replaced). The second value says why in plain words.
-func (r *reading) kindOf() (Kind, string) {
-	switch {
-	case r.named != "":
+func (r *reading) kindOf(rule string) (Kind, string) {
+	switch rule {
+	case "another page":
 		return KindRedirected, "another page is served at this address"
-	case r.later:
+	case "later page":
 		return KindRedirected, "a later page is served at this address"
 	}
 	k, why := r.contentKind()

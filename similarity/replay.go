@@ -362,6 +362,9 @@ func replayOne(refs []Ref, targets []Target, own *extract.Document) (*Replay, *e
 func mergeDocs(own *extract.Document, parts []*extract.Document) *extract.Document {
 	all := append([]*extract.Document{own}, parts...)
 	m := &extract.Document{Extractor: "frames"}
+	if own != nil {
+		m.Canonical = own.Canonical // the frameset's address is the page's
+	}
 	var text []string
 	var chrome [][]string
 	most := -1
@@ -389,6 +392,7 @@ func mergeDocs(own *extract.Document, parts []*extract.Document) *extract.Docume
 			most = d.WordCount
 			m.Lang, m.Langs, m.TermsLang, m.MediaType, m.Charset = d.Lang, d.Langs, d.TermsLang, d.MediaType, d.Charset
 		}
+		m.Copyright = max(m.Copyright, d.Copyright)
 	}
 	for _, c := range chrome {
 		m.Terms = append(m.Terms, c...)
@@ -427,8 +431,8 @@ func describeReplay(r *Replay) string {
 // awayFrom reports whether a URL is on another site than a URI-R: another
 // host, "www." aside.
 func awayFrom(urir, u string) bool {
-	a, b := strings.TrimPrefix(hostOf(urir), "www."), strings.TrimPrefix(hostOf(u), "www.")
-	return a != "" && b != "" && !strings.EqualFold(a, b)
+	a, b := siteHost(hostOf(urir)), siteHost(hostOf(u))
+	return a != "" && b != "" && a != b
 }
 
 // MaxJoined bounds the targets the join keeps in memory for a run (each

@@ -59,7 +59,8 @@ type CaptureResult struct {
 	// (extract.Document.Partial); its Reason says so too.
 	Partial string `json:"partial,omitempty"`
 	// rule names the rule of the curator's reading that decided the
-	// verdict (see rules), for tests.
+	// verdict (see rules): the drift rule passes over splash pages (no
+	// stories of their own, whatever their footer holds), and tests read it.
 	rule string
 }
 

@@ -2,13 +2,7 @@ package similarity
 
 import (
 	"fmt"
-	"net/url"
-	"path"
-	"regexp"
 	"strconv"
-	"strings"
-
-	"golang.org/x/net/publicsuffix"
 
 	"github.com/offtopic/offtopic/extract"
 )
@@ -40,8 +34,9 @@ import (
 //	off  language          it switched language
 //	on   splash            no words of its own, titled by the site: its
 //	                       entrance (a language choice, a campaign)
-//	off  content gone      the site's frame around a short message, or
-//	                       other subjects in it
+//	off  content gone      the site's frame around a short message (at
+//	                       most 40 words, of neither the page's nor the
+//	                       collection's subject)
 //	off  another page      not t0's, and it names another page's address
 //	                       as its own: another page is served here
 //	on   no threshold      no threshold of the paper's rule is crossed
@@ -118,11 +113,11 @@ func judge(sc *scoring, res *TimeMapResult, measures []Measure, opts *Options) {
 			last, run = i, ""
 			continue
 		}
-		r := &reading{s: sc, i: i, anchor: anchor, last: last, run: run, scores: scores, opts: opts, replay: cr.Replay}
+		r := &reading{s: sc, i: i, anchor: anchor, last: last, run: run, scores: scores, opts: opts, replay: cr.Replay, content: -1}
 		cr.Verdict, cr.Reason, cr.rule = r.verdict()
 		run = ""
 		if cr.Verdict == VerdictOff {
-			kind, why := r.kindOf()
+			kind, why := r.kindOf(cr.rule)
 			cr.Kind, cr.Reason, run = kind, kind.Label()+": "+why+"; "+cr.Reason, kind
 		} else if cr.Replay != nil {
 			cr.Reason = "it " + describeReplay(cr.Replay) + "; " + cr.Reason
@@ -177,10 +172,9 @@ type reading struct {
 	crossed     []Threshold
 	kept        []Threshold
 	trimmedSize bool
-	// named is the other page's address when the capture is another page
-	// (see anotherPage); later says it is a later page (see laterPage).
-	named string
-	later bool
+	// content is the content cosine to the anchor (see storiesGoOn; < 0
+	// until worked out).
+	content float64
 }
 
 func (r *reading) p() *prepared  { return r.s.prep[r.i] }
@@ -337,7 +331,7 @@ func (r *reading) splash() (string, bool) {
 		return "", false // "under construction": a message, however short
 	}
 	switch {
-	case len(r.s.siteWords(r.i, r.p().doc.TermsLang)) > 0:
+	case r.s.namesSite(r.i):
 		return fmt.Sprintf("a splash page: no words of its own, and its title %q names the site: the site's entrance, not another page", d.Title), true
 	case r.s.keepsTitle(r.i, r.s.t0), r.anchor != r.s.t0 && r.s.keepsTitle(r.i, r.anchor):
 		return fmt.Sprintf("a splash page: no words of its own, and its title %q keeps the site's: the site's entrance, not another page", d.Title), true
@@ -369,13 +363,13 @@ func (r *reading) emptied() (string, bool) {
 	if t0.doc.ContentWords == 0 || p.doc.WordCount == p.doc.ContentWords {
 		return "", false // no content to lose, or no frame left
 	}
-	if topic, ok := r.scores[MeasureTopic]; ok && topic >= sameSubject || p.doc.ContentWords > emptiedWords || r.aboutCollection() {
-		return "", false
+	if topic, ok := r.scores[MeasureTopic]; ok && topic >= sameSubject || p.doc.ContentWords > emptiedWords {
+		return "", false // stories of the page's subject, or more than a message
 	}
 	c := roundScore(contentCosine(p, t0))
 	cc := roundScore(Change(p.doc.ContentWords, t0.doc.ContentWords))
 	pc := roundScore(Change(p.doc.WordCount, t0.doc.WordCount))
-	if c >= emptiedCosine || cc >= emptiedContent || pc >= emptiedPage {
+	if c >= emptiedCosine || cc >= emptiedContent || pc >= emptiedPage || r.aboutCollection() {
 		return "", false
 	}
 	return fmt.Sprintf("its content is gone, the site's frame is left: %d words of content where t0 has %d, none of them t0's (content cosine %.3f < %s; content %.3f < %s, page %.3f < %s)",
@@ -420,9 +414,10 @@ func (r *reading) trimmed() (string, bool) {
 }
 
 // anotherPage: a capture that is not t0's page (page cosine under
-// stillT0) and names as its own address (canonical link, og:url) an article's address
-// that is neither its own nor one t0 named, sharing no stories with the
-// latest on-topic capture, is another page served at this address (a
+// stillT0) and names as its own address (see namesAnother: canonical link,
+// og:url, twitter:url, meta url) an article's address that is not its own,
+// without most stories of the latest on-topic capture (see sharesStories),
+// where t0 named no other article so, is another page served at this address (a
 // blog's address showing one old article of the site): its title and
 // subject, the site's, do not make it this page. Its kind is redirected
 // away.
@@ -430,14 +425,13 @@ func (r *reading) anotherPage() (string, bool) {
 	if r.page >= stillT0 {
 		return "", false // t0's page, at whatever address
 	}
-	u := r.s.namesAnother(r.i)
+	u := r.s.namesAnother(r.i, r.replay)
 	if u == "" {
 		return "", false
 	}
-	if c := roundScore(contentCosine(r.p(), r.s.prep[r.anchor])); c >= sharesStories {
-		return "", false // the latest on-topic capture's stories go on
+	if r.storiesGoOn() {
+		return "", false
 	}
-	r.named = u
 	return fmt.Sprintf("it names %s as its own address, not this one (page cosine %.3f < %s; content cosine to the latest on-topic capture under %s)",
 		u, r.page, fmtFloat(stillT0), fmtFloat(sharesStories)), true
 }
@@ -447,6 +441,15 @@ func (r *reading) anotherPage() (string, bool) {
 // still, where two articles of one subject, or a live page and an old
 // article of its subject, share a fifth of their words.
 const sharesStories = 0.5
+
+// storiesGoOn reports whether most of the latest on-topic capture's stories
+// are the capture's too (see sharesStories).
+func (r *reading) storiesGoOn() bool {
+	if r.content < 0 {
+		r.content = roundScore(contentCosine(r.p(), r.s.prep[r.anchor]))
+	}
+	return r.content >= sharesStories
+}
 
 // laterYears is how many years after a capture the copyright a page
 // states must be for the page to be a later one (a site puts next year in
@@ -467,17 +470,12 @@ func (r *reading) laterPage() (string, bool) {
 	if p.Copyright < year+laterYears || t0.Copyright >= t0Year+laterYears {
 		return "", false
 	}
-	if c := roundScore(contentCosine(r.p(), r.s.prep[r.anchor])); c >= sharesStories {
+	if r.storiesGoOn() {
 		return "", false
 	}
-	r.later = true
 	return fmt.Sprintf("its page states © %d, %d years after it was captured: a later page than the one captured, not t0's (%s)",
 		p.Copyright, p.Copyright-year, describe(r.kept, r.scores)), true
 }
-
-// titleKept is the least share of the shorter title's terms that the other
-// title holds for a capture to keep t0's title: the site's name.
-const titleKept = 0.5
 
 // titleKept: a page whose words changed (only content thresholds crossed)
 // but whose title keeps t0's is still the site.
@@ -603,8 +601,8 @@ func (r *reading) elsewhere() bool {
 // onSubject of a typical first capture's (driftAway is the bound under
 // which the drift rule calls stories not about it).
 func (r *reading) aboutCollection() bool {
-	m := r.s.model
-	return m != nil && m.TypicalTopicSim > 0 && roundScore(r.s.topicSim(r.i)/m.TypicalTopicSim) >= onSubject
+	like, ok := r.s.likeness(r.i)
+	return ok && like >= onSubject
 }
 
 // stepFrom reports whether the capture changed from capture j step by step
@@ -616,84 +614,6 @@ func (r *reading) stepFrom(j int, c float64) bool {
 	p, q := r.p(), r.s.prep[j]
 	return roundScore(pageCosine(p, q)) >= c &&
 		(q.contentNorm == 0 || roundScore(contentCosine(p, q)) >= contentContinuity*c)
-}
-
-// keepsTitle reports whether captures i and j have the same title in
-// substance: the shorter title's terms are mostly in the other. The words
-// that spell the site's address (its name, which every title of the site
-// carries: "Al Jazeera" of aljazeera.net) do not count, unless a title is
-// nothing else (a front page titled by the site's name).
-func (s *scoring) keepsTitle(i, j int) bool {
-	// Both titles read in j's language: stemmed in two, one word makes two
-	// terms ("International" of a Romanian page and of its English one).
-	lang := s.prep[j].doc.TermsLang
-	a, b := s.titleTerms(i, lang), s.titleTerms(j, lang)
-	if len(a) == 0 || len(b) == 0 {
-		return false
-	}
-	if sa, sb := without(a, s.siteWords(i, lang)), without(b, s.siteWords(j, lang)); len(sa) > 0 && len(sb) > 0 {
-		a, b = sa, sb
-	}
-	if len(a) > len(b) {
-		a, b = b, a
-	}
-	n := 0
-	for t := range a {
-		if b[t] {
-			n++
-		}
-	}
-	return float64(n) >= titleKept*float64(len(a))
-}
-
-// titleTerms returns the set of the terms of capture i's title in the
-// language lang (worked out once in the capture's own).
-func (s *scoring) titleTerms(i int, lang string) map[string]bool {
-	p := s.prep[i]
-	if lang != p.doc.TermsLang {
-		return termSet(p.doc.Title, lang)
-	}
-	if p.title == nil {
-		p.title = termSet(p.doc.Title, lang)
-	}
-	return p.title
-}
-
-// siteWords returns the terms, in the language lang, of capture i's title
-// that spell the site's address (see spellsHost; worked out once in the
-// capture's own language).
-func (s *scoring) siteWords(i int, lang string) map[string]bool {
-	p := s.prep[i]
-	if lang != p.doc.TermsLang {
-		return termSet(spellsHost(p.doc.Title, s.host), lang)
-	}
-	if p.site == nil {
-		p.site = termSet(spellsHost(p.doc.Title, s.host), lang)
-	}
-	return p.site
-}
-
-// termSet is the set of the terms of text in the language lang.
-func termSet(text, lang string) map[string]bool {
-	set := map[string]bool{}
-	for _, t := range extract.Terms(text, lang) {
-		set[t] = true
-	}
-	return set
-}
-
-// without returns the members of a that are not in b.
-func without(a, b map[string]bool) map[string]bool {
-	if len(b) == 0 {
-		return a
-	}
-	out := make(map[string]bool, len(a))
-	for t := range a {
-		if !b[t] {
-			out[t] = true
-		}
-	}
-	return out
 }
 
 // onlyContent reports whether every crossed threshold is one of content
@@ -708,132 +628,3 @@ func onlyContent(crossed []Threshold) bool {
 }
 
 func fmtFloat(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
-
-// spellsHost returns the words of a title that spell the site's name in
-// its address, separated by spaces ("" for none): runs of consecutive
-// words whose letters, run together, make at least half of the host's
-// registered name (the label before its public suffix) and at least four
-// letters: "Al Jazeera" of blogs.aljazeera.net, "Citizen Report" of
-// citizenreport91.com, but not "news" of dailynews.com.
-func spellsHost(title, host string) string {
-	domain, err := publicsuffix.EffectiveTLDPlusOne(strings.ToLower(host))
-	if err != nil {
-		return ""
-	}
-	name, _, _ := strings.Cut(domain, ".")
-	labels := []string{name}
-	words := strings.Fields(normalizeCue(title))
-	var out []string
-	for k := 0; k < len(words); {
-		best := 0 // words in the longest run from k that spells enough of a label
-		run := ""
-		for e := k; e < len(words); e++ {
-			run += words[e]
-			ok, in := false, false
-			for _, l := range labels {
-				if strings.Contains(l, run) {
-					in = true
-					ok = ok || len(run) >= 4 && 2*len(run) >= len(l)
-				}
-			}
-			if !in {
-				break
-			}
-			if ok {
-				best = e - k + 1
-			}
-		}
-		if best == 0 {
-			k++
-			continue
-		}
-		out = append(out, words[k:k+best]...)
-		k += best
-	}
-	return strings.Join(out, " ")
-}
-
-// namesAnother returns the first address capture i names as its own (see
-// extract.Document.Canonical) that is an article's (see articleAddress)
-// and not the capture's URI-R; "" when none, or when t0 already named
-// another article's address as its own (a site that names its latest post
-// so; a t0 naming its site's front page proves nothing).
-func (s *scoring) namesAnother(i int) string {
-	own := s.tm.Captures[i].URIR
-	t0 := s.tm.Captures[s.t0].URIR
-	for _, u := range s.prep[s.t0].doc.Canonical {
-		if u = absolute(u, t0); u != "" && !sameAddress(u, t0) && !sameAddress(u, s.urir) && articleAddress(u) {
-			return "" // a site whose pages name other articles as their own from t0 on (its latest post)
-		}
-	}
-	for _, u := range s.prep[i].doc.Canonical {
-		u = absolute(u, own)
-		if u == "" || sameAddress(u, own) || sameAddress(u, s.urir) || !articleAddress(u) {
-			continue
-		}
-		return u
-	}
-	return ""
-}
-
-// absolute resolves a page's reference to itself against the URL it was
-// captured at ("" when it cannot be); one written as a host without its
-// scheme ("www.example.org/") is read as that host, as its author meant.
-func absolute(ref, base string) string {
-	if !strings.Contains(ref, "://") && strings.HasPrefix(strings.ToLower(ref), "www.") {
-		ref = "http://" + ref
-	}
-	b, err := url.Parse(base)
-	if err != nil {
-		return ""
-	}
-	u, err := b.Parse(ref)
-	if err != nil || u.Scheme != "http" && u.Scheme != "https" {
-		return ""
-	}
-	u.Fragment = ""
-	return u.String()
-}
-
-// sameAddress reports whether two URLs name the same page: scheme, "www.",
-// default ports, a trailing slash, an index file and the fragment aside.
-func sameAddress(a, b string) bool { return addressKey(a) == addressKey(b) }
-
-// indexFile matches a path's last segment that names a folder's index.
-var indexFile = regexp.MustCompile(`(?i)/(index|default|home)\.(html?|php\d?|aspx?|jsp|shtml|cfm)$`)
-
-func addressKey(u string) string {
-	p, err := url.Parse(strings.TrimSpace(u))
-	if err != nil {
-		return u
-	}
-	host := strings.ToLower(p.Hostname())
-	for _, w := range []string{"www.", "www1.", "www2.", "www3."} {
-		host = strings.TrimPrefix(host, w)
-	}
-	path := indexFile.ReplaceAllString(p.EscapedPath(), "/")
-	path = strings.TrimRight(path, "/")
-	if p.RawQuery != "" {
-		path += "?" + p.RawQuery
-	}
-	return host + path
-}
-
-// articleAddress reports whether a URL is an article's rather than a
-// site's or a section's front page: its path's last segment holds a digit,
-// a file's extension or three words, or its query a number
-// ("/2011/01/story.html", "/opinion/the-long-road", "/?p=123", but not "/",
-// "/de", "/en/home" or "/privacy-international").
-func articleAddress(u string) bool {
-	p, err := url.Parse(strings.TrimSpace(u))
-	if err != nil {
-		return false
-	}
-	last := path.Base(strings.TrimRight(p.Path, "/"))
-	if last == "." || last == "/" {
-		last = ""
-	}
-	return strings.ContainsAny(last, "0123456789.") ||
-		len(strings.FieldsFunc(last, func(r rune) bool { return r == '-' || r == '_' })) >= 3 ||
-		strings.ContainsAny(p.RawQuery, "0123456789")
-}

@@ -118,6 +118,13 @@ var ruleCases = []ruleCase{
 		pages: []page{{content: span("story", 0, 60), chrome: menu, title: "Human Rights Centre"},
 			{chrome: menu, title: "Human Rights Centre: 50 years"}},
 		verdict: VerdictOn, reason: "keeps the site's"},
+	{rule: "content gone", name: "no splash: a frameset whose frames were not captured shows its own nothing",
+		pages: []page{{content: span("story", 0, 60), chrome: menu + " " + menu, title: "Example"}, {chrome: menu + " " + menu, title: "Example"}},
+		setup: func(in *Input) {
+			in.Docs[1].Frames = []string{"http://example.org/top.html"}
+			in.Refs = []Ref{{Capture: 1, How: HowFrame, URL: "http://example.org/top.html", Key: "org,example)/top.html"}}
+		},
+		verdict: VerdictOff, reason: "its content is gone"},
 	{rule: "content gone", name: "the site's frame around a short message",
 		pages:   []page{{content: span("story", 0, 60), chrome: menu + " " + menu}, {content: "sorry nothing here today", chrome: menu + " " + menu}},
 		verdict: VerdictOff, reason: "its content is gone"},
@@ -145,6 +152,22 @@ var ruleCases = []ruleCase{
 			in.Docs[2].Canonical = []string{"http://example.org/2006/05/an-old-story.html"}
 		},
 		verdict: VerdictOff, reason: "it names http://example.org/2006/05/an-old-story.html as its own address"},
+	{rule: "no threshold", name: "t0's page back at another address: not another page",
+		pages: []page{{content: span("story", 0, 80), chrome: menu}, {content: span("story", 50, 130), chrome: menu},
+			{content: span("story", 0, 80), chrome: menu}},
+		setup: func(in *Input) {
+			in.Docs[2].Canonical = []string{"http://example.org/2007/03/the-story.html"}
+		},
+		verdict: VerdictOn, reason: "no threshold crossed"},
+	{rule: "no threshold", name: "the stories of the latest on-topic capture go on: not another page",
+		pages: []page{{content: span("story", 0, 80), chrome: menu, title: "Egypt live | Example"},
+			{content: span("story", 40, 120), chrome: menu, title: "Egypt live | Example"},
+			{content: span("story", 45, 115) + " " + span("new", 0, 30), chrome: menu, title: "Egypt live | Example"}},
+		setup: func(in *Input) {
+			in.Docs[2].Canonical = []string{"http://example.org/2008/01/live-page.html"}
+			in.Docs[2].Copyright = 2015
+		},
+		verdict: VerdictOn, reason: "no threshold crossed"},
 	{rule: "no threshold", name: "a bilingual page keeps both languages",
 		pages: []page{{content: span("story", 0, 40), chrome: menu, langs: en},
 			{content: span("story", 0, 40), chrome: menu, langs: []extract.LangShare{{Lang: "fr", Share: 0.2}, {Lang: "en", Share: 0.15}}}},
@@ -162,6 +185,27 @@ var ruleCases = []ruleCase{
 			}
 		},
 		verdict: VerdictOff, reason: "its page states © 2012, 5 years after it was captured"},
+	{rule: "title kept", name: "no later page: t0's footer was years ahead already",
+		pages: []page{{content: span("story", 0, 80), chrome: menu, title: "Egypt live | Example"},
+			{content: span("old", 0, 80), chrome: menu, title: "Egypt live | Example"}},
+		setup: func(in *Input) {
+			in.Docs[0].Copyright, in.Docs[1].Copyright = 2009, 2012
+		},
+		verdict: VerdictOn, reason: "its title keeps t0's"},
+	{rule: "title kept", name: "no later page: next year's copyright",
+		pages: []page{{content: span("story", 0, 80), chrome: menu, title: "Egypt live | Example"},
+			{content: span("old", 0, 80), chrome: menu, title: "Egypt live | Example"}},
+		setup: func(in *Input) {
+			in.Docs[1].Copyright = 2007 // captured in 2006
+		},
+		verdict: VerdictOn, reason: "its title keeps t0's"},
+	{rule: "title kept", name: "titles stemmed in two languages read in one",
+		pages: []page{{content: span("story", 0, 80), chrome: menu, title: "Amnesty International Moldova"},
+			{content: span("other", 0, 80), title: "Amnesty International"}},
+		setup: func(in *Input) {
+			in.Docs[0].TermsLang, in.Docs[1].TermsLang = "ro", "en"
+		},
+		verdict: VerdictOn, reason: "its title keeps t0's"},
 	{rule: "title kept", name: "a page whose words changed keeps t0's title",
 		pages:   []page{{content: span("story", 0, 40), chrome: menu, title: "Human Rights Centre - Home"}, {content: span("other", 0, 40), title: "Human Rights Centre"}},
 		verdict: VerdictOn, reason: "its title keeps t0's"},
@@ -183,6 +227,12 @@ var ruleCases = []ruleCase{
 			in.Docs[0].Canonical = []string{"http://example.org/2005/01/post-a.html"}
 			in.Docs[1].Canonical = []string{"http://example.org/2006/02/post-b.html"}
 		},
+		verdict: VerdictOff, reason: "nothing of t0's page is left"},
+	{rule: "nothing left", name: "titles that share only the site's name, which the address spells",
+		pages:   []page{{content: span("story", 0, 80), chrome: menu, title: "Example News"}, {content: span("other", 0, 80), title: "Example Sport"}},
+		verdict: VerdictOff, reason: "nothing of t0's page is left"},
+	{rule: "nothing left", name: "no splash: a page that says what message it is",
+		pages:   []page{{content: span("story", 0, 80), chrome: menu, title: "Example"}, {content: "under construction", title: "Example"}},
 		verdict: VerdictOff, reason: "nothing of t0's page is left"},
 	{rule: "nothing left", name: "a jump to other words",
 		pages: []page{{content: span("story", 0, 80), chrome: menu}, {content: span("story", 40, 120), chrome: menu},
@@ -256,59 +306,5 @@ func TestEveryRuleHasCases(t *testing.T) {
 	}
 	if next != len(ruleCases) {
 		t.Errorf("ruleCases[%d] (%q) names no rule, or is out of order", next, ruleCases[next].rule)
-	}
-}
-
-func TestSpellsHost(t *testing.T) {
-	tests := []struct{ title, host, want string }{
-		{"Egypt live blog | Al Jazeera Blogs", "blogs.aljazeera.net", "al jazeera"},
-		{"منظمة العفو الدولية", "www.amnesty.or.kr", ""},
-		{"Amnesty Korea", "amnesty.or.kr", "amnesty"},
-		{"Mubarak's last days - Egypt | Al Jazeera", "www.aljazeera.com", "al jazeera"},
-		{"Citizen Report - Latest news", "citizenreport91.com", "citizen report"},
-		{"Amnesty International Österreich", "www.amnesty.at", "amnesty"},
-		{"Politics news today", "dailynews.com", ""},                              // "news" is under half of the label
-		{"Egypt Independent: Cairo", "egyptindependent.com", "egypt independent"}, // the name, not the word alone
-		{"Egypt: the vote", "egyptindependent.com", ""},
-		{"Women's Centre for Legal Aid", "www.wclac.org", ""},
-		{"Home", "localhost", ""},
-	}
-	for _, tt := range tests {
-		if got := spellsHost(tt.title, tt.host); got != tt.want {
-			t.Errorf("spellsHost(%q, %q) = %q, want %q", tt.title, tt.host, got, tt.want)
-		}
-	}
-}
-
-func TestAddresses(t *testing.T) {
-	same := [][2]string{
-		{"http://www.example.org/", "https://example.org"},
-		{"http://example.org/index.html", "http://example.org/"},
-		{"http://example.org:80/news/#top", "http://example.org/news"},
-	}
-	for _, p := range same {
-		if !sameAddress(p[0], p[1]) {
-			t.Errorf("sameAddress(%q, %q) = false", p[0], p[1])
-		}
-	}
-	if got := absolute("www.example.org/", "http://www.example.org/"); !sameAddress(got, "http://example.org/") {
-		t.Errorf("absolute of a host without its scheme: %q", got)
-	}
-	if got := absolute("/2006/05/story.html#top", "http://example.org/live"); got != "http://example.org/2006/05/story.html" {
-		t.Errorf("absolute of a path: %q", got)
-	}
-	if sameAddress("http://example.org/?p=1", "http://example.org/?p=2") {
-		t.Error("queries told apart: same")
-	}
-	articles := map[string]bool{
-		"http://example.org/2011/01/story.html": true, "http://example.org/opinion/the-long-road": true,
-		"http://example.org/story.html": true, "http://example.org/the-long-hard-road": true, "http://example.org/?p=123": true,
-		"http://example.org/": false, "http://example.org/de": false, "http://example.org/home": false, "http://example.org/en/home/": false,
-		"https://www.privacyinternational.org/privacy-international": false, "http://volksanwaltschaft.gv.at": false,
-	}
-	for u, want := range articles {
-		if got := articleAddress(u); got != want {
-			t.Errorf("articleAddress(%q) = %v, want %v", u, got, want)
-		}
 	}
 }

@@ -31,14 +31,16 @@ type prepared struct {
 	contentNorm float64
 	frame       sparse
 	frameNorm   float64
-	// title is the set of the title's terms, site those of them that
-	// spell the site's address (both made on first use).
-	title, site map[string]bool
+	// titles are the title read in each language asked for (see titleOf).
+	titles map[string]title
 	// message is why the capture is a message page ("" when it is not;
 	// nil until worked out), spam the share of its terms that are spam's
 	// (-1 until worked out).
 	message *string
 	spam    float64
+	// like is the capture's likeness to the collection's subject (see
+	// likeness; -1 until worked out).
+	like float64
 	// top are the 20 most frequent terms (tfintersection only), made once.
 	top []int32
 	// ids are the first LevenshteinCap terms (Levenshtein only).
@@ -63,6 +65,11 @@ type scoring struct {
 	// titled by it); tm is the TimeMap.
 	urir, host string
 	tm         *timemap.TimeMap
+	// site is the site's registered name (see siteName) and habit whether
+	// t0 named another article as its own (see namesOthers), nil until
+	// worked out.
+	site  *string
+	habit *bool
 	// topic is the collection's topic at voc's ids (nil until needed).
 	topic []float64
 
@@ -161,6 +168,21 @@ func (s *scoring) ownTerms(a, b *prepared) int {
 // collectionCosine is the cosine of two prepared captures' contents with the
 // collection's IDF.
 func collectionCosine(a, b *prepared) float64 { return cosine(a.cvec, a.cnorm, b.cvec, b.cnorm) }
+
+// likeness is capture i's likeness to the collection's subject: its
+// similarity to the collection's topic over a typical first capture's
+// (Model.TypicalTopicSim), rounded; ok is false without a model. Worked
+// out once.
+func (s *scoring) likeness(i int) (float64, bool) {
+	m, p := s.model, s.prep[i]
+	if m == nil || m.TypicalTopicSim <= 0 {
+		return 0, false
+	}
+	if p.like < 0 {
+		p.like = roundScore(s.topicSim(i) / m.TypicalTopicSim)
+	}
+	return p.like, true
+}
 
 // topicSim is the cosine of capture i (collection IDF) with the collection's
 // topic; 0 without a model.

@@ -85,19 +85,25 @@ func (s sparse) weigh(idf []float64, buf *[]float64) sparse {
 	return out
 }
 
-// minus is a less b, where b's ids are a's or a subset of them and no
-// weight of b exceeds a's: the terms left with a weight above zero, carved
-// from ids and ws (never nil).
+// minus is a less b: the terms of a left with a weight above zero (b's
+// terms that a lacks are passed over), carved from ids and ws; its ids are
+// never nil, so that a made vector tells from one not made yet.
 func minus(a, b sparse, ids *[]int32, ws *[]float64) sparse {
 	out := sparse{ids: carve(ids, len(a.ids))[:0], w: carve(ws, len(a.ids))[:0]}
-	for x, y := 0, 0; x < len(a.ids); x++ {
-		w := a.w[x]
-		if y < len(b.ids) && b.ids[y] == a.ids[x] {
-			w -= b.w[y]
+	if out.ids == nil {
+		out.ids = []int32{}
+	}
+	y := 0
+	for x, id := range a.ids {
+		for y < len(b.ids) && b.ids[y] < id {
 			y++
 		}
+		w := a.w[x]
+		if y < len(b.ids) && b.ids[y] == id {
+			w -= b.w[y]
+		}
 		if w > 1e-12 {
-			out.ids = append(out.ids, a.ids[x])
+			out.ids = append(out.ids, id)
 			out.w = append(out.w, w)
 		}
 	}
