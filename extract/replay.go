@@ -182,32 +182,6 @@ func (r *replayScan) meta(t *tag) {
 	}
 }
 
-// ownAddress reports whether a <meta> name or property names the page's
-// own address.
-func ownAddress(name string) bool {
-	switch strings.ToLower(strings.TrimSpace(name)) {
-	case "og:url", "twitter:url", "url":
-		return true
-	}
-	return false
-}
-
-// link records a <link rel="canonical">.
-func (r *replayScan) link(t *tag) {
-	if slices.ContainsFunc(strings.Fields(strings.ToLower(t.attr("rel"))), func(rel string) bool { return rel == "canonical" }) {
-		r.addOwn(t.attr("href"))
-	}
-}
-
-// maxOwn is the most addresses a page is taken to name as its own.
-const maxOwn = 3
-
-func (r *replayScan) addOwn(ref string) {
-	if ref = strings.TrimSpace(ref); ref != "" && len(r.own) < maxOwn && !slices.Contains(r.own, ref) {
-		r.own = append(r.own, ref)
-	}
-}
-
 // mountIDs are the ids of the elements that client-side frameworks render
 // a page into (React's root, Vue's app, Next.js, Nuxt, Gatsby, Angular).
 var mountIDs = map[string]bool{
@@ -251,13 +225,8 @@ func (r *replayScan) apply(doc *Document, words string, fields int, toks *tokeni
 	if r.hasRefresh || thin {
 		doc.Redirect = r.redirect(thin, opts.BaseURL, pageBase)
 	}
-	for _, ref := range r.own {
-		if !strings.Contains(ref, "://") && strings.HasPrefix(strings.ToLower(ref), "www.") {
-			ref = "http://" + ref // a host without its scheme, as its author meant it
-		}
-		if to := replayTarget(ref, pageBase()); to != "" && !slices.Contains(doc.Canonical, to) {
-			doc.Canonical = append(doc.Canonical, to)
-		}
+	if len(r.own) > 0 {
+		doc.Canonical = r.canonical(pageBase())
 	}
 	if r.frameset {
 		doc.Frames = frameTargets(r.frames, pageBase())
