@@ -9,7 +9,7 @@ require (
 	github.com/blevesearch/bleve/v2 v2.6.3
 	github.com/blevesearch/snowballstem v0.9.0
 	github.com/clipperhouse/uax29/v2 v2.7.0
-	github.com/klauspost/compress v1.17.11
+	github.com/klauspost/compress v1.19.2
 	github.com/nlnwa/gowarc/v2 v2.0.1
 	github.com/urfave/cli/v2 v2.27.7
 	github.com/xuri/excelize/v2 v2.11.1

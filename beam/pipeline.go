@@ -367,7 +367,7 @@ func (f *ExtractFn) ProcessElement(ctx context.Context, key string, values func(
 	tm := timemap.Build(caps)
 	cfg := similarity.Config{Options: opts, ArchiveURL: f.Cfg.ArchiveURL, ReadPayload: timemap.ReadPayload,
 		OnError: func(err error) { log.Warnf(ctx, "offtopic: payload: %v", err) }}
-	in, _ := similarity.Prepare(ctx, tm, &cfg, extract.NewCache(256))
+	in, _ := similarity.Prepare(ctx, tm, &cfg, extract.NewCache(0))
 	b, err := encodeInput(in)
 	if err != nil {
 		return fmt.Errorf("encode %s: %w", key, err)

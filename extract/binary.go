@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 	"time"
 )
 
@@ -78,10 +79,7 @@ func (d *Document) UnmarshalBinary(b []byte) error {
 	}
 	r.time(&d.Published)
 	if n := r.count(); n > 0 {
-		d.Terms = make([]string, n)
-		for i := range d.Terms {
-			d.Terms[i] = r.string()
-		}
+		d.Terms = r.strings(n)
 	}
 	if n := r.count(); n > 0 {
 		d.Langs = make([]LangShare, n)
@@ -177,6 +175,39 @@ func (r *docReader) string() string {
 	s := string(r.b[:n])
 	r.b = r.b[n:]
 	return s
+}
+
+// strings reads n strings, which share one allocation: a page's terms are
+// thousands of short strings.
+func (r *docReader) strings(n int) []string {
+	// Where each is, then one copy of them all.
+	offs := make([]int, 0, 2*n)
+	rest, total := r.b, 0
+	for range n {
+		m, k := binary.Uvarint(rest)
+		if k <= 0 || m > uint64(len(rest)-k) {
+			r.fail(errShort)
+			return nil
+		}
+		offs = append(offs, len(r.b)-len(rest)+k, int(m))
+		rest = rest[k+int(m):]
+		total += int(m)
+	}
+	var b strings.Builder
+	b.Grow(total)
+	for i := 0; i < len(offs); i += 2 {
+		b.Write(r.b[offs[i] : offs[i]+offs[i+1]])
+	}
+	all := b.String()
+	out := make([]string, n)
+	at := 0
+	for i := range out {
+		m := offs[2*i+1]
+		out[i] = all[at : at+m]
+		at += m
+	}
+	r.b = rest
+	return out
 }
 
 // time reads a time.Time's binary form, whose length its first bytes give:

@@ -6,39 +6,44 @@ import (
 	"sync"
 )
 
-// DefaultCacheSize is the number of Documents NewCache keeps when asked for
-// a size <= 0. Repeated payloads are mostly a page's own unchanged captures,
-// which follow one another in a TimeMap, so a few TimeMaps' worth is enough:
-// on the dev corpus 64 and 4,096 Documents extract the same payloads in the
-// same CPU time, while 4,096 held 48 MB more.
-const DefaultCacheSize = 256
+// DefaultCacheBytes is the memory NewCache's Cache may hold when asked for
+// <= 0. Repeated payloads are mostly a page's own unchanged captures,
+// which follow one another in a TimeMap, or one page a site serves at
+// several URLs; documents as detection keeps them (an excerpt and the
+// terms) take ten to twenty kilobytes, so this holds several hundred (on
+// real-1068, 32 MiB read no payload fewer).
+const DefaultCacheBytes = 8 << 20
 
-// Cache is a bounded, concurrency-safe LRU cache of Documents keyed by
-// payload digest (e.g. a WARC-Payload-Digest), so that identical captures,
-// which real collections repeat, are extracted once. Cached Documents are
+// Cache is a concurrency-safe LRU cache of Documents keyed by payload
+// digest (e.g. a WARC-Payload-Digest), so that identical captures, which
+// real collections repeat, are extracted once. It is bounded by the memory
+// its Documents take (see Document.Size), whatever the pages: a Document of
+// more than a quarter of the bound is not kept. Cached Documents are
 // shared between callers and must not be modified. The digest is the whole
 // key: use one Cache per Options. Options.BaseURL is not part of the key
 // either: a payload captured at several URLs keeps the Links and the URL
 // date of the first; add the URL to the key when that matters.
 type Cache struct {
 	mu    sync.Mutex
-	max   int
+	max   int64
+	size  int64      // bytes held
 	ll    *list.List // front: most recently used; values are *cacheEntry
 	items map[string]*list.Element
 }
 
 type cacheEntry struct {
-	key string
-	doc *Document
+	key  string
+	doc  *Document
+	size int64
 }
 
-// NewCache returns an empty Cache holding at most size Documents
-// (DefaultCacheSize when size <= 0).
-func NewCache(size int) *Cache {
-	if size <= 0 {
-		size = DefaultCacheSize
+// NewCache returns an empty Cache holding Documents of at most maxBytes
+// (DefaultCacheBytes when maxBytes <= 0).
+func NewCache(maxBytes int64) *Cache {
+	if maxBytes <= 0 {
+		maxBytes = DefaultCacheBytes
 	}
-	return &Cache{max: size, ll: list.New(), items: make(map[string]*list.Element)}
+	return &Cache{max: maxBytes, ll: list.New(), items: make(map[string]*list.Element)}
 }
 
 // Get returns the Document cached under digest.
@@ -52,24 +57,34 @@ func (c *Cache) Get(digest string) (*Document, bool) {
 	return nil, false
 }
 
-// Put caches doc under digest, evicting the least recently used Document
-// when the cache is full. An empty digest is not cached.
+// Put caches doc under digest, evicting the least recently used Documents
+// while the cache holds more than its bound. An empty digest is not
+// cached, nor a Document larger than a quarter of the bound.
 func (c *Cache) Put(digest string, doc *Document) {
 	if digest == "" || doc == nil {
+		return
+	}
+	size := doc.Size()
+	if size > c.max/4 {
 		return
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if e, ok := c.items[digest]; ok {
-		e.Value.(*cacheEntry).doc = doc
+		old := e.Value.(*cacheEntry)
+		c.size += size - old.size
+		old.doc, old.size = doc, size
 		c.ll.MoveToFront(e)
-		return
+	} else {
+		c.items[digest] = c.ll.PushFront(&cacheEntry{key: digest, doc: doc, size: size})
+		c.size += size
 	}
-	c.items[digest] = c.ll.PushFront(&cacheEntry{key: digest, doc: doc})
-	for c.ll.Len() > c.max {
+	for c.size > c.max && c.ll.Len() > 1 {
 		old := c.ll.Back()
 		c.ll.Remove(old)
-		delete(c.items, old.Value.(*cacheEntry).key)
+		e := old.Value.(*cacheEntry)
+		delete(c.items, e.key)
+		c.size -= e.size
 	}
 }
 
@@ -78,6 +93,13 @@ func (c *Cache) Len() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.ll.Len()
+}
+
+// Bytes returns the memory the cached Documents take (see Document.Size).
+func (c *Cache) Bytes() int64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.size
 }
 
 // Extract returns the cached Document for digest, or runs Extract and
@@ -93,4 +115,26 @@ func (c *Cache) Extract(digest string, h http.Header, body []byte, opts Options)
 	doc, err := Extract(h, body, opts)
 	c.Put(digest, doc)
 	return doc, err
+}
+
+// Size returns about how many bytes d takes in memory: its strings and
+// slices with their headers.
+func (d *Document) Size() int64 {
+	const str, slice = 16, 24
+	n := int64(256) // the struct
+	for _, s := range [...]string{d.Title, d.Text, d.Embedded, d.Redirect, d.Chrome, d.Extractor, d.Lang,
+		d.MediaType, d.Charset, d.CharsetFrom, d.TermsLang, d.PublishedFrom} {
+		n += int64(len(s))
+	}
+	n += int64(len(d.Frames)*str + len(d.Langs)*(str+8) + len(d.Terms)*str + len(d.Links)*2*str)
+	for _, s := range d.Frames {
+		n += int64(len(s))
+	}
+	for _, t := range d.Terms {
+		n += int64(len(t))
+	}
+	for _, l := range d.Links {
+		n += int64(len(l.URL) + len(l.Anchor))
+	}
+	return n + 4*slice
 }

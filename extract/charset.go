@@ -2,6 +2,7 @@ package extract
 
 import (
 	"bytes"
+	"encoding/binary"
 	"mime"
 	"strings"
 	"unicode/utf8"
@@ -106,6 +107,13 @@ type utf8Shape struct {
 func shapeOf(b []byte) *utf8Shape {
 	var s utf8Shape
 	for i := 0; i < len(b); {
+		// Eight ASCII bytes at a time.
+		for i+8 <= len(b) && binary.LittleEndian.Uint64(b[i:])&0x8080808080808080 == 0 {
+			i += 8
+		}
+		if i >= len(b) {
+			break
+		}
 		if b[i] < utf8.RuneSelf {
 			i++
 			continue

@@ -371,7 +371,7 @@ func bylineDate(root *html.Node) (time.Time, bool) {
 			}
 			return false
 		case html.ElementNode:
-			return !neverText(n) && b.Len() < maxBylineText
+			return !neverTextNode(n) && b.Len() < maxBylineText
 		case html.DocumentNode:
 			return true
 		}

@@ -599,26 +599,42 @@ func TestHostileInput(t *testing.T) {
 }
 
 func TestCache(t *testing.T) {
-	c := NewCache(2)
-	d1, d2, d3 := &Document{Title: "1"}, &Document{Title: "2"}, &Document{Title: "3"}
-	c.Put("a", d1)
-	c.Put("b", d2)
-	if got, ok := c.Get("a"); !ok || got != d1 {
+	doc := func(title string) *Document { return &Document{Title: title} }
+	size := doc("1").Size()
+	c := NewCache(4 * size) // room for four
+	for _, k := range []string{"a", "b", "c", "d"} {
+		c.Put(k, doc(k))
+	}
+	if got, ok := c.Get("a"); !ok || got.Title != "a" {
 		t.Fatal("a missing")
 	}
-	c.Put("c", d3) // evicts b, the least recently used
+	c.Put("e", doc("e")) // evicts b, the least recently used
 	if _, ok := c.Get("b"); ok {
 		t.Error("b not evicted")
 	}
 	if _, ok := c.Get("a"); !ok {
 		t.Error("a evicted")
 	}
-	if c.Len() != 2 {
-		t.Errorf("Len %d", c.Len())
+	if c.Len() != 4 || c.Bytes() != 4*size {
+		t.Errorf("Len %d, Bytes %d, want 4 and %d", c.Len(), c.Bytes(), 4*size)
 	}
-	c.Put("", d1)
+	c.Put("", doc("x"))
 	if _, ok := c.Get(""); ok {
 		t.Error("empty digest cached")
+	}
+	// One large page does not take the room of many.
+	big := &Document{Terms: make([]string, int(size))}
+	c.Put("big", big)
+	if _, ok := c.Get("big"); ok || c.Len() != 4 {
+		t.Errorf("a document of more than a quarter of the bound was cached (Len %d)", c.Len())
+	}
+	// The bound holds however large the documents.
+	c = NewCache(100 * size)
+	for i := range 1000 {
+		c.Put(fmt.Sprint(i), &Document{Text: strings.Repeat("w", i*int(size)/40)})
+	}
+	if c.Bytes() > 100*size {
+		t.Errorf("cache holds %d bytes, bound %d", c.Bytes(), 100*size)
 	}
 
 	t.Run("Extract once per digest, concurrently", func(t *testing.T) {

@@ -3,6 +3,7 @@ package extract
 import (
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -66,21 +67,25 @@ func hasAttr(n *html.Node, key string) bool {
 // neverText are elements whose content is never page text. The parser keeps
 // the content of <noscript> (scripting is on, as in a browser) and
 // <noframes> as raw markup: no browser shows either.
-func neverText(n *html.Node) bool {
-	switch n.DataAtom {
+func neverText(t *tag) bool {
+	switch t.atom {
 	case atom.Script, atom.Style, atom.Noscript, atom.Noframes, atom.Template, atom.Svg, atom.Math,
 		atom.Iframe, atom.Object, atom.Embed, atom.Canvas, atom.Select, atom.Textarea,
 		atom.Head, atom.Title, atom.Link, atom.Meta, atom.Base:
 		return true
 	}
-	return n.Namespace == "svg" || n.Namespace == "math"
+	return t.ns == "svg" || t.ns == "math"
 }
 
-// inline are phrasing elements that do not separate words: "<b>foo</b>bar"
-// is one word. Every other element is a word boundary.
-func inline(n *html.Node) bool { return inlineAtom(n.DataAtom) }
+// neverTextNode is neverText of an element node.
+func neverTextNode(n *html.Node) bool {
+	t := nodeTag(n)
+	return neverText(&t)
+}
 
-// inlineAtom reports whether elements named a are inline (see inline).
+// inlineAtom reports whether elements named a are phrasing elements that
+// do not separate words: "<b>foo</b>bar" is one word. Every other element
+// is a word boundary.
 func inlineAtom(a atom.Atom) bool {
 	switch a {
 	case atom.A, atom.Abbr, atom.B, atom.Bdi, atom.Bdo, atom.Big, atom.Cite, atom.Code,
@@ -96,8 +101,8 @@ func inlineAtom(a atom.Atom) bool {
 // hidden reports whether n is hidden by markup: the hidden attribute,
 // aria-hidden="true", or an inline style with display:none or
 // visibility:hidden. Stylesheets are not evaluated.
-func hidden(n *html.Node) bool {
-	for _, a := range n.Attr {
+func hidden(t *tag) bool {
+	for _, a := range t.attrs {
 		if a.Namespace != "" {
 			continue
 		}
@@ -113,7 +118,7 @@ func hidden(n *html.Node) bool {
 				return true
 			}
 		case "type":
-			if n.DataAtom == atom.Input && strings.EqualFold(a.Val, "hidden") {
+			if t.atom == atom.Input && strings.EqualFold(a.Val, "hidden") {
 				return true
 			}
 		}
@@ -131,33 +136,52 @@ func styleHides(style string) bool {
 	if !strings.Contains(style, ":") {
 		return false
 	}
-	decl := map[string]string{}
+	// The declarations that matter, the last of each winning.
+	var display, visibility, opacity, fontSize, overflow, position, height, width, left, top, indent string
 	for d := range strings.SplitSeq(strings.ToLower(style), ";") {
 		k, v, ok := strings.Cut(d, ":")
 		if !ok {
 			continue
 		}
 		v = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "!important"))
-		decl[strings.TrimSpace(k)] = v
-	}
-	switch {
-	case decl["display"] == "none", decl["visibility"] == "hidden", isZeroLength(decl["opacity"]),
-		isZeroLength(decl["font-size"]):
-		return true
-	}
-	cut := decl["overflow"] == "hidden" || decl["overflow"] == "auto" || decl["overflow"] == "scroll" ||
-		decl["position"] == "absolute" || decl["position"] == "fixed"
-	if cut && (isZeroLength(decl["height"]) || isZeroLength(decl["width"])) {
-		return true
-	}
-	if decl["position"] == "absolute" || decl["position"] == "fixed" {
-		for _, k := range []string{"left", "top", "text-indent"} {
-			if farOff(decl[k]) {
-				return true
-			}
+		switch strings.TrimSpace(k) {
+		case "display":
+			display = v
+		case "visibility":
+			visibility = v
+		case "opacity":
+			opacity = v
+		case "font-size":
+			fontSize = v
+		case "overflow":
+			overflow = v
+		case "position":
+			position = v
+		case "height":
+			height = v
+		case "width":
+			width = v
+		case "left":
+			left = v
+		case "top":
+			top = v
+		case "text-indent":
+			indent = v
 		}
 	}
-	return farOff(decl["text-indent"])
+	switch {
+	case display == "none", visibility == "hidden", isZeroLength(opacity), isZeroLength(fontSize):
+		return true
+	}
+	out := position == "absolute" || position == "fixed"
+	cut := overflow == "hidden" || overflow == "auto" || overflow == "scroll" || out
+	if cut && (isZeroLength(height) || isZeroLength(width)) {
+		return true
+	}
+	if out && (farOff(left) || farOff(top) || farOff(indent)) {
+		return true
+	}
+	return farOff(indent)
 }
 
 // isZeroLength reports whether a CSS value is a zero length or number
@@ -210,27 +234,22 @@ var (
 	chromeParts = map[string]bool{"hdr": true, "ftr": true, "navbar": true}
 )
 
-// chrome reports whether element n is site chrome: nav, aside, a header or
-// footer that is not inside an article or section (HTML's own rule for the
-// banner and contentinfo landmarks), a chrome ARIA role, or an id/class that
-// clearly names navigation, a menu, a footer, a sidebar, breadcrumbs or a
-// cookie banner. html, body, main and article are never chrome.
-func chrome(n *html.Node) bool {
-	switch n.DataAtom {
+// chrome reports whether element t is site chrome: nav, aside, a header or
+// footer that is not inside an article or section (sectioned: inside an
+// article, section, main, aside or nav; HTML's own rule for the banner and
+// contentinfo landmarks), a chrome ARIA role, or an id/class that clearly
+// names navigation, a menu, a footer, a sidebar, breadcrumbs or a cookie
+// banner. html, body, main and article are never chrome.
+func chrome(t *tag, sectioned bool) bool {
+	switch t.atom {
 	case atom.Html, atom.Body, atom.Main, atom.Article:
 		return false
 	case atom.Nav, atom.Aside:
 		return true
 	case atom.Header, atom.Footer:
-		for p := n.Parent; p != nil; p = p.Parent {
-			switch p.DataAtom {
-			case atom.Article, atom.Section, atom.Main, atom.Aside, atom.Nav:
-				return false
-			}
-		}
-		return true
+		return !sectioned
 	}
-	for _, a := range n.Attr {
+	for _, a := range t.attrs {
 		if a.Namespace != "" {
 			continue
 		}
@@ -249,41 +268,101 @@ func chrome(n *html.Node) bool {
 }
 
 // chromeName reports whether an id or class attribute value names chrome.
+// It looks at every class name (or id) whole, lower-cased, then at its
+// parts (see nameParts), without allocating: it runs on every element.
 func chromeName(v string) bool {
 	if v == "" || len(v) > 512 {
 		return false
 	}
-	for _, name := range strings.Fields(v) {
-		lower := strings.ToLower(name)
-		if chromeWholeNames[lower] {
+	var buf [16]byte
+	for name := range strings.FieldsSeq(v) {
+		if lower, ok := lowerASCII(buf[:0], name); ok && chromeWholeNames[string(lower)] ||
+			!ok && !isASCII(name) && chromeWholeNames[strings.ToLower(name)] {
 			return true
 		}
-		for _, part := range nameParts(name) {
-			if notChrome[part] {
-				continue
-			}
-			if chromeParts[part] {
-				return true
-			}
-			for _, p := range chromePrefixes {
-				if strings.HasPrefix(part, p) {
-					return true
-				}
-			}
-			for _, s := range chromeSuffixes {
-				if strings.HasSuffix(part, s) {
-					return true
-				}
-			}
+		chromePart := false
+		nameParts(name, func(part string) bool {
+			chromePart = isChromePart(part, buf[:0])
+			return !chromePart
+		})
+		if chromePart {
+			return true
 		}
 	}
 	return false
 }
 
-// nameParts splits a class name or id at '-', '_', digits and lower-to-upper
-// case changes, lower-casing the parts: "mainNav-2" → ["main", "nav"].
-func nameParts(s string) []string {
-	var parts []string
+// isChromePart reports whether a part of a class name (ASCII letters, any
+// case) names chrome; buf is room to lower-case it.
+func isChromePart(part string, buf []byte) bool {
+	match := false
+	for _, p := range chromePrefixes {
+		if len(part) >= len(p) && equalLetters(part[:len(p)], p) {
+			match = true
+			break
+		}
+	}
+	for _, s := range chromeSuffixes {
+		if match {
+			break
+		}
+		match = len(part) >= len(s) && equalLetters(part[len(part)-len(s):], s)
+	}
+	// The whole parts: looked up only where they may be.
+	if lower, ok := lowerASCII(buf, part); ok && (match || len(part) <= 6) {
+		if notChrome[string(lower)] {
+			return false
+		}
+		match = match || chromeParts[string(lower)]
+	}
+	return match
+}
+
+// equalLetters reports whether s, ASCII letters of any case, is lower, of
+// lower-case letters.
+func equalLetters(s, lower string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i]|0x20 != lower[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// lowerASCII appends s lower-cased to buf when s is ASCII and fits in
+// buf's capacity (false otherwise).
+func lowerASCII(buf []byte, s string) ([]byte, bool) {
+	if len(s) > cap(buf) {
+		return nil, false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			return nil, false
+		}
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		buf = append(buf, c)
+	}
+	return buf, true
+}
+
+// isASCII reports whether s is ASCII.
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// nameParts calls yield with the parts of a class name or id, split at
+// '-', '_', digits and any character but ASCII letters, and at
+// lower-to-upper case changes ("mainNav-2" gives "main", "Nav"), until
+// yield returns false. Parts keep their case.
+func nameParts(s string, yield func(string) bool) {
 	start := -1
 	for i := 0; i < len(s); i++ {
 		c := s[i]
@@ -291,13 +370,17 @@ func nameParts(s string) []string {
 		isUpper := c >= 'A' && c <= 'Z'
 		if !isLower && !isUpper {
 			if start >= 0 {
-				parts = append(parts, strings.ToLower(s[start:i]))
+				if !yield(s[start:i]) {
+					return
+				}
 				start = -1
 			}
 			continue
 		}
 		if isUpper && start >= 0 && s[i-1] >= 'a' && s[i-1] <= 'z' {
-			parts = append(parts, strings.ToLower(s[start:i]))
+			if !yield(s[start:i]) {
+				return
+			}
 			start = -1
 		}
 		if start < 0 {
@@ -305,9 +388,8 @@ func nameParts(s string) []string {
 		}
 	}
 	if start >= 0 {
-		parts = append(parts, strings.ToLower(s[start:]))
+		yield(s[start:])
 	}
-	return parts
 }
 
 // pageWords returns the visible text under root (hidden elements and what
@@ -318,112 +400,27 @@ func nameParts(s string) []string {
 // boundaries (inline elements excepted) so that block elements never glue
 // words.
 func pageWords(root *html.Node, maxWords int) (content string, n int, chromeText string) {
-	cw, sw := wordWriter{max: maxWords}, wordWriter{max: maxWords}
-	total := -1
-	var chromeRoot *html.Node // the chrome element being walked, nil outside
-	w := &cw
-	enter := func(n *html.Node) bool {
-		switch n.Type {
-		case html.TextNode:
-			w.write(n.Data)
-			return false
-		case html.ElementNode:
-			if neverText(n) || hidden(n) {
-				return false
-			}
-			if chromeRoot == nil && chrome(n) && !holdsThePage(n, root, &total) {
-				chromeRoot, w = n, &sw
-			}
-			if !inline(n) {
-				w.brk()
-			}
-			return true
-		case html.DocumentNode:
-			return true
-		}
-		return false
-	}
-	leave := func(n *html.Node) {
-		if n.Type == html.ElementNode && !inline(n) {
-			w.brk()
-		}
-		if n == chromeRoot {
-			chromeRoot, w = nil, &cw
-		}
-	}
-	walk(root, enter, leave)
-	return cw.b.String(), cw.n, sw.b.String()
+	r := newPageReader(maxWords)
+	readTree(root, r)
+	pt := r.finish()
+	return pt.content, pt.fields, pt.chrome
 }
 
-// holdsThePage reports whether an element that looks like chrome holds most
-// of the page's words, few of them in links: a wrapper whose class merely
-// mentions a sidebar ("one-sidebar sidebar-right", a common theme's page
-// wrapper) around the page's content. Real chrome (menus, footers, link
-// lists) is a small or link-dense part of the page. total caches the words
-// of the whole page (root), -1 before they are counted.
-func holdsThePage(n, root *html.Node, total *int) bool {
-	words, links := countWords(n)
-	if words == 0 || links*2 >= words {
-		return false
-	}
-	if *total < 0 {
-		*total, _ = countWords(root)
-	}
-	return words*2 > *total
-}
-
-// countWords counts the words of the text under n that pageWords would
-// visit, and those of them inside links.
-func countWords(n *html.Node) (words, links int) {
-	inLink := 0
-	walk(n, func(c *html.Node) bool {
-		switch c.Type {
-		case html.TextNode:
-			k := len(strings.Fields(c.Data))
-			words += k
-			if inLink > 0 {
-				links += k
-			}
-			return false
-		case html.ElementNode:
-			if neverText(c) || hidden(c) {
-				return false
-			}
-			if c.DataAtom == atom.A {
-				inLink++
-			}
-		}
-		return true
-	}, func(c *html.Node) {
-		if c.Type == html.ElementNode && c.DataAtom == atom.A {
-			inLink--
-		}
-	})
-	return words, links
-}
-
-// pageInfo is what one pass over the parsed page finds before pruning.
-type pageInfo struct {
-	title    string // first <title>
-	ogTitle  string // <meta property="og:title">
-	lang     string // <html lang>
-	body     *html.Node
+// crawlInfo is what a crawl needs of the parsed page besides its text.
+type crawlInfo struct {
 	elements int      // element count after pruning
 	depth    int      // maximum element depth
 	scan     pageScan // dates and links, gathered before pruning
-	replay   replayScan
 }
 
-// inspectAndPrune records the title, og:title, <html lang> and <body> of doc,
-// gathers what publication dates and links need (info.scan, when scan is
-// set) and what replay needs (info.replay: meta refresh, <base href>,
-// frames, iframes, images, app mount points; see replayScan), and removes
-// from the tree what never holds page text and only costs time later
-// (scripts, styles, JSON-LD, noscript, noframes, templates, SVG,
+// inspectAndPrune gathers what publication dates and links need (info.scan,
+// when scan is set), counts the elements and the depth of the tree, and
+// removes from the tree what never holds page text and only costs time
+// later (scripts, styles, JSON-LD, noscript, noframes, templates, SVG,
 // comments), so that readability's clones and scoring run on a smaller
-// tree; info.replay keeps what it removed.
-func inspectAndPrune(doc *html.Node, scan bool) pageInfo {
-	var info pageInfo
+// tree. It visits what pageReader inspects (see inspectLeaf).
+func inspectAndPrune(doc *html.Node, scan bool) crawlInfo {
+	var info crawlInfo
 	var remove []*html.Node
 	depth := 0
 	enter := func(n *html.Node) bool {
@@ -441,42 +438,11 @@ func inspectAndPrune(doc *html.Node, scan bool) pageInfo {
 			info.scan.element(n)
 		}
 		switch n.DataAtom {
-		case atom.Title:
-			if info.title == "" && n.Namespace == "" {
-				info.title = nodeText(n)
-			}
+		case atom.Title, atom.Meta:
 			return false
-		case atom.Meta:
-			info.replay.meta(n)
-			if info.ogTitle == "" {
-				p := strings.ToLower(attr(n, "property"))
-				if p == "" {
-					p = strings.ToLower(attr(n, "name"))
-				}
-				if p == "og:title" {
-					info.ogTitle = attr(n, "content")
-				}
-			}
-			return false
-		case atom.Html:
-			if info.lang == "" {
-				info.lang = attr(n, "lang")
-				if info.lang == "" {
-					info.lang = attr(n, "xml:lang")
-				}
-			}
-		case atom.Body:
-			if info.body == nil {
-				info.body = n
-			}
 		case atom.Script, atom.Noscript, atom.Noframes, atom.Style, atom.Template, atom.Svg, atom.Math, atom.Link:
-			if n.DataAtom == atom.Link {
-				info.replay.link(n)
-			}
 			remove = append(remove, n)
 			return false
-		default:
-			info.replay.element(n)
 		}
 		info.elements++
 		depth++
@@ -491,14 +457,11 @@ func inspectAndPrune(doc *html.Node, scan bool) pageInfo {
 		}
 	}
 	walk(doc, enter, leave)
-	info.replay.pruned = remove // scripts, noscript and noframes keep their content
 	for _, n := range remove {
 		if n.Parent != nil {
 			n.Parent.RemoveChild(n)
 		}
 	}
-	info.title = collapse(info.title, 1000)
-	info.ogTitle = collapse(info.ogTitle, 1000)
 	return info
 }
 

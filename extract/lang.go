@@ -66,6 +66,7 @@ import (
 // there is none.
 type language struct {
 	code   string
+	index  int // in languageSpec
 	script script
 	stop   map[string]bool
 	stem   func(*snowballstem.Env) bool
@@ -137,8 +138,8 @@ var stopIndex = buildStopIndex()
 
 func buildLanguages() map[string]*language {
 	m := make(map[string]*language, len(languageSpec))
-	for _, s := range languageSpec {
-		l := &language{code: s.code, script: s.script, stem: s.stem, stop: make(map[string]bool)}
+	for i, s := range languageSpec {
+		l := &language{code: s.code, index: i, script: s.script, stem: s.stem, stop: make(map[string]bool)}
 		for _, w := range parseStopWords(s.stop) {
 			l.stop[w] = true
 		}

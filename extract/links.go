@@ -55,7 +55,7 @@ func anchorText(n *html.Node) string {
 			}
 			return false
 		case html.ElementNode:
-			return c == n || !neverText(c)
+			return c == n || !neverTextNode(c)
 		}
 		return false
 	}, nil)

@@ -21,8 +21,11 @@ import (
 // decoded to UTF-8 (charset from the HTTP header, else <meta>, else
 // sniffing), parsed once, and its main text taken from readability's
 // article, or from the visible body text without site chrome when the
-// article is too short (see Options.MinMainWords); text/plain is taken as
-// is; anything else yields Extractor "none" and no text. What replay shows
+// article is too short (see Options.MinMainWords); with TextOnly (and
+// without Readability) the page is read in one pass of the tokenizer as
+// the parser would build it, without the tree, unless it needs the tree
+// (a tenth of real pages: see streamPage); text/plain is taken as is;
+// anything else yields Extractor "none" and no text. What replay shows
 // of an HTML page is read in the same pass: a thin page's text gains what
 // scripts render from the data it embeds (Document.Embedded), and the
 // Document says where a client-side redirect and the page's frames lead
@@ -124,13 +127,35 @@ func extractHTML(doc *Document, payload []byte, ct string, opts Options) {
 	text, cs, from := toUTF8(payload, ct, true)
 	doc.Charset, doc.CharsetFrom = cs, from
 	text = shownComments(text)
-	// The tree is what costs memory (a few hundred bytes a node): a page of
-	// more tags than MaxElements is parsed only up to there, so that what a
-	// worker holds is bounded whatever the payload.
-	root, err := html.Parse(bytes.NewReader(cutAtElements(text, opts.MaxElements)))
+	doc.Extractor = ExtractorBody
+	// A page of more tags than MaxElements is read only up to there, so
+	// that what a worker holds is bounded whatever the payload.
+	text = cutAtElements(text, opts.MaxElements)
+	if opts.TextOnly && !opts.Readability {
+		// Detection reads the page as the parser would build it, without
+		// the tree, unless the page needs it.
+		if r := newPageReader(opts.MaxWords); streamPage(text, r) {
+			page := r.finish()
+			doc.Title = page.title
+			words, toks := page.replay.apply(doc, page.content, page.fields, tokenize(page.content, opts.MaxWords), page.chrome, opts)
+			finish(doc, words, toks, page.chrome, page.lang, opts)
+			return
+		}
+	}
+	// The tree is what costs memory (a few hundred bytes a node).
+	root, err := html.Parse(bytes.NewReader(text))
 	if err != nil || root == nil {
-		doc.Extractor = ExtractorBody
 		finish(doc, "", nil, "", "", opts)
+		return
+	}
+	r := newPageReader(opts.MaxWords)
+	readTree(root, r)
+	page := r.finish()
+	doc.Title = page.title
+	words, toks := page.replay.apply(doc, page.content, page.fields, tokenize(page.content, opts.MaxWords), page.chrome, opts)
+	chrome := page.chrome
+	if opts.TextOnly && !opts.Readability {
+		finish(doc, words, toks, chrome, page.lang, opts)
 		return
 	}
 	info := inspectAndPrune(root, !opts.TextOnly)
@@ -138,21 +163,10 @@ func extractHTML(doc *Document, payload []byte, ct string, opts Options) {
 		doc.Published, doc.PublishedFrom = info.scan.published(opts.BaseURL, root)
 		doc.Links = info.scan.links(opts.BaseURL, opts.MaxLinks)
 	}
-	doc.Title = info.title
-	if doc.Title == "" {
-		doc.Title = info.ogTitle
-	}
-	bodyRoot := info.body
-	if bodyRoot == nil {
-		bodyRoot = root
-	}
-	visible, fields, chrome := pageWords(bodyRoot, opts.MaxWords)
-	words, toks := info.replay.apply(doc, visible, fields, tokenize(visible, 0), chrome, opts)
-	doc.Extractor = ExtractorBody
 	// Readability reads the visible page; an article it finds there is
 	// what replay shows rather than what a thin page embeds.
 	if opts.Readability && info.elements <= opts.MaxElements && info.depth <= opts.MaxDepth {
-		if _, n := collapseSpace(visible+" "+chrome, 0); n >= opts.MinMainWords {
+		if _, n := collapseSpace(page.content+" "+chrome, 0); n >= opts.MinMainWords {
 			need := max(opts.MinMainWords, int(math.Ceil(opts.MinMainShare*float64(n))))
 			if main, mn, err := readabilityWords(root, opts.MaxWords); err == nil && mn >= need {
 				words, toks, chrome = main, nil, ""
@@ -160,7 +174,7 @@ func extractHTML(doc *Document, payload []byte, ct string, opts Options) {
 			}
 		}
 	}
-	finish(doc, words, toks, chrome, info.lang, opts)
+	finish(doc, words, toks, chrome, page.lang, opts)
 }
 
 // readabilityWords runs go-readability (readeck's maintained fork) on the
@@ -193,9 +207,9 @@ func finish(doc *Document, words string, toks *tokenized, chrome string, langHin
 	doc.Text, doc.Chrome = words, chrome
 	doc.Copyright = max(copyrightYear(words), copyrightYear(chrome))
 	if toks == nil {
-		toks = tokenize(words, 0)
+		toks = tokenize(words, opts.MaxWords)
 	}
-	ctoks := tokenize(chrome, 0)
+	ctoks := tokenize(chrome, opts.MaxWords)
 	doc.ContentWords = toks.words
 	doc.WordCount = toks.words + ctoks.words
 	whole := toks.with(ctoks)

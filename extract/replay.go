@@ -8,7 +8,6 @@ import (
 	"strings"
 	"unicode"
 
-	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 )
 
@@ -68,34 +67,81 @@ const maxRefreshDelay = 10
 // maxMedia caps the images, videos and the like replayScan records.
 const maxMedia = 8
 
-// replayScan gathers, in inspectAndPrune's single walk over the parsed
-// page, what telling what replay shows needs: the elements pruned from the
-// tree (scripts, <noscript>, <noframes>, kept with their content), the
-// first meta refresh and <base href>, the frameset and its frames, the
-// iframes and the first images, videos and the like. Nothing is parsed or
-// resolved until a page turns out to need it; an ordinary page allocates
-// nothing for it but the list of its iframes.
+// replayScan is what telling what replay shows needs, gathered as the
+// page is read (see pageReader): the scripts, <noscript> and <noframes>
+// with their content, the first meta refresh and <base href>, the
+// frameset and its frames, the iframes, the first images, videos and the
+// like, and the app mount points. Nothing is parsed or resolved until a
+// page turns out to need it.
 type replayScan struct {
-	pruned     []*html.Node // what inspectAndPrune took out of the tree, in page order
-	frameset   bool         // the page is a <frameset>
-	refresh    string       // content of the first <meta http-equiv="refresh">
+	src        []byte    // the page, where the raw text of streamed scripts is
+	raw        []rawElem // scripts, <noscript> and <noframes>, in page order
+	frameset   bool      // the page is a <frameset>
+	refresh    string    // content of the first <meta http-equiv="refresh">
 	hasRefresh bool
 	baseHref   string // the first <base href>
 	hasBase    bool
-	frames     []*html.Node // <frame> elements
-	iframes    []*html.Node
-	media      [maxMedia]*html.Node // the first <img>, <video>, <object>, <embed>, <canvas>
-	mediaCount int                  // all of them
-	mounts     []*html.Node         // app mount points (see mountPoint)
-	own        []string             // the addresses the page names as its own (see Document.Canonical), as written
+	frames     []string // the src of each <frame>
+	iframes    []frameElem
+	media      [maxMedia]mediaInfo // the first <img>, <video>, <object>, <embed>, <canvas>
+	mediaCount int                 // all of them
+	mounts     []mountInfo         // app mount points (see mountPoint)
+	own        []string            // the addresses the page names as its own (see Document.Canonical), as written
 }
 
-// elements returns the pruned elements named a (<script>, <noscript>,
-// <noframes>) of the HTML namespace, in page order.
-func (r *replayScan) elements(a atom.Atom) func(func(*html.Node) bool) {
-	return func(yield func(*html.Node) bool) {
-		for _, n := range r.pruned {
-			if n.Type == html.ElementNode && n.DataAtom == a && n.Namespace == "" && !yield(n) {
+// rawElem is a <script>, <noscript> or <noframes> of the page.
+type rawElem struct {
+	atom atom.Atom
+	kind int  // of a script: scriptKind
+	src  bool // a script with a src attribute
+	// Its text is text, or, when to > 0, the raw text src[from:to] of the
+	// page (see replayScan.text).
+	text     string
+	from, to int32
+}
+
+// text returns the text of element e: the page's raw text as the tokenizer
+// reads it (line breaks made "\n", NUL made U+FFFD), which is read only on
+// the thin pages that need it.
+func (r *replayScan) text(e *rawElem) string {
+	if e.to == 0 {
+		return e.text
+	}
+	s := string(r.src[e.from:e.to])
+	if strings.IndexByte(s, '\r') >= 0 {
+		s = strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n")
+	}
+	return strings.ReplaceAll(s, "\x00", "\ufffd")
+}
+
+// frameElem is an <iframe> of the page.
+type frameElem struct {
+	src string
+	// tiny: hidden by markup or a pixel (see tinyOrHidden); full: as large
+	// as the window (fullSize); small: given a size below a page's
+	// (smallFrame).
+	tiny, full, small bool
+}
+
+// mediaInfo is an image, video or the like of the page: whether it is
+// hidden or a pixel (tinyOrHidden), and whether it is in a mount point.
+type mediaInfo struct {
+	tiny, inMount bool
+}
+
+// mountInfo is an app's mount point of the page: whether it is inside
+// another, and the words it shows (as countWords counts them).
+type mountInfo struct {
+	nested bool
+	words  int
+}
+
+// elements returns the scripts, <noscript> or <noframes> (a) of the page,
+// in page order.
+func (r *replayScan) elements(a atom.Atom) func(func(*rawElem) bool) {
+	return func(yield func(*rawElem) bool) {
+		for i := range r.raw {
+			if r.raw[i].atom == a && !yield(&r.raw[i]) {
 				return
 			}
 		}
@@ -104,16 +150,16 @@ func (r *replayScan) elements(a atom.Atom) func(func(*html.Node) bool) {
 
 // shownMedia returns the images and the like recorded, and whether they
 // are all the page has.
-func (r *replayScan) shownMedia() ([]*html.Node, bool) {
+func (r *replayScan) shownMedia() ([]mediaInfo, bool) {
 	n := min(r.mediaCount, maxMedia)
 	return r.media[:n], r.mediaCount <= maxMedia
 }
 
 // meta records a <meta http-equiv="refresh">, and a <meta> naming the
 // page's own address (og:url, twitter:url, url).
-func (r *replayScan) meta(n *html.Node) {
+func (r *replayScan) meta(t *tag) {
 	var equiv, content, name string
-	for _, a := range n.Attr {
+	for _, a := range t.attrs {
 		switch {
 		case a.Namespace != "":
 		case a.Key == "http-equiv":
@@ -136,60 +182,6 @@ func (r *replayScan) meta(n *html.Node) {
 	}
 }
 
-// ownAddress reports whether a <meta> name or property names the page's
-// own address.
-func ownAddress(name string) bool {
-	switch strings.ToLower(strings.TrimSpace(name)) {
-	case "og:url", "twitter:url", "url":
-		return true
-	}
-	return false
-}
-
-// link records a <link rel="canonical">.
-func (r *replayScan) link(n *html.Node) {
-	if slices.ContainsFunc(strings.Fields(strings.ToLower(attr(n, "rel"))), func(rel string) bool { return rel == "canonical" }) {
-		r.addOwn(attr(n, "href"))
-	}
-}
-
-// maxOwn is the most addresses a page is taken to name as its own.
-const maxOwn = 3
-
-func (r *replayScan) addOwn(ref string) {
-	if ref = strings.TrimSpace(ref); ref != "" && len(r.own) < maxOwn && !slices.Contains(r.own, ref) {
-		r.own = append(r.own, ref)
-	}
-}
-
-// element records what an element that stays in the tree tells of replay.
-func (r *replayScan) element(n *html.Node) {
-	if n.Namespace != "" {
-		return
-	}
-	switch n.DataAtom {
-	case atom.Frameset:
-		r.frameset = true
-	case atom.Base:
-		if !r.hasBase && hasAttr(n, "href") {
-			r.baseHref, r.hasBase = attr(n, "href"), true
-		}
-	case atom.Frame:
-		r.frames = append(r.frames, n)
-	case atom.Iframe:
-		r.iframes = append(r.iframes, n)
-	case atom.Img, atom.Video, atom.Object, atom.Embed, atom.Canvas:
-		if r.mediaCount < maxMedia {
-			r.media[r.mediaCount] = n
-		}
-		r.mediaCount++
-	case atom.Div, atom.Main, atom.Section, atom.Span, 0:
-		if (n.FirstChild == nil || n.FirstChild.NextSibling == nil) && mountPoint(n) {
-			r.mounts = append(r.mounts, n)
-		}
-	}
-}
-
 // mountIDs are the ids of the elements that client-side frameworks render
 // a page into (React's root, Vue's app, Next.js, Nuxt, Gatsby, Angular).
 var mountIDs = map[string]bool{
@@ -203,11 +195,11 @@ var mountAttrs = map[string]bool{"ng-app": true, "ng-version": true, "data-react
 // mountPoint reports whether an element (of at most one child) is an app's
 // mount point: a custom element (<app-root>), or a div, main, section or
 // span with a framework's mount id or attribute.
-func mountPoint(n *html.Node) bool {
-	if n.DataAtom == 0 {
-		return n.Namespace == "" && strings.IndexByte(n.Data, '-') > 0
+func mountPoint(t *tag) bool {
+	if t.atom == 0 {
+		return t.ns == "" && strings.IndexByte(t.name, '-') > 0
 	}
-	for _, a := range n.Attr {
+	for _, a := range t.attrs {
 		if a.Namespace == "" && (a.Key == "id" && mountIDs[a.Val] || mountAttrs[a.Key]) {
 			return true
 		}
@@ -233,13 +225,8 @@ func (r *replayScan) apply(doc *Document, words string, fields int, toks *tokeni
 	if r.hasRefresh || thin {
 		doc.Redirect = r.redirect(thin, opts.BaseURL, pageBase)
 	}
-	for _, ref := range r.own {
-		if !strings.Contains(ref, "://") && strings.HasPrefix(strings.ToLower(ref), "www.") {
-			ref = "http://" + ref // a host without its scheme, as its author meant it
-		}
-		if to := replayTarget(ref, pageBase()); to != "" && !slices.Contains(doc.Canonical, to) {
-			doc.Canonical = append(doc.Canonical, to)
-		}
+	if len(r.own) > 0 {
+		doc.Canonical = r.canonical(pageBase())
 	}
 	if r.frameset {
 		doc.Frames = frameTargets(r.frames, pageBase())
@@ -252,20 +239,20 @@ func (r *replayScan) apply(doc *Document, words string, fields int, toks *tokeni
 	h := newHarvest(words, opts.MaxWords-fields)
 	h.source(EmbeddedJSONLD, func() {
 		for s := range r.elements(atom.Script) {
-			if scriptKind(s) == scriptJSONLD {
-				h.jsonLD(scriptText(s))
+			if s.kind == scriptJSONLD {
+				h.jsonLD(r.text(s))
 			}
 		}
 	})
 	h.source(EmbeddedNoscript, func() {
 		for n := range r.elements(atom.Noscript) {
-			h.markup(scriptText(n))
+			h.markup(r.text(n))
 		}
 	})
 	if len(doc.Frames) == 0 {
 		h.source(EmbeddedNoframes, func() {
 			for n := range r.elements(atom.Noframes) {
-				h.markup(scriptText(n))
+				h.markup(r.text(n))
 			}
 		})
 	}
@@ -274,12 +261,12 @@ func (r *replayScan) apply(doc *Document, words string, fields int, toks *tokeni
 	if toks.words+tokenize(h.w.b.String(), 0).words < ThinWords {
 		h.source(EmbeddedState, func() {
 			for s := range r.elements(atom.Script) {
-				switch scriptKind(s) {
+				switch s.kind {
 				case scriptData:
-					h.state(scriptText(s))
+					h.state(r.text(s))
 				case scriptJS:
-					if !hasAttr(s, "src") {
-						h.inlineState(scriptText(s))
+					if !s.src {
+						h.inlineState(r.text(s))
 					}
 				}
 			}
@@ -294,7 +281,7 @@ func (r *replayScan) apply(doc *Document, words string, fields int, toks *tokeni
 	if words != "" {
 		text = words + " " + text
 	}
-	return text, tokenize(text, 0)
+	return text, tokenize(text, opts.MaxWords)
 }
 
 // Kinds of <script>.
@@ -306,8 +293,8 @@ const (
 )
 
 // scriptKind tells a <script> by its type attribute.
-func scriptKind(n *html.Node) int {
-	t := strings.ToLower(strings.TrimSpace(attr(n, "type")))
+func scriptKind(n *tag) int {
+	t := strings.ToLower(strings.TrimSpace(n.attr("type")))
 	if i := strings.IndexByte(t, ';'); i >= 0 {
 		t = strings.TrimSpace(t[:i])
 	}
@@ -321,25 +308,6 @@ func scriptKind(n *html.Node) int {
 		return scriptData
 	}
 	return scriptUnknown
-}
-
-// scriptText returns the text content of a raw-text element (<script>,
-// <noscript>, <noframes>): its one text node, as the parser makes it.
-func scriptText(n *html.Node) string {
-	c := n.FirstChild
-	if c == nil {
-		return ""
-	}
-	if c.NextSibling == nil && c.Type == html.TextNode {
-		return c.Data
-	}
-	var b strings.Builder
-	for ; c != nil; c = c.NextSibling {
-		if c.Type == html.TextNode {
-			b.WriteString(c.Data)
-		}
-	}
-	return b.String()
 }
 
 // redirect returns where the page sends its reader (see
@@ -366,10 +334,10 @@ func (r *replayScan) redirect(thin bool, pageURL string, pageBase func() *url.UR
 		return ""
 	}
 	for s := range r.elements(atom.Script) {
-		if scriptKind(s) != scriptJS || hasAttr(s, "src") {
+		if s.kind != scriptJS || s.src {
 			continue
 		}
-		if ref, ok := scriptLocation(scriptText(s)); ok {
+		if ref, ok := scriptLocation(r.text(s)); ok {
 			if to := resolve(ref); to != "" {
 				return to
 			}
@@ -600,12 +568,12 @@ const (
 	minPageHeight = 400
 )
 
-// frameTargets returns the URLs that frames (<frame> or <iframe>
-// elements) load (see replayTarget), each once, in page order.
-func frameTargets(frames []*html.Node, base *url.URL) []string {
+// frameTargets returns the URLs that frames (the src of <frame> or
+// <iframe> elements) load (see replayTarget), each once, in page order.
+func frameTargets(srcs []string, base *url.URL) []string {
 	var out []string
-	for _, f := range frames {
-		if to := replayTarget(attr(f, "src"), base); to != "" && !slices.Contains(out, to) {
+	for _, src := range srcs {
+		if to := replayTarget(src, base); to != "" && !slices.Contains(out, to) {
 			out = append(out, to)
 		}
 	}
@@ -619,20 +587,22 @@ func frameTargets(frames []*html.Node, base *url.URL) []string {
 // is not given a small size. An iframe that is hidden, tiny (a tracker's
 // 0 or 1 pixel) or loads no page (about:blank, javascript:) is not shown.
 func (r *replayScan) pageFrames(words int, base *url.URL) []string {
-	var shown, full []*html.Node
+	var shown, full []string
+	small := false
 	for _, f := range r.iframes {
-		if tinyOrHidden(f) || replayTarget(attr(f, "src"), base) == "" {
+		if f.tiny || replayTarget(f.src, base) == "" {
 			continue
 		}
-		shown = append(shown, f)
-		if fullSize(f) {
-			full = append(full, f)
+		shown = append(shown, f.src)
+		small = f.small
+		if f.full {
+			full = append(full, f.src)
 		}
 	}
 	if len(full) > 0 {
 		return frameTargets(full, base)
 	}
-	if len(shown) != 1 || words >= noticeWords || smallFrame(shown[0]) {
+	if len(shown) != 1 || words >= noticeWords || small {
 		return nil
 	}
 	media, all := r.shownMedia()
@@ -640,7 +610,7 @@ func (r *replayScan) pageFrames(words int, base *url.URL) []string {
 		return nil
 	}
 	for _, m := range media {
-		if !tinyOrHidden(m) {
+		if !m.tiny {
 			return nil
 		}
 	}
@@ -648,26 +618,22 @@ func (r *replayScan) pageFrames(words int, base *url.URL) []string {
 }
 
 // tinyOrHidden reports whether an element is hidden by markup, itself or
-// an ancestor (see hidden), or is a pixel: 0 or 1 pixels wide or high.
-func tinyOrHidden(n *html.Node) bool {
+// an ancestor (hidden: see hidden), or is a pixel: 0 or 1 pixels wide or
+// high.
+func tinyOrHidden(t *tag, hidden bool) bool {
 	for _, dim := range [2]string{"width", "height"} {
-		if v, unit, ok := frameSize(n, dim); ok && unit == "px" && v <= 1 {
+		if v, unit, ok := frameSize(t, dim); ok && unit == "px" && v <= 1 {
 			return true
 		}
 	}
-	for p := n; p != nil && p.Type == html.ElementNode; p = p.Parent {
-		if hidden(p) {
-			return true
-		}
-	}
-	return false
+	return hidden
 }
 
 // fullSize reports whether a frame is as wide and as high as the window:
 // 100% (or 100vw, 100vh) in its attributes or inline style.
-func fullSize(n *html.Node) bool {
+func fullSize(t *tag) bool {
 	for _, dim := range [2]string{"width", "height"} {
-		v, unit, ok := frameSize(n, dim)
+		v, unit, ok := frameSize(t, dim)
 		if !ok || v < 100 || unit != "%" && unit != "vw" && unit != "vh" {
 			return false
 		}
@@ -677,13 +643,13 @@ func fullSize(n *html.Node) bool {
 
 // smallFrame reports whether a frame is given a size in pixels below a
 // page's (see minPageWidth), or under 90% of the window.
-func smallFrame(n *html.Node) bool {
+func smallFrame(t *tag) bool {
 	for _, dim := range [2]string{"width", "height"} {
 		least := float64(minPageWidth)
 		if dim == "height" {
 			least = minPageHeight
 		}
-		if v, unit, ok := frameSize(n, dim); ok && (unit == "px" && v < least || unit == "%" && v < 90) {
+		if v, unit, ok := frameSize(t, dim); ok && (unit == "px" && v < least || unit == "%" && v < 90) {
 			return true
 		}
 	}
@@ -693,8 +659,8 @@ func smallFrame(n *html.Node) bool {
 // frameSize returns an element's width or height (dim) as its inline
 // style (which wins) or its attribute gives it: the number and its unit
 // ("px" for an attribute's bare number, "%", "vw"...).
-func frameSize(n *html.Node, dim string) (float64, string, bool) {
-	if style := attr(n, "style"); style != "" {
+func frameSize(t *tag, dim string) (float64, string, bool) {
+	if style := t.attr("style"); style != "" {
 		var val string
 		for decl := range strings.SplitSeq(style, ";") {
 			if k, v, ok := strings.Cut(decl, ":"); ok && strings.EqualFold(strings.TrimSpace(k), dim) {
@@ -705,7 +671,7 @@ func frameSize(n *html.Node, dim string) (float64, string, bool) {
 			return v, unit, true
 		}
 	}
-	return parseLength(attr(n, dim))
+	return parseLength(t.attr(dim))
 }
 
 // parseLength reads a CSS or attribute length: a number and a unit, "px"
@@ -756,7 +722,7 @@ func (r *replayScan) shell(words string, fields int, chrome string) bool {
 		if runs {
 			break
 		}
-		runs = scriptKind(s) == scriptJS
+		runs = s.kind == scriptJS
 	}
 	if !runs || r.showsMedia() {
 		return false
@@ -770,13 +736,8 @@ func (r *replayScan) shell(words string, fields int, chrome string) bool {
 	}
 	inMounts := 0
 	for _, m := range r.mounts {
-		nested := false
-		for p := m.Parent; p != nil && !nested; p = p.Parent {
-			nested = slices.Contains(r.mounts, p)
-		}
-		if !nested {
-			n, _ := countWords(m)
-			inMounts += n
+		if !m.nested {
+			inMounts += m.words
 		}
 	}
 	return inMounts >= total
@@ -791,14 +752,7 @@ func (r *replayScan) showsMedia() bool {
 		return true
 	}
 	for _, m := range media {
-		if tinyOrHidden(m) {
-			continue
-		}
-		inMount := false
-		for p := m.Parent; p != nil && !inMount; p = p.Parent {
-			inMount = slices.Contains(r.mounts, p)
-		}
-		if !inMount {
+		if !m.tiny && !m.inMount {
 			return true
 		}
 	}

@@ -88,9 +88,37 @@ var scriptInfo = [numScripts]struct {
 
 // bmpScripts holds scriptOf for every rune of the Basic Multilingual Plane,
 // computed once: a page of Chinese looks up thousands of letters.
+// It is filled from the range tables, not by a search of them for each of
+// the 65,536 runes: letters first, then each script's letters, the scripts
+// lookupScript tries first written last, Kana over all.
 var bmpScripts = func() *[0x10000]script {
 	var t [0x10000]script
-	for r := range rune(len(t)) {
+	each := func(tab *unicode.RangeTable, f func(r rune)) {
+		for _, g := range tab.R16 {
+			for r := rune(g.Lo); r <= rune(g.Hi); r += rune(g.Stride) {
+				f(r)
+			}
+		}
+	}
+	each(unicode.Letter, func(r rune) { t[r] = scriptOther })
+	for s := scriptOther - 1; s >= scriptLatin; s-- {
+		if tab := scriptInfo[s].table; tab != nil {
+			each(tab, func(r rune) {
+				if t[r] != scriptNone {
+					t[r] = s
+				}
+			})
+		}
+	}
+	kana := func(r rune) {
+		if t[r] != scriptNone {
+			t[r] = scriptKana
+		}
+	}
+	each(unicode.Hiragana, kana)
+	each(unicode.Katakana, kana)
+	kana('ー')
+	for r := range rune(utf8.RuneSelf) {
 		t[r] = lookupScript(r)
 	}
 	return &t
@@ -130,4 +158,24 @@ func lookupScript(r rune) script {
 // between words.
 func unspaced(r rune) bool {
 	return r >= 0x0E00 && scriptInfo[scriptOf(r)].unspced
+}
+
+// caseless are the scripts whose letters have no case: lowerRune leaves
+// them as they are without unicode.ToLower's search of the case tables.
+var caseless = func() (c [numScripts]bool) {
+	for _, s := range []script{scriptArabic, scriptDevanagari, scriptHebrew, scriptHangul, scriptKana, scriptHan,
+		scriptThai, scriptLao, scriptKhmer, scriptMyanmar, scriptEthiopic, scriptBengali, scriptGurmukhi, scriptGujarati,
+		scriptOriya, scriptTamil, scriptTelugu, scriptKannada, scriptMalayalam, scriptSinhala, scriptTibetan, scriptThaana} {
+		c[s] = true
+	}
+	return c
+}()
+
+// lowerRune is unicode.ToLower, quicker on the letters of scripts without
+// case.
+func lowerRune(r rune) rune {
+	if r < 0x10000 && caseless[bmpScripts[r]] {
+		return r
+	}
+	return unicode.ToLower(r)
 }

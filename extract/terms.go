@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"hash/maphash"
 	"strings"
 	"sync"
 	"unicode"
@@ -40,22 +41,7 @@ type tokenized struct {
 // (0: no cap).
 func tokenize(text string, max int) *tokenized {
 	t := &tokenized{sample: prefix(text, trigramSample)}
-	var run []string // the current unspaced run: letters with their marks
-	n := 2           // the n-gram size of the run's script
-	flush := func() {
-		switch {
-		case len(run) == 0:
-			return
-		case len(run) <= n:
-			t.toks = append(t.toks, strings.Join(run, ""))
-		default:
-			for i := 0; i+n <= len(run); i++ {
-				t.toks = append(t.toks, strings.Join(run[i:i+n], ""))
-			}
-		}
-		t.words += (len(run) + n - 1) / n
-		run = run[:0]
-	}
+	var run unspacedRun
 	seg := words.FromString(text)
 	for seg.Next() && (max <= 0 || len(t.toks) < max) {
 		w := seg.Value()
@@ -64,21 +50,10 @@ func tokenize(text string, max int) *tokenized {
 		case segSkip:
 			continue
 		case segUnspaced:
-			for i, r := range w {
-				switch {
-				case unicode.IsLetter(r):
-					if len(run) == 0 {
-						n = scriptInfo[scriptOf(r)].ngram
-					}
-					run = append(run, string(unicode.ToLower(r)))
-				case unicode.In(r, unicode.Mn, unicode.Mc) && len(run) > 0:
-					_, size := utf8.DecodeRuneInString(w[i:])
-					run[len(run)-1] += w[i : i+size]
-				}
-			}
+			run.add(w, max-len(t.toks))
 			continue
 		}
-		flush()
+		run.flush(t, max)
 		for part := range apostropheParts(w) {
 			if tok := normalizeWord(part); tok != "" {
 				t.toks = append(t.toks, tok)
@@ -86,11 +61,64 @@ func tokenize(text string, max int) *tokenized {
 		}
 		t.words++
 	}
-	flush()
+	run.flush(t, max)
 	if max > 0 && len(t.toks) > max {
 		t.toks = t.toks[:max]
 	}
 	return t
+}
+
+// unspacedRun is a run of letters of a script written without spaces
+// between words, lower-cased, each with its vowel and tone marks.
+type unspacedRun struct {
+	b   []byte
+	off []int // where each letter starts in b
+	n   int   // the n-gram size of the run's script
+}
+
+// add adds the letters and marks of segment w, but no more letters than
+// make room n-grams (when room > 0: the tokens a text may still give).
+func (u *unspacedRun) add(w string, room int) {
+	for i, r := range w {
+		sc := scriptOf(r)
+		switch {
+		case sc != scriptNone: // a letter
+			if len(u.off) == 0 {
+				u.n = scriptInfo[sc].ngram
+			} else if room > 0 && len(u.off) >= room+u.n {
+				return
+			}
+			r = lowerRune(r)
+			u.off = append(u.off, len(u.b))
+			u.b = utf8.AppendRune(u.b, r)
+		case len(u.off) > 0 && unicode.In(r, unicode.Mn, unicode.Mc):
+			_, size := utf8.DecodeRuneInString(w[i:])
+			u.b = append(u.b, w[i:i+size]...)
+		}
+	}
+}
+
+// flush adds the run's n-grams to t's tokens (the run itself when it is
+// no longer than one; at most max tokens in all when max > 0) and its
+// words, one per n letters, and empties it.
+func (u *unspacedRun) flush(t *tokenized, max int) {
+	k, n := len(u.off), u.n
+	switch {
+	case k == 0:
+		return
+	case k <= n:
+		t.toks = append(t.toks, string(u.b))
+	default:
+		for i := 0; i+n <= k && (max <= 0 || len(t.toks) < max); i++ {
+			end := len(u.b)
+			if i+n < k {
+				end = u.off[i+n]
+			}
+			t.toks = append(t.toks, string(u.b[u.off[i]:end]))
+		}
+	}
+	t.words += (k + n - 1) / n
+	u.b, u.off = u.b[:0], u.off[:0]
 }
 
 // with returns the tokens of t followed by those of u, for what reads a
@@ -152,7 +180,7 @@ func segmentKind(w string, scripts *[numScripts]int) int {
 func apostropheParts(w string) func(func(string) bool) {
 	return func(yield func(string) bool) {
 		for {
-			i := strings.IndexAny(w, "'\u2019\u02bc")
+			i, size := apostrophe(w)
 			if i < 0 {
 				yield(w)
 				return
@@ -160,10 +188,29 @@ func apostropheParts(w string) func(func(string) bool) {
 			if !yield(w[:i]) {
 				return
 			}
-			_, size := utf8.DecodeRuneInString(w[i:])
 			w = w[i+size:]
 		}
 	}
+}
+
+// apostrophe returns where the first apostrophe of w is (-1: none) and
+// its size: ' (U+0027), U+2019 (E2 80 99) or U+02BC (CA BC).
+func apostrophe(w string) (int, int) {
+	for i := 0; i < len(w); i++ {
+		switch w[i] {
+		case '\'':
+			return i, 1
+		case 0xE2:
+			if i+2 < len(w) && w[i+1] == 0x80 && w[i+2] == 0x99 {
+				return i, 3
+			}
+		case 0xCA:
+			if i+1 < len(w) && w[i+1] == 0xBC {
+				return i, 2
+			}
+		}
+	}
+	return -1, 0
 }
 
 // normalizeWord lower-cases a word and folds what readers do not tell apart
@@ -179,7 +226,8 @@ func normalizeWord(w string) string {
 	if ascii {
 		return lower(w)
 	}
-	return strings.Map(foldRune, strings.ToLower(w))
+	// strings.ToLower, then foldRune, in one pass.
+	return strings.Map(func(r rune) rune { return foldRune(lowerRune(r)) }, w)
 }
 
 // foldRune is normalizeWord's mapping of one rune of a lower-cased word: -1
@@ -256,48 +304,176 @@ func keepToken(t string) bool {
 	return false
 }
 
-// StemCache remembers the stems of words across documents, so that a word is
-// stemmed once per run rather than once per page. It is safe for concurrent
-// use and bounded: past its size it stops learning new words (a language's
-// common words come first, so it keeps the words that matter).
+// StemCache remembers the terms of words across documents (their stems,
+// and which are stop words), so that a word is stemmed once per run
+// rather than once per page. It is safe for concurrent use and bounded in
+// bytes: past its size it stops learning new words (a language's common
+// words come first, so it keeps the words that matter). It holds no
+// pointer per word, so that the garbage collector does not scan it: the
+// words and terms of each batch learned are one string (a chunk), and the
+// table finds them by chunk and offset.
 type StemCache struct {
-	mu    sync.RWMutex
-	stems map[string]map[string]string // language code -> word -> stem
-	n     int                          // words held
-	max   int
+	mu     sync.RWMutex
+	seed   maphash.Seed
+	slots  []uint64 // open addressing: 0 empty, else a stemSlot
+	n      int      // words held
+	chunks []string // records: language index, word length, term length (stemSame: the word itself), word, term
+	bytes  int64    // of the chunks and the slots
+	max    int64
 }
 
-// NewStemCache returns a cache of at most max words (0: 1<<18).
-func NewStemCache(max int) *StemCache {
-	if max <= 0 {
-		max = 1 << 18
+// DefaultStemCacheBytes is the size of a StemCache asked for 0 bytes: some
+// 300,000 words.
+const DefaultStemCacheBytes = 8 << 20
+
+// A slot holds the top 16 bits of a word's hash, the chunk its record is
+// in (plus one) and the record's offset in the chunk.
+const (
+	stemOffsetBits = 24
+	stemChunkBits  = 24
+	stemSame       = 0xFF // a term length that says the term is the word
+	stemMaxWord    = 0xFE // longer words are not remembered
+)
+
+// stemKey is a word of a language.
+type stemKey struct {
+	l    *language
+	word string
+}
+
+// NewStemCache returns a cache of at most maxBytes bytes (0:
+// DefaultStemCacheBytes).
+func NewStemCache(maxBytes int64) *StemCache {
+	if maxBytes <= 0 {
+		maxBytes = DefaultStemCacheBytes
 	}
-	return &StemCache{stems: make(map[string]map[string]string), max: max}
+	return &StemCache{seed: maphash.MakeSeed(), max: maxBytes}
 }
 
-func (c *StemCache) get(code, word string) (string, bool) {
-	c.mu.RLock()
-	s, ok := c.stems[code][word]
-	c.mu.RUnlock()
-	return s, ok
+// hash is the hash of word w of the language of index li.
+func (c *StemCache) hash(li int, w string) uint64 {
+	return maphash.String(c.seed, w) ^ uint64(li+1)*0x9E3779B97F4A7C15
 }
 
-func (c *StemCache) put(learned map[string]string, code string) {
+// get returns the term of word w of the language of index li, if the cache
+// holds it (the caller holds c.mu). The term is a part of a chunk.
+func (c *StemCache) get(li int, w string) (string, bool) {
+	if c.n == 0 || len(w) > stemMaxWord {
+		return "", false
+	}
+	h := c.hash(li, w)
+	tag := h >> 48
+	mask := uint64(len(c.slots) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		s := c.slots[i]
+		if s == 0 {
+			return "", false
+		}
+		if s>>48 != tag {
+			continue
+		}
+		chunk := c.chunks[(s>>stemOffsetBits)&(1<<stemChunkBits-1)-1]
+		at := int(s & (1<<stemOffsetBits - 1))
+		if int(chunk[at]) != li || int(chunk[at+1]) != len(w) || chunk[at+3:at+3+len(w)] != w {
+			continue
+		}
+		word := chunk[at+3 : at+3+len(w)]
+		switch tl := int(chunk[at+2]); tl {
+		case stemSame:
+			return word, true
+		default:
+			return chunk[at+3+len(w) : at+3+len(w)+tl], true
+		}
+	}
+}
+
+// put learns the terms of words (those it has room for), copied into one
+// new chunk: a word of a page's text would keep the whole text.
+func (c *StemCache) put(learned map[stemKey]string) {
+	if len(learned) == 0 {
+		return
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	m := c.stems[code]
-	if m == nil {
-		m = make(map[string]string, 1024)
-		c.stems[code] = m
+	if len(c.chunks)+1 >= 1<<stemChunkBits {
+		return
 	}
-	for w, s := range learned {
-		if c.n >= c.max {
-			return
+	var b strings.Builder
+	type rec struct {
+		h  uint64
+		at int
+	}
+	recs := make([]rec, 0, len(learned))
+	for k, t := range learned {
+		li := k.l.index
+		if len(k.word) > stemMaxWord || len(t) >= stemSame || li >= stemSame {
+			continue
 		}
-		if _, ok := m[w]; !ok {
-			m[w] = s
-			c.n++
+		if _, ok := c.get(li, k.word); ok {
+			continue
 		}
+		size := 3 + len(k.word)
+		if t != k.word {
+			size += len(t)
+		}
+		// What the table will take: its slots are doubled at three quarters full.
+		grow := int64(0)
+		if 4*(c.n+len(recs)+1) > 3*len(c.slots) {
+			grow = 8 * int64(max(2*len(c.slots), 1024))
+		}
+		if c.bytes+int64(b.Len()+size)+grow > c.max || b.Len()+size > 1<<stemOffsetBits {
+			break
+		}
+		recs = append(recs, rec{c.hash(li, k.word), b.Len()})
+		tl := byte(len(t))
+		if t == k.word {
+			tl = stemSame
+		}
+		b.WriteByte(byte(li))
+		b.WriteByte(byte(len(k.word)))
+		b.WriteByte(tl)
+		b.WriteString(k.word)
+		if t != k.word {
+			b.WriteString(t)
+		}
+	}
+	if len(recs) == 0 {
+		return
+	}
+	c.chunks = append(c.chunks, b.String())
+	c.bytes += int64(b.Len())
+	chunk := uint64(len(c.chunks))
+	for _, r := range recs {
+		if 4*(c.n+1) > 3*len(c.slots) {
+			c.grow()
+		}
+		c.insert(r.h>>48<<48|chunk<<stemOffsetBits|uint64(r.at), r.h)
+		c.n++
+	}
+}
+
+// insert puts slot s of hash h into the table.
+func (c *StemCache) insert(s, h uint64) {
+	mask := uint64(len(c.slots) - 1)
+	i := h & mask
+	for c.slots[i] != 0 {
+		i = (i + 1) & mask
+	}
+	c.slots[i] = s
+}
+
+// grow doubles the table (at least 1024 slots), its slots put anew.
+func (c *StemCache) grow() {
+	old := c.slots
+	c.slots = make([]uint64, max(2*len(old), 1024))
+	c.bytes += 8 * int64(len(c.slots)-len(old))
+	for _, s := range old {
+		if s == 0 {
+			continue
+		}
+		chunk := c.chunks[(s>>stemOffsetBits)&(1<<stemChunkBits-1)-1]
+		at := int(s & (1<<stemOffsetBits - 1))
+		c.insert(s, c.hash(int(chunk[at]), chunk[at+3:at+3+int(chunk[at+1])]))
 	}
 }
 
@@ -319,82 +495,76 @@ var scriptLanguage = map[script]string{
 	scriptArmenian: "hy", scriptDevanagari: "hi",
 }
 
-// stemmer stems the words of one language for one document: learned holds
-// the stems of its words (which the StemCache learns after the document).
-type stemmer struct {
-	l       *language
-	learned map[string]string
-	env     *snowballstem.Env
-}
-
-func (st *stemmer) stem(t string, cache *StemCache) string {
-	if s, ok := st.learned[t]; ok {
+// term returns the term of a word t of language l: "" for a stop word,
+// else its Snowball stem (env, made when first needed, stems it), or,
+// where l has no stemmer, the word with its Arabic letters unified.
+func (l *language) term(t string, env **snowballstem.Env) string {
+	if l.stop[t] {
+		return ""
+	}
+	if l.stem == nil {
+		return unifyArabicLetters(t)
+	}
+	if *env == nil {
+		*env = snowballstem.NewEnv("")
+	}
+	(*env).SetCurrent(t)
+	l.stem(*env)
+	if s := (*env).Current(); s != "" {
 		return s
 	}
-	if cache != nil {
-		if s, ok := cache.get(st.l.code, t); ok {
-			return s
-		}
-	}
-	if st.env == nil {
-		st.env = snowballstem.NewEnv("")
-	}
-	st.env.SetCurrent(t)
-	st.l.stem(st.env)
-	s := st.env.Current()
-	if s == "" {
-		s = t
-	}
-	st.learned[t] = s
-	return s
+	return t
 }
 
 // termsOf is Terms over tokens from tokenize, read in the language code,
 // words of another script in that script's language (scriptLanguage);
-// cache, when not nil, holds stems learnt from earlier documents and learns
-// this one's.
+// cache, when not nil, holds the terms of words met in earlier documents
+// (it is read under one lock for the whole document) and learns this
+// one's.
 func termsOf(toks []string, code string, cache *StemCache) []string {
 	base := languages[code]
 	out := make([]string, 0, len(toks)/2)
-	var stemmers []*stemmer
-	stemmerOf := func(l *language) *stemmer {
-		for _, st := range stemmers {
-			if st.l == l {
-				return st
-			}
-		}
-		st := &stemmer{l: l, learned: map[string]string{}}
-		stemmers = append(stemmers, st)
-		return st
-	}
-	if cache != nil {
+	var learned map[stemKey]string // this document's words the cache lacks
+	var env *snowballstem.Env
+	if cache != nil && base != nil {
+		cache.mu.RLock()
 		defer func() {
-			for _, st := range stemmers {
-				cache.put(st.learned, st.l.code)
-			}
+			cache.mu.RUnlock()
+			cache.put(learned)
 		}()
 	}
 	for _, t := range toks {
 		if !keepToken(t) {
 			continue
 		}
-		l := base
-		if r, _ := utf8.DecodeRuneInString(t); base != nil {
-			if sc := scriptOf(r); sc != scriptNone && sc != base.script {
-				if alt := languages[scriptLanguage[sc]]; alt != nil {
-					l = alt
-				}
-			}
-		}
-		if l != nil && l.stop[t] {
+		if base == nil {
+			out = append(out, unifyArabicLetters(t))
 			continue
 		}
-		if l == nil || l.stem == nil {
-			t = unifyArabicLetters(t)
-		} else {
-			t = stemmerOf(l).stem(t, cache)
+		l := base
+		r, _ := utf8.DecodeRuneInString(t)
+		if sc := scriptOf(r); sc != scriptNone && sc != base.script {
+			if alt := languages[scriptLanguage[sc]]; alt != nil {
+				l = alt
+			}
 		}
-		out = append(out, t)
+		term, ok := "", false
+		if cache != nil {
+			term, ok = cache.get(l.index, t)
+		}
+		if !ok {
+			k := stemKey{l, t}
+			if term, ok = learned[k]; !ok {
+				term = l.term(t, &env)
+				if learned == nil {
+					learned = make(map[stemKey]string)
+				}
+				learned[k] = term
+			}
+		}
+		if term != "" {
+			out = append(out, term)
+		}
 	}
 	return out
 }

@@ -2,7 +2,6 @@ package extract
 
 import (
 	"strings"
-	"unicode"
 	"unicode/utf8"
 )
 
@@ -36,7 +35,7 @@ func (w *wordWriter) write(s string) {
 				continue
 			}
 			r, size := utf8.DecodeRuneInString(s[i:])
-			if !unicode.IsSpace(r) {
+			if !isSpace(r) {
 				break
 			}
 			i += size
@@ -57,7 +56,7 @@ func (w *wordWriter) write(s string) {
 				continue
 			}
 			r, size := utf8.DecodeRuneInString(s[j:])
-			if unicode.IsSpace(r) {
+			if isSpace(r) {
 				break
 			}
 			j += size
@@ -76,6 +75,20 @@ func (w *wordWriter) write(s string) {
 		w.b.WriteString(s[i:j])
 		i = j
 	}
+}
+
+// isSpace is unicode.IsSpace (White_Space) without its table search: the
+// white space outside ASCII is a dozen code points.
+func isSpace(r rune) bool {
+	if r < utf8.RuneSelf {
+		return asciiSpace[r]
+	}
+	switch {
+	case r == 0x85, r == 0xA0, r == 0x1680, 0x2000 <= r && r <= 0x200A, r == 0x2028, r == 0x2029, r == 0x202F,
+		r == 0x205F, r == 0x3000:
+		return true
+	}
+	return false
 }
 
 // asciiSpace are the ASCII bytes unicode.IsSpace reports.

@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"unicode"
 )
 
 // fieldsJoined is what wordWriter must equal: the words of s as
@@ -61,6 +62,24 @@ func TestCollapseSpace(t *testing.T) {
 		want, n := fieldsJoined(joined.String(), w.max)
 		if got := w.b.String(); got != want || w.n != n {
 			t.Fatalf("pieces of %q (max %d): %q, %d words; want %q, %d", joined.String(), w.max, got, w.n, want, n)
+		}
+	}
+}
+
+// TestIsSpace: isSpace is unicode.IsSpace.
+func TestIsSpace(t *testing.T) {
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		if isSpace(r) != unicode.IsSpace(r) {
+			t.Fatalf("isSpace(%U) = %v", r, isSpace(r))
+		}
+	}
+}
+
+// TestLowerRune: lowerRune is unicode.ToLower.
+func TestLowerRune(t *testing.T) {
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		if lowerRune(r) != unicode.ToLower(r) {
+			t.Fatalf("lowerRune(%U) = %U, want %U", r, lowerRune(r), unicode.ToLower(r))
 		}
 	}
 }

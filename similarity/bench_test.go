@@ -59,7 +59,7 @@ func BenchmarkScoreDev(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	cache := extract.NewCache(cfg.CacheSize)
+	cache := extract.NewCache(cfg.CacheBytes)
 	mb := NewModelBuilder(false, cfg.MinT0Words)
 	var ins []*Input
 	for tm, err := range idx.TimeMaps(ctx) {

@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 )
 
@@ -203,6 +204,10 @@ type ModelStats struct {
 	Centroid map[string]int64 `json:"centroid"`
 	// Sample holds the SampleSize first captures whose keys hash lowest.
 	Sample []SampleDoc `json:"sample"`
+	// distinct is countDF's scratch.
+	distinct map[string]struct{}
+	// shared, when set, takes the sample's documents instead of Sample.
+	shared *sharedSample
 }
 
 // SampleDoc is one sampled first capture.
@@ -251,22 +256,97 @@ func (s *ModelStats) Add(in Input, minWords int) {
 		}
 		seen[id] = true
 		s.Docs++
-		for t := range termCounts(doc.Terms) {
-			s.DF[t]++
-		}
+		s.countDF(doc.Terms)
 	}
 	first := firstWithText(in, minWords)
 	if first < 0 {
 		return
 	}
-	tf := termCounts(in.Docs[first].TextTerms())
+	tf := modelTerms(in.Docs[first].TextTerms())
 	for t, w := range unit(tfidf(tf, flat{})) {
-		s.Centroid[t] += int64(math.Round(w * fixedOne))
+		addKey(s.Centroid, t, int64(math.Round(w*fixedOne)))
 	}
 	s.Firsts++
 	h := fnv.New64a()
 	h.Write([]byte(in.TimeMap.Key))
-	s.Sample = bottomK(append(s.Sample, SampleDoc{Hash: h.Sum64(), Key: in.TimeMap.Key, TF: tf}))
+	d := SampleDoc{Hash: h.Sum64(), Key: in.TimeMap.Key, TF: tf}
+	if s.shared != nil {
+		s.shared.add(d)
+		return
+	}
+	s.Sample = bottomK(append(s.Sample, d))
+}
+
+// sharedSample is one sample that several ModelStats gathering parts of a
+// collection add to, so that they hold SampleSize documents between them
+// rather than SampleSize each.
+type sharedSample struct {
+	mu   sync.Mutex
+	docs []SampleDoc
+}
+
+func (p *sharedSample) add(d SampleDoc) {
+	p.mu.Lock()
+	p.docs = bottomK(append(p.docs, d))
+	p.mu.Unlock()
+}
+
+// modelTerms counts the terms of a first capture as the model takes them:
+// at most maxModelTerms distinct ones.
+func modelTerms(terms []string) map[string]int {
+	tf := termCounts(terms)
+	if len(tf) <= maxModelTerms {
+		return tf
+	}
+	tf = map[string]int{}
+	for _, t := range terms {
+		if _, ok := tf[t]; ok || len(tf) < maxModelTerms {
+			tf[t]++
+		}
+	}
+	return tf
+}
+
+// addKey adds n to m[t], copying t when it is a new key: a document's
+// terms may share their bytes, which a key would keep whole.
+func addKey[N int | int64](m map[string]N, t string, n N) {
+	if v, ok := m[t]; ok {
+		m[t] = v + n
+		return
+	}
+	m[strings.Clone(t)] = n
+}
+
+// maxModelTerms is the most distinct terms one document adds to the model
+// (its document frequencies, and as a first capture its topic and
+// sample): the first in text order. A page of more is a dump of data or a
+// word list, whose rare terms say nothing of the collection's subject and
+// would make the model grow with it (issue 38: 50 pages of a megabyte of
+// distinct hexadecimal tokens took 2 GB); the longest page of real-1068 has
+// 30,982.
+const maxModelTerms = 1 << 15
+
+// countDF counts each distinct term of a document once in the document
+// frequencies (at most maxModelTerms), with a set kept from one document to
+// the next.
+func (s *ModelStats) countDF(terms []string) {
+	if s.distinct == nil {
+		s.distinct = make(map[string]struct{}, 1024)
+	}
+	for _, t := range terms {
+		if _, ok := s.distinct[t]; !ok {
+			if len(s.distinct) == maxModelTerms {
+				break
+			}
+			s.distinct[t] = struct{}{}
+			addKey(s.DF, t, 1)
+		}
+	}
+	if len(s.distinct) > 1<<14 {
+		s.distinct = nil // clearing costs what the set grew to
+	} else {
+		clear(s.distinct)
+	}
 }
 
 // bottomK keeps the SampleSize documents of lowest (hash, key), sorted.
@@ -379,19 +459,18 @@ func prune(v Vector, n int) Vector {
 	if len(v) <= n {
 		return v
 	}
-	terms := make([]string, 0, len(v))
-	for t := range v {
-		terms = append(terms, t)
+	type tw struct {
+		t string
+		w float64
 	}
-	sort.Slice(terms, func(i, j int) bool {
-		if v[terms[i]] != v[terms[j]] {
-			return v[terms[i]] > v[terms[j]]
-		}
-		return terms[i] < terms[j]
-	})
+	all := make([]tw, 0, len(v))
+	for t, w := range v {
+		all = append(all, tw{t, w})
+	}
+	slices.SortFunc(all, func(a, b tw) int { return cmp.Or(cmp.Compare(b.w, a.w), strings.Compare(a.t, b.t)) })
 	out := make(Vector, n)
-	for _, t := range terms[:n] {
-		out[t] = v[t]
+	for _, e := range all[:n] {
+		out[e.t] = e.w
 	}
 	return out
 }
@@ -408,22 +487,45 @@ type ModelBuilder struct {
 // NewModelBuilder starts a model; withEngine builds the BM25 index that
 // SEKernel needs (it holds the collection's terms, so it is built only then).
 func NewModelBuilder(withEngine bool, minT0Words int) *ModelBuilder {
-	b := &ModelBuilder{stats: NewModelStats(), minWords: minT0Words}
-	if minT0Words == 0 {
-		b.minWords = 20
-	}
+	b := &ModelBuilder{stats: NewModelStats(), minWords: t0MinWords(minT0Words)}
 	if withEngine {
 		b.engine = NewBM25()
 	}
 	return b
 }
 
+// t0MinWords is the fewest words of a TimeMap's first capture that goes
+// into the model's topic (Options.MinT0Words, 20 when 0).
+func t0MinWords(minT0Words int) int {
+	if minT0Words == 0 {
+		return 20
+	}
+	return minT0Words
+}
+
 // Add takes one TimeMap's documents into the model (see ModelStats.Add), and
 // each distinct payload once into the search index.
 func (b *ModelBuilder) Add(in Input) {
 	b.mu.Lock()
-	defer b.mu.Unlock()
 	b.stats.Add(in, b.minWords)
+	b.mu.Unlock()
+	b.AddSearch(in)
+}
+
+// MergeStats adds statistics gathered elsewhere (by ModelStats.Add with the
+// builder's minimum of words) to the model's.
+func (b *ModelBuilder) MergeStats(s *ModelStats) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.stats.Merge(s)
+}
+
+// AddSearch takes each distinct payload of one TimeMap once into the
+// search index, when the builder has one: the part of Add that depends on
+// the order TimeMaps come in.
+func (b *ModelBuilder) AddSearch(in Input) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
 	if b.engine == nil {
 		return
 	}

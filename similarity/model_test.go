@@ -157,3 +157,23 @@ func TestLocalTopic(t *testing.T) {
 		}
 	}
 }
+
+// TestModelTermsCapped: a page of more distinct terms than a page of text
+// holds adds no more than maxModelTerms of them to the model (issue 38: a
+// megabyte of distinct hexadecimal tokens a page).
+func TestModelTermsCapped(t *testing.T) {
+	var terms []string
+	for i := range maxModelTerms + 5000 {
+		terms = append(terms, fmt.Sprintf("%08x", i*2654435761))
+	}
+	in := Input{TimeMap: &timemap.TimeMap{Key: "k", Captures: []timemap.Capture{{Digest: "sha1:A", Status: 200, MIME: "text/html"}}}, Errs: []string{""},
+		Docs: []*extract.Document{{Terms: terms, ContentTerms: len(terms), ContentWords: len(terms), WordCount: len(terms), Extractor: extract.ExtractorBody}}}
+	s := NewModelStats()
+	s.Add(in, 5)
+	if len(s.DF) != maxModelTerms || len(s.Centroid) != maxModelTerms || len(s.Sample[0].TF) != maxModelTerms {
+		t.Errorf("the model took %d, %d and %d terms of the page, want %d", len(s.DF), len(s.Centroid), len(s.Sample[0].TF), maxModelTerms)
+	}
+	if s.DF[terms[0]] != 1 || s.DF[terms[len(terms)-1]] != 0 {
+		t.Error("not the first terms in text order")
+	}
+}

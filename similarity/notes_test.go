@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/offtopic/offtopic/internal/testcorpus"
 	"github.com/offtopic/offtopic/timemap"
@@ -70,5 +71,71 @@ func TestNotesGiveTheSameResults(t *testing.T) {
 				t.Errorf("results of %d bytes", len(without))
 			}
 		})
+	}
+}
+
+// TestNotesExtractEachPayloadOnce: the index extracts a payload captured
+// several times (without revisit records: in one TimeMap and at another
+// URL) once; detection takes every capture's document from that note,
+// reads no payload, and scores them as it scores them read one by one.
+func TestNotesExtractEachPayloadOnce(t *testing.T) {
+	y := func(year int) time.Time { return time.Date(year, 3, 1, 12, 0, 0, 0, time.UTC) }
+	page := article("Lighthouse society", "The keepers restored the great lens of the tower on the point, and the volunteers opened the cottage.")
+	other := article("Lighthouse society", "The keepers restored the great lens of the tower; the fog signal sounds again on winter nights.")
+	// The file holds the last capture first: its note is the one with the
+	// document, which the TimeMap's first capture takes from it.
+	files := []string{writeWARC(t, []warcResponse{
+		{uri: "http://lighthouse.example/", at: y(2009), status: 200, body: page},
+		{uri: "http://lighthouse.example/", at: y(2005), status: 200, body: page},
+		{uri: "http://lighthouse.example/", at: y(2006), status: 200, body: other},
+		{uri: "http://lighthouse.example/", at: y(2007), status: 200, body: page},
+		{uri: "http://www.lighthouse.example/keepers", at: y(2008), status: 200, body: page},
+	})}
+	// One worker: the TimeMaps are prepared in key order, so that the
+	// duplicate at another URL finds its document in the cache (with more,
+	// it may be prepared first and read its payload again).
+	cfg := Config{Options: DefaultOptions(), Workers: 1}
+	notes := NewPayloadNotes(cfg.Options, cfg.Extract)
+	extracted, duplicates := 0, 0
+	note := func(c *timemap.Capture, h http.Header, body []byte) []byte {
+		b := notes.Note(c, h, body)
+		if string(b) == duplicateNote {
+			duplicates++
+		} else {
+			extracted++
+		}
+		return b
+	}
+	idx, err := timemap.BuildIndex(context.Background(), files, timemap.IndexOptions{TempDir: t.TempDir(), Workers: 1, Note: note, WantsNote: notes.Wants})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer idx.Close()
+	if extracted != 2 || duplicates != 3 {
+		t.Errorf("%d payloads extracted, %d noted as duplicates; want 2 and 3", extracted, duplicates)
+	}
+	cfg.ReadPayload = func(_ context.Context, c timemap.Capture) (http.Header, []byte, error) {
+		t.Errorf("%s %s: payload read again", c.URIR, c.Timestamp14())
+		return timemap.ReadPayload(context.Background(), c)
+	}
+	var got []*TimeMapResult
+	if _, err := Detect(context.Background(), idx, cfg, func(r *TimeMapResult) error { got = append(got, r); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	want, err := DetectFiles(context.Background(), files, Config{Options: DefaultOptions(), Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, _ := json.Marshal(got)
+	w, _ := json.Marshal(want)
+	if string(g) != string(w) || len(got) != 2 {
+		t.Errorf("results differ:\n%s\n%s", g, w)
+	}
+	for _, r := range got {
+		for _, c := range r.Captures {
+			if c.WordCount == 0 {
+				t.Errorf("%s %s: no words", c.URIR, c.URIM)
+			}
+		}
 	}
 }

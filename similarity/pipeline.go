@@ -1,15 +1,11 @@
 package similarity
 
 import (
-	"bufio"
 	"context"
-	"encoding/gob"
 	"errors"
 	"fmt"
-	"io"
 	"iter"
 	"net/http"
-	"os"
 	"runtime"
 	"sync/atomic"
 
@@ -34,9 +30,9 @@ type Config struct {
 	Extract extract.Options
 	// ReadPayload reads one capture's payload.
 	ReadPayload PayloadReader
-	// CacheSize bounds the number of extracted documents kept by payload
-	// digest (0: extract.DefaultCacheSize).
-	CacheSize int
+	// CacheBytes bounds the memory of the extracted documents kept by
+	// payload digest (0: extract.DefaultCacheBytes).
+	CacheBytes int64
 	// Progress, when set, is called as TimeMaps are done.
 	Progress func(Progress)
 	// OnError, when set, hears of every capture that could not be read or extracted.
@@ -130,90 +126,19 @@ func Detect(ctx context.Context, src timemap.Source, cfg Config, emit func(*Time
 		}
 		return scoreWith(ctx, src, &cfg, cfg.Model.Model(), emit)
 	}
-	spill, err := os.CreateTemp(cfg.TempDir, "offtopic-spill-*.gob")
+	r, err := newDetectRun(&cfg)
 	if err != nil {
-		return Stats{}, fmt.Errorf("create spill file: %w", err)
+		return Stats{}, err
 	}
-	defer os.Remove(spill.Name())
-	defer spill.Close()
-
-	builders := map[string]*ModelBuilder{}
-	cache := extract.NewCache(cfg.CacheSize)
-	var stats Stats
-	var failed atomic.Int64
-	bw := bufio.NewWriterSize(spill, 1<<20)
-	enc := gob.NewEncoder(bw)
-	var join joiner
-	err = orderedMap(ctx, cfg.Workers, src.TimeMaps(ctx), func(ctx context.Context, tm *timemap.TimeMap) (*Input, error) {
-		in, n := Prepare(ctx, tm, &cfg, cache)
-		failed.Add(int64(n))
-		return in, nil
-	}, func(in *Input) error {
-		// In key order, so that the model is the same however work was split.
-		id := cfg.collectionOf(in)
-		if builders[id] == nil {
-			builders[id] = NewModelBuilder(cfg.Computes(MeasureSEKernel), cfg.MinT0Words)
-		}
-		builders[id].Add(*in)
-		if cfg.Prepared != nil {
-			cfg.Prepared(in)
-		}
-		join.note(stats.TimeMaps, in)
-		stats.TimeMaps++
-		stats.Captures += len(in.TimeMap.Captures)
-		if cfg.Progress != nil {
-			cfg.Progress(Progress{Stage: "extract", TimeMaps: stats.TimeMaps, Captures: stats.Captures})
-		}
-		return enc.Encode(toSpill(in))
-	})
-	if err != nil {
-		return stats, err
+	defer r.close()
+	if err := r.firstPass(ctx, src); err != nil {
+		return r.stats, err
 	}
-	if err := bw.Flush(); err != nil {
-		return stats, fmt.Errorf("write spill file: %w", err)
+	if err := r.joinRounds(ctx); err != nil {
+		return r.stats, err
 	}
-	stats.Failed = int(failed.Load())
-	models := make(map[string]*Model, len(builders))
-	for id, b := range builders {
-		models[id] = b.Build()
-	}
-	if cfg.EachCollection {
-		stats.Collections = len(models)
-	}
-	for round := 0; round < maxHops && join.pending(cfg.Others != nil); round++ {
-		// Redirects and frames that lead to other TimeMaps: a pass over the
-		// spill finds their targets (and the next hop of a chain), then one
-		// over the TimeMaps not scored, for those it did not hold.
-		if cfg.Progress != nil {
-			cfg.Progress(Progress{Stage: "replay", TimeMaps: stats.TimeMaps, Captures: stats.Captures})
-		}
-		if err := join.pass(readSpill(spill), cfg.Others == nil); err != nil {
-			return stats, err
-		}
-		if cfg.Others != nil && join.pending(true) {
-			keys := join.waitingKeys()
-			if err := join.pass(prepareAll(ctx, timemap.FilterKeys(cfg.Others, func(k string) bool { return keys[k] }), &cfg, cache), true); err != nil {
-				return stats, err
-			}
-		}
-	}
-	join.finish()
-	n := 0
-	inputs := func(yield func(*Input, error) bool) {
-		for in, err := range readSpill(spill) {
-			if err == nil {
-				in.Targets = join.targets[n]
-				n++
-			}
-			if !yield(in, err) {
-				return
-			}
-		}
-	}
-	err = orderedMap(ctx, cfg.Workers, inputs, func(ctx context.Context, in *Input) (*TimeMapResult, error) {
-		return scoreNoting(ctx, *in, models[cfg.collectionOf(in)], cfg.Options)
-	}, counting(&stats, &cfg, emit))
-	return stats, err
+	err = r.secondPass(ctx, emit)
+	return r.stats, err
 }
 
 // collectionOf is the collection whose model judges in: with
@@ -236,31 +161,6 @@ func prepareAll(ctx context.Context, src timemap.Source, cfg *Config, cache *ext
 				in, _ = Prepare(ctx, tm, cfg, cache)
 			}
 			if !yield(in, err) {
-				return
-			}
-		}
-	}
-}
-
-// readSpill reads the spill file from its start, one Input at a time.
-func readSpill(spill *os.File) iter.Seq2[*Input, error] {
-	return func(yield func(*Input, error) bool) {
-		if _, err := spill.Seek(0, io.SeekStart); err != nil {
-			yield(nil, fmt.Errorf("rewind spill file: %w", err))
-			return
-		}
-		dec := gob.NewDecoder(bufio.NewReaderSize(spill, 1<<20))
-		for {
-			var sp spilled
-			err := dec.Decode(&sp)
-			if err == io.EOF {
-				return
-			}
-			if err != nil {
-				yield(nil, fmt.Errorf("read spill file: %w", err))
-				return
-			}
-			if !yield(sp.input(), nil) {
 				return
 			}
 		}
@@ -292,7 +192,7 @@ func counting(stats *Stats, cfg *Config, emit func(*TimeMapResult) error) func(*
 // scoreWith reads, extracts and scores every TimeMap of src against a model
 // built beforehand: one pass, nothing spilled.
 func scoreWith(ctx context.Context, src timemap.Source, cfg *Config, model *Model, emit func(*TimeMapResult) error) (Stats, error) {
-	cache := extract.NewCache(cfg.CacheSize)
+	cache := extract.NewCache(cfg.CacheBytes)
 	var stats Stats
 	var failed atomic.Int64
 	count := counting(&stats, cfg, emit)
@@ -317,7 +217,7 @@ func BuildModel(ctx context.Context, src timemap.Source, cfg Config) (*ModelStat
 	if err != nil {
 		return nil, Stats{}, fmt.Errorf("model: %w", err)
 	}
-	cache := extract.NewCache(cfg.CacheSize)
+	cache := extract.NewCache(cfg.CacheBytes)
 	ms := NewModelStats()
 	var stats Stats
 	var failed atomic.Int64
@@ -378,6 +278,9 @@ func Prepare(ctx context.Context, tm *timemap.TimeMap, cfg *Config, cache *extra
 			continue
 		}
 		doc, err := noteDoc(c.Note)
+		if errors.Is(err, errDuplicate) {
+			doc, err = notedLater(tm, i)
+		}
 		if err != nil {
 			if doc, err = readAndExtract(ctx, c, cfg); err != nil {
 				failed++

@@ -67,6 +67,9 @@ type Target struct {
 	// frameset on the way fanned out to: the frames' indexes along the
 	// chain, in page order.
 	order string
+	// docAt is where the join put Doc away until the TimeMap is scored
+	// (see targetDocs), 0 when it did not.
+	docAt int64
 }
 
 // Replay says what a capture showed when replayed: how it led elsewhere,
@@ -446,40 +449,65 @@ type joiner struct {
 	// fanned counts the further targets of a reference (TimeMap ordinal,
 	// reference) that framesets on its way fanned out to.
 	fanned map[[2]int]int
-	// keys holds every TimeMap's key in a Bloom filter: a reference to a
-	// key the collection does not have needs no pass to be answered (a
-	// false positive costs a pass that answers it).
-	keys bloom
+	// docs, when set, holds the targets' documents until the TimeMaps are
+	// scored: on disk, so that what a run holds does not grow with them.
+	docs *targetDocs
+	// keys holds every TimeMap's key: a reference to a key the collection
+	// does not have needs no pass to be answered.
+	keys keySet
 }
 
-// bloom is a Bloom filter of keyBits bits and keyHashes hashes: 16 MiB,
-// under 1% false positives up to about 10 million TimeMaps.
-type bloom []uint64
+// keySet is a set of keys that may answer yes for a key not added (which
+// costs a pass that answers the reference): the 64-bit hashes of the keys
+// up to maxExactKeys of them (a few megabytes, no false answer in
+// practice), then a Bloom filter of keyBits bits and keyHashes hashes (16
+// MiB, under 1% false positives up to about 10 million TimeMaps).
+type keySet struct {
+	exact map[uint64]struct{}
+	bloom []uint64
+}
 
 const (
-	keyBits   = 1 << 27
-	keyHashes = 5
+	maxExactKeys = 1 << 19
+	keyBits      = 1 << 27
+	keyHashes    = 5
 )
 
-func (b *bloom) add(k string) {
-	if *b == nil {
-		*b = make(bloom, keyBits/64)
-	}
+func (s *keySet) add(k string) {
 	h1, h2 := keyHash(k)
+	if s.bloom == nil && len(s.exact) < maxExactKeys {
+		if s.exact == nil {
+			s.exact = map[uint64]struct{}{}
+		}
+		s.exact[h1] = struct{}{}
+		return
+	}
+	if s.bloom == nil {
+		s.bloom = make([]uint64, keyBits/64)
+		for h := range s.exact {
+			s.addBloom(h, h>>33|h<<31|1)
+		}
+		s.exact = nil
+	}
+	s.addBloom(h1, h2)
+}
+
+func (s *keySet) addBloom(h1, h2 uint64) {
 	for i := range uint64(keyHashes) {
 		bit := (h1 + i*h2) % keyBits
-		(*b)[bit/64] |= 1 << (bit % 64)
+		s.bloom[bit/64] |= 1 << (bit % 64)
 	}
 }
 
-func (b bloom) has(k string) bool {
-	if b == nil {
-		return false
-	}
+func (s *keySet) has(k string) bool {
 	h1, h2 := keyHash(k)
+	if s.bloom == nil {
+		_, ok := s.exact[h1]
+		return ok
+	}
 	for i := range uint64(keyHashes) {
 		bit := (h1 + i*h2) % keyBits
-		if b[bit/64]&(1<<(bit%64)) == 0 {
+		if s.bloom[bit/64]&(1<<(bit%64)) == 0 {
 			return false
 		}
 	}
@@ -653,6 +681,9 @@ func (j *joiner) keep(tm int, t Target) {
 		} else {
 			j.kept++
 		}
+	}
+	if t.Doc != nil && j.docs != nil {
+		j.docs.put(&t)
 	}
 	j.targets[tm] = append(j.targets[tm], t)
 }

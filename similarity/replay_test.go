@@ -306,3 +306,34 @@ func TestReplayChains(t *testing.T) {
 		})
 	}
 }
+
+// TestKeySet: the join's set of TimeMap keys answers every key added, and
+// almost never one not added, before and after it turns into a Bloom
+// filter.
+func TestKeySet(t *testing.T) {
+	var s keySet
+	n := maxExactKeys + 1000
+	for i := range n {
+		s.add(fmt.Sprintf("org,example)/page/%d", i))
+		if i == maxExactKeys-1 && s.bloom != nil {
+			t.Fatal("a Bloom filter before the exact set is full")
+		}
+	}
+	if s.bloom == nil {
+		t.Fatal("no Bloom filter past the exact set")
+	}
+	for i := range n {
+		if !s.has(fmt.Sprintf("org,example)/page/%d", i)) {
+			t.Fatalf("key %d lost", i)
+		}
+	}
+	wrong := 0
+	for i := range 10000 {
+		if s.has(fmt.Sprintf("org,other)/%d", i)) {
+			wrong++
+		}
+	}
+	if wrong > 100 {
+		t.Errorf("%d of 10000 keys not added found", wrong)
+	}
+}

@@ -109,6 +109,45 @@ type noteJob struct {
 	e    entry
 	h    http.Header
 	body []byte
+	held int64 // bytes of the gate it holds
+}
+
+// maxNoteBodies bounds the bytes of the bodies read for notes and not yet
+// noted (a body larger than it is read alone): what extraction holds per
+// body is a few times the body, so that pages of megabytes read by many
+// workers at once do not add up (issue 38: 16 pages of 10 MiB with 8
+// workers took 2 GB).
+const maxNoteBodies = 32 << 20
+
+// gate bounds a sum of sizes held at once: acquire waits while others
+// hold it and it would go past its bound.
+type gate struct {
+	mu   sync.Mutex
+	cond *sync.Cond
+	max  int64
+	used int64
+}
+
+func newGate(max int64) *gate {
+	g := &gate{max: max}
+	g.cond = sync.NewCond(&g.mu)
+	return g
+}
+
+func (g *gate) acquire(n int64) {
+	g.mu.Lock()
+	for g.used > 0 && g.used+n > g.max {
+		g.cond.Wait()
+	}
+	g.used += n
+	g.mu.Unlock()
+}
+
+func (g *gate) release(n int64) {
+	g.mu.Lock()
+	g.used -= n
+	g.mu.Unlock()
+	g.cond.Broadcast()
 }
 
 // Stats counts what BuildIndex read.
@@ -195,7 +234,7 @@ func BuildIndex(ctx context.Context, files []string, opts IndexOptions) (*Index,
 		opts.MaxInMemory = DefaultMaxInMemory
 	}
 	idx := &Index{opts: opts, orig: newDigestMap(opts.MaxInMemory, opts.TempDir), stats: Stats{Files: len(files), Records: map[string]int{}}}
-	b := &indexBuild{idx: idx}
+	b := &indexBuild{idx: idx, bodies: newGate(maxNoteBodies)}
 	notes, notesDone := b.startNotes()
 	b.scanFiles(ctx, files, notes)
 	notesDone()
@@ -210,6 +249,7 @@ func BuildIndex(ctx context.Context, files []string, opts IndexOptions) (*Index,
 // they fill an Index.
 type indexBuild struct {
 	idx       *Index
+	bodies    *gate      // bounds the bodies read for notes and not noted yet
 	mu        sync.Mutex // guards idx.mem, idx.runs, idx.orig, idx.stats and the fields below
 	memNotes  int        // bytes of the notes in idx.mem
 	okFiles   int        // files that could be opened
@@ -286,6 +326,8 @@ func (b *indexBuild) startNotes() (notes chan<- noteJob, done func()) {
 			batch := make([]entry, 0, noteBatch)
 			for j := range ch {
 				j.e.C.Note = string(opts.Note(&j.e.C, j.h, j.body))
+				j.body = nil
+				b.bodies.release(j.held)
 				if batch = append(batch, j.e); len(batch) >= min(noteBatch, opts.MaxInMemory) {
 					b.flush(batch, &st)
 					batch = batch[:0]
@@ -454,11 +496,13 @@ func (b *indexBuild) scanFile(ctx context.Context, fi int, path string, notes ch
 			if m := idx.opts.Read.maxBody(); m > 0 {
 				size = min(size, m)
 			}
+			b.bodies.acquire(size)
 			body := bytes.NewBuffer(make([]byte, 0, size+bytes.MinRead))
 			if _, err := body.ReadFrom(rec.Body); err == nil {
-				notes <- noteJob{e: e, h: rec.HTTP.Header, body: body.Bytes()}
+				notes <- noteJob{e: e, h: rec.HTTP.Header, body: body.Bytes(), held: size}
 				continue
 			}
+			b.bodies.release(size)
 		}
 		batch = append(batch, e)
 		if len(batch) >= min(batchSize, idx.opts.MaxInMemory) {

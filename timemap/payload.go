@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"cmp"
-	"compress/gzip"
 	"context"
 	"fmt"
 	"io"
@@ -12,6 +11,8 @@ import (
 	"os"
 	"strconv"
 	"sync"
+
+	"github.com/klauspost/compress/gzip"
 )
 
 // Payloads reads captures' payloads from local WARC and ARC files by their

@@ -16,8 +16,10 @@ import (
 const (
 	exitOK = 0
 	// exitFailed: the run failed or went wrong: an input could not be read
-	// or held nothing to work on, an output could not be written, or (with
-	// --strict) a record, payload or stretch of input had to be skipped.
+	// or held nothing to work on, an output could not be written, the run
+	// came to hold 90% of the memory the system gives it (memory.go), or
+	// (with --strict) a record, payload or stretch of input had to be
+	// skipped.
 	exitFailed = 1
 	// exitUsage: nothing was done because the command line is wrong: an
 	// unknown command or flag, a missing or invalid argument or flag value,
@@ -32,7 +34,7 @@ const (
 func exitStatuses() []exitMeaning {
 	return []exitMeaning{
 		{exitOK, "success"},
-		{exitFailed, "the run failed or went wrong: an input could not be read or held nothing to work on, an output could not be written, or (with --strict) something had to be skipped"},
+		{exitFailed, "the run failed or went wrong: an input could not be read or held nothing to work on, an output could not be written, the run came to hold 90% of the memory the system gives it, or (with --strict) something had to be skipped"},
 		{exitUsage, "bad command line: unknown command or flag, missing or invalid argument or value, an option file (results, gold, decisions, spec) that cannot be read; nothing was done"},
 		{exitInterrupted, "interrupted (SIGINT, SIGTERM, SIGHUP); outputs are left as they were"},
 	}

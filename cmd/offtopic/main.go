@@ -35,7 +35,9 @@ func main() {
 // side) for 20 MB more peak RSS (75 against 55 MB).
 const gcPercent = 200
 
-// collectLessOften sets gcPercent unless the user chose with GOGC.
+// collectLessOften sets gcPercent unless the user chose with GOGC. detect
+// and crawl run against a soft memory limit instead (see
+// startMemoryLimit).
 func collectLessOften() {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(gcPercent)

@@ -10,10 +10,10 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-// profileOptions write Go profiles of a run, for finding where time and
-// memory go.
+// profileOptions bound the memory of a run and write Go profiles of it,
+// for finding where time and memory go.
 type profileOptions struct {
-	cpu, mem string
+	cpu, mem, limit string
 }
 
 func (o *profileOptions) flags() []cli.Flag {
@@ -22,26 +22,35 @@ func (o *profileOptions) flags() []cli.Flag {
 			Usage: "write a CPU profile of the run to `FILE` (go tool pprof FILE)"},
 		&cli.StringFlag{Name: "memprofile", Destination: &o.mem, Category: catRun,
 			Usage: "write a heap profile at the end of the run to `FILE`"},
+		&cli.StringFlag{Name: "memory-limit", Destination: &o.limit, Category: catRun, DefaultText: "176MiB",
+			Usage: "collect garbage when the memory held reaches `SIZE` (300MiB, 2GiB); more if the run needs it"},
 	}
 }
 
 // start starts what the flags ask for (an error is a usage error); the
 // returned function stops the CPU profile and writes the heap profile,
-// saying on stderr what went wrong.
+// saying on stderr what went wrong, and restores the memory settings.
 func (o *profileOptions) start(stderr io.Writer) (func(), error) {
+	stopLimit, err := startMemoryLimit(o.limit, stderr)
+	if err != nil {
+		return nil, err
+	}
 	var cpu *os.File
 	if o.cpu != "" {
 		f, err := os.Create(o.cpu)
 		if err != nil {
+			stopLimit()
 			return nil, usagef("--cpuprofile: %w", err)
 		}
 		if err := pprof.StartCPUProfile(f); err != nil {
 			f.Close()
+			stopLimit()
 			return nil, usagef("--cpuprofile: %w", err)
 		}
 		cpu = f
 	}
 	return func() {
+		defer stopLimit()
 		if cpu != nil {
 			pprof.StopCPUProfile()
 			cpu.Close()

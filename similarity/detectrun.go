@@ -1,0 +1,213 @@
+package similarity
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"sync"
+	"sync/atomic"
+
+	"github.com/offtopic/offtopic/extract"
+	"github.com/offtopic/offtopic/timemap"
+)
+
+// The first pass of Detect reads and extracts every TimeMap on all
+// workers, gathers the collection model's statistics and spills the
+// TimeMaps for the second pass. Only what needs key order runs in order
+// (the replay join, the search index, progress); the statistics are
+// gathered by the workers themselves (their sums do not depend on order)
+// and the spill is encoded on a goroutine of its own, so that no stage
+// waits for another while a core is free.
+
+// statsSets holds the model statistics the first pass's workers gather:
+// a set of statistics by collection for each worker, merged at the end
+// (see ModelStats.Merge), which gives the statistics of adding every
+// TimeMap in key order.
+type statsSets struct {
+	free     chan map[string]*ModelStats
+	all      []map[string]*ModelStats
+	minWords int
+	mu       sync.Mutex
+	samples  map[string]*sharedSample // each collection's, shared by the workers
+}
+
+func newStatsSets(workers, minT0Words int) *statsSets {
+	s := &statsSets{free: make(chan map[string]*ModelStats, workers), minWords: t0MinWords(minT0Words), samples: map[string]*sharedSample{}}
+	for range workers {
+		m := map[string]*ModelStats{}
+		s.all = append(s.all, m)
+		s.free <- m
+	}
+	return s
+}
+
+// add takes in into the statistics of its collection (id).
+func (s *statsSets) add(id string, in *Input) {
+	m := <-s.free
+	defer func() { s.free <- m }()
+	if m[id] == nil {
+		m[id] = NewModelStats()
+		s.mu.Lock()
+		if s.samples[id] == nil {
+			s.samples[id] = &sharedSample{}
+		}
+		m[id].shared = s.samples[id]
+		s.mu.Unlock()
+	}
+	m[id].Add(*in, s.minWords)
+}
+
+// mergeInto hands the statistics gathered to the builders of their
+// collections.
+func (s *statsSets) mergeInto(builders map[string]*ModelBuilder) {
+	for _, m := range s.all {
+		for id, st := range m {
+			if b := builders[id]; b != nil {
+				b.MergeStats(st)
+			}
+		}
+	}
+	for id, p := range s.samples {
+		if b := builders[id]; b != nil {
+			b.MergeStats(&ModelStats{Sample: p.docs})
+		}
+	}
+}
+
+// detectRun is one run of Detect without a model given: its first pass,
+// the replay join's rounds and its second pass.
+type detectRun struct {
+	cfg      *Config
+	cache    *extract.Cache
+	f, tf    *os.File // the spill and the replay targets' files
+	spill    *spillFile
+	join     joiner
+	builders map[string]*ModelBuilder
+	models   map[string]*Model
+	stats    Stats
+}
+
+func newDetectRun(cfg *Config) (*detectRun, error) {
+	r := &detectRun{cfg: cfg, cache: extract.NewCache(cfg.CacheBytes), builders: map[string]*ModelBuilder{}}
+	var err error
+	if r.f, err = os.CreateTemp(cfg.TempDir, "offtopic-spill-*.gob"); err != nil {
+		return nil, fmt.Errorf("create spill file: %w", err)
+	}
+	if r.tf, err = os.CreateTemp(cfg.TempDir, "offtopic-targets-*.bin"); err != nil {
+		r.close()
+		return nil, fmt.Errorf("create the replay targets' file: %w", err)
+	}
+	r.join.docs = &targetDocs{f: r.tf}
+	return r, nil
+}
+
+// close removes the run's files.
+func (r *detectRun) close() {
+	for _, f := range []*os.File{r.f, r.tf} {
+		if f != nil {
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}
+}
+
+// firstPass reads and extracts every TimeMap of src, spills it, notes its
+// references for the join and builds the models.
+func (r *detectRun) firstPass(ctx context.Context, src timemap.Source) error {
+	cfg := r.cfg
+	var failed atomic.Int64
+	sets := newStatsSets(cfg.Workers, cfg.MinT0Words)
+	sw := newSpillWriter(r.f, 2*cfg.Workers)
+	err := orderedMap(ctx, cfg.Workers, src.TimeMaps(ctx), func(ctx context.Context, tm *timemap.TimeMap) (*Input, error) {
+		in, n := Prepare(ctx, tm, cfg, r.cache)
+		failed.Add(int64(n))
+		sets.add(cfg.collectionOf(in), in)
+		return in, nil
+	}, func(in *Input) error {
+		// In key order, so that the search index and the join are the same
+		// however work was split.
+		id := cfg.collectionOf(in)
+		if r.builders[id] == nil {
+			r.builders[id] = NewModelBuilder(cfg.Computes(MeasureSEKernel), cfg.MinT0Words)
+		}
+		r.builders[id].AddSearch(*in)
+		if cfg.Prepared != nil {
+			cfg.Prepared(in)
+		}
+		r.join.note(r.stats.TimeMaps, in)
+		r.stats.TimeMaps++
+		r.stats.Captures += len(in.TimeMap.Captures)
+		if cfg.Progress != nil {
+			cfg.Progress(Progress{Stage: "extract", TimeMaps: r.stats.TimeMaps, Captures: r.stats.Captures})
+		}
+		return sw.write(in)
+	})
+	spill, werr := sw.close()
+	if err == nil {
+		err = werr
+	}
+	if err != nil {
+		return err
+	}
+	r.spill = spill
+	sets.mergeInto(r.builders)
+	r.stats.Failed = int(failed.Load())
+	r.models = make(map[string]*Model, len(r.builders))
+	for id, b := range r.builders {
+		r.models[id] = b.Build()
+	}
+	if cfg.EachCollection {
+		r.stats.Collections = len(r.models)
+	}
+	return nil
+}
+
+// joinRounds finds the targets of redirects and frames that lead to other
+// TimeMaps: a pass over the spill finds them (and the next hop of a
+// chain), then one over the TimeMaps not scored, for those it did not
+// hold.
+func (r *detectRun) joinRounds(ctx context.Context) error {
+	cfg, join := r.cfg, &r.join
+	for round := 0; round < maxHops && join.pending(cfg.Others != nil); round++ {
+		if cfg.Progress != nil {
+			cfg.Progress(Progress{Stage: "replay", TimeMaps: r.stats.TimeMaps, Captures: r.stats.Captures})
+		}
+		if err := join.pass(r.spill.read(ctx, cfg.Workers, join.waitingKeys()), cfg.Others == nil); err != nil {
+			return err
+		}
+		if cfg.Others != nil && join.pending(true) {
+			keys := join.waitingKeys()
+			others := timemap.FilterKeys(cfg.Others, func(k string) bool { return keys[k] })
+			if err := join.pass(prepareAll(ctx, others, cfg, r.cache), true); err != nil {
+				return err
+			}
+		}
+	}
+	join.finish()
+	return join.docs.err
+}
+
+// secondPass scores every spilled TimeMap, with the targets the join
+// found, against its collection's model, and hands the results to emit in
+// key order.
+func (r *detectRun) secondPass(ctx context.Context, emit func(*TimeMapResult) error) error {
+	cfg := r.cfg
+	n := 0
+	inputs := func(yield func(*Input, error) bool) {
+		for in, err := range r.spill.read(ctx, cfg.Workers, nil) {
+			if err == nil {
+				in.Targets = r.join.targets[n]
+				n++
+			}
+			if !yield(in, err) {
+				return
+			}
+		}
+	}
+	return orderedMap(ctx, cfg.Workers, inputs, func(ctx context.Context, in *Input) (*TimeMapResult, error) {
+		if err := r.join.docs.load(in.Targets); err != nil {
+			return nil, err
+		}
+		return scoreNoting(ctx, *in, r.models[cfg.collectionOf(in)], cfg.Options)
+	}, counting(&r.stats, cfg, emit))
+}
