@@ -190,7 +190,8 @@ type Options struct {
 	// MaxWords caps the words kept in Text, and the tokens of Text and of
 	// Chrome that make Terms (DefaultMaxWords when <= 0): what a page
 	// costs is bounded, whatever it holds (the longest of real-1068's
-	// pages gives 78,782 tokens).
+	// pages gives 78,782 tokens). Text and Chrome also keep at most ten
+	// bytes a word of it (2 MB by default), however long their words.
 	MaxWords int
 	// Readability takes Text from go-readability's article where it finds
 	// one, leaving Chrome empty: what a crawl weighs is the article. Without

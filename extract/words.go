@@ -14,8 +14,19 @@ type wordWriter struct {
 	n    int  // words begun
 	max  int  // 0: no cap
 	in   bool // the last byte written belongs to a word
-	full bool // max words written: the rest is dropped
+	full bool // max words (or their bytes, see textBytes) written: the rest is dropped
 }
+
+// bytesPerWord is how many bytes a capped text keeps for each word of its
+// cap (see textBytes).
+const bytesPerWord = 10
+
+// textBytes is the most bytes a text capped at max words keeps (0: no
+// cap): a page written without spaces (Chinese, Japanese, Thai, or junk)
+// is few words of millions of bytes, which every copy of its document
+// would carry. Ten bytes a word (2 MB for DefaultMaxWords) is more than
+// the tokens capped at max take of any script, so terms never change.
+func textBytes(max int) int { return max * bytesPerWord }
 
 // brk ends the current word, as white space would.
 func (w *wordWriter) brk() { w.in = false }
@@ -61,16 +72,28 @@ func (w *wordWriter) write(s string) {
 			}
 			j += size
 		}
+		limit := textBytes(w.max)
 		if !w.in {
-			if w.max > 0 && w.n >= w.max {
+			sep := min(w.n, 1)
+			_, first := utf8.DecodeRuneInString(s[i:])
+			if w.max > 0 && (w.n >= w.max || w.b.Len()+sep+first > limit) {
 				w.full = true
 				return
 			}
-			if w.n > 0 {
+			if sep > 0 {
 				w.b.WriteByte(' ')
 			}
 			w.n++
 			w.in = true
+		}
+		if w.max > 0 && w.b.Len()+j-i > limit {
+			j = i + limit - w.b.Len()
+			for j > i && !utf8.RuneStart(s[j]) {
+				j-- // cut on a rune's start
+			}
+			w.b.WriteString(s[i:j])
+			w.full = true
+			return
 		}
 		w.b.WriteString(s[i:j])
 		i = j

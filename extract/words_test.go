@@ -5,16 +5,27 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+	"unicode/utf8"
 )
 
 // fieldsJoined is what wordWriter must equal: the words of s as
-// strings.Fields splits them, at most max (0: all), joined by spaces.
+// strings.Fields splits them, at most max (0: all), joined by spaces, and
+// of that at most textBytes(max) bytes, cut at a rune's start.
 func fieldsJoined(s string, max int) (string, int) {
 	f := strings.Fields(s)
 	if max > 0 && len(f) > max {
 		f = f[:max]
 	}
-	return strings.Join(f, " "), len(f)
+	joined := strings.Join(f, " ")
+	if limit := textBytes(max); max > 0 && len(joined) > limit {
+		cut := limit
+		for cut > 0 && !utf8.RuneStart(joined[cut]) {
+			cut--
+		}
+		f = strings.Fields(joined[:cut])
+		joined = strings.Join(f, " ")
+	}
+	return joined, len(f)
 }
 
 func TestCollapseSpace(t *testing.T) {
@@ -33,6 +44,11 @@ func TestCollapseSpace(t *testing.T) {
 		{"bad\xffbyte \xfe", 0, "bad\xffbyte \xfe", 2},
 		{"a b c d", 2, "a b", 2},
 		{"  a   b  ", 1, "a", 1},
+		// Ten bytes a word of the cap: a text written without spaces is
+		// cut, on a rune's start, however few its words.
+		{strings.Repeat("字", 8), 2, strings.Repeat("字", 6), 1},
+		{"ab " + strings.Repeat("字", 8), 2, "ab " + strings.Repeat("字", 5), 2},
+		{strings.Repeat("x", 19) + " y", 2, strings.Repeat("x", 19), 1},
 	}
 	for _, tt := range tests {
 		got, n := collapseSpace(tt.in, tt.max)
