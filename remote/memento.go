@@ -145,41 +145,8 @@ func FetchMemento(ctx context.Context, doer Doer, c timemap.Capture, opts Mement
 			return nil, fmt.Errorf("remote: memento %s: HTTP %s", final, resp.Status)
 		}
 	}
-	m := &Memento{URIM: served, Status: resp.StatusCode, Body: body, Header: http.Header{}}
-	for k, vs := range resp.Header {
-		if len(k) > len("X-Archive-Orig-") && strings.EqualFold(k[:len("X-Archive-Orig-")], "X-Archive-Orig-") {
-			name := textproto.CanonicalMIMEHeaderKey(k[len("X-Archive-Orig-"):])
-			m.Header[name] = append(m.Header[name], vs...)
-		}
-	}
-	if st := m.Header.Get("Status"); st != "" {
-		if f := strings.Fields(st); len(f) > 0 {
-			if n, err := strconv.Atoi(f[0]); err == nil && n >= 100 && n <= 999 {
-				m.Status = n
-			}
-		}
-		m.Header.Del("Status")
-	}
-	if m.Header.Get("Content-Type") == "" {
-		if ct := resp.Header.Get("Content-Type"); ct != "" {
-			m.Header.Set("Content-Type", ct)
-		}
-	}
-	if loc := resp.Header.Get("Location"); loc != "" && mdt != "" && m.Header.Get("Location") == "" {
-		// An archived redirect whose Location the archive gives as its
-		// own header (pywb's id_): the original's, or a URI-M of it.
-		loc = resolveRef(resp.Request.URL, loc)
-		if urir, _, ok := timemap.ParseURIM(loc); ok {
-			loc = urir
-		}
-		m.Header.Set("Location", loc)
-	}
-	m.Header.Del("Transfer-Encoding")
-	m.Header.Del("Content-Encoding")
-	if ce := resp.Header.Get("Content-Encoding"); ce != "" && !resp.Uncompressed {
-		m.Header.Set("Content-Encoding", ce)
-	}
-	m.Header.Set("Content-Length", strconv.Itoa(len(body)))
+	m := &Memento{URIM: served, Body: body}
+	m.Header, m.Status = archivedHeader(resp, len(body), mdt != "")
 	urir, ts, parsed := timemap.ParseURIM(served)
 	if t, err := http.ParseTime(mdt); mdt != "" && err == nil {
 		m.MementoDatetime = t.UTC()
@@ -203,6 +170,50 @@ func FetchMemento(ctx context.Context, doer Doer, c timemap.Capture, opts Mement
 		m.Original = c.URIR
 	}
 	return m, nil
+}
+
+// archivedHeader returns the archived page's own header and status as a
+// Wayback answers them: its X-Archive-Orig- headers (a Status among them),
+// the answer's Content-Type where the page's is missing, an archived
+// redirect's Location (memento: the answer is a memento), the content
+// coding still on the body, and the body's length (bodyLen).
+func archivedHeader(resp *http.Response, bodyLen int, memento bool) (http.Header, int) {
+	h, status := http.Header{}, resp.StatusCode
+	for k, vs := range resp.Header {
+		if len(k) > len("X-Archive-Orig-") && strings.EqualFold(k[:len("X-Archive-Orig-")], "X-Archive-Orig-") {
+			name := textproto.CanonicalMIMEHeaderKey(k[len("X-Archive-Orig-"):])
+			h[name] = append(h[name], vs...)
+		}
+	}
+	if st := h.Get("Status"); st != "" {
+		if f := strings.Fields(st); len(f) > 0 {
+			if n, err := strconv.Atoi(f[0]); err == nil && n >= 100 && n <= 999 {
+				status = n
+			}
+		}
+		h.Del("Status")
+	}
+	if h.Get("Content-Type") == "" {
+		if ct := resp.Header.Get("Content-Type"); ct != "" {
+			h.Set("Content-Type", ct)
+		}
+	}
+	if loc := resp.Header.Get("Location"); loc != "" && memento && h.Get("Location") == "" {
+		// An archived redirect whose Location the archive gives as its
+		// own header (pywb's id_): the original's, or a URI-M of it.
+		loc = resolveRef(resp.Request.URL, loc)
+		if urir, _, ok := timemap.ParseURIM(loc); ok {
+			loc = urir
+		}
+		h.Set("Location", loc)
+	}
+	h.Del("Transfer-Encoding")
+	h.Del("Content-Encoding")
+	if ce := resp.Header.Get("Content-Encoding"); ce != "" && !resp.Uncompressed {
+		h.Set("Content-Encoding", ce)
+	}
+	h.Set("Content-Length", strconv.Itoa(bodyLen))
+	return h, status
 }
 
 // Check returns a *SubstituteError when m is not the memento of c: its
