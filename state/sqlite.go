@@ -506,3 +506,72 @@ func (s *store) contradictions(ctx context.Context) ([]Contradiction, error) {
 	}
 	return out, rows.Err()
 }
+
+// runStarted is the run that started at t, ok false when none did.
+func (s *store) runStarted(ctx context.Context, t time.Time) (id int64, ok bool, err error) {
+	err = s.db.QueryRowContext(ctx, `SELECT id FROM run WHERE started = ?`, t.UTC().Format(stamp)).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, false, nil
+	}
+	return id, err == nil, err
+}
+
+// startedOf is when the run id started, zero when there is no such run.
+func (s *store) startedOf(ctx context.Context, id int64) (time.Time, error) {
+	var started string
+	err := s.db.QueryRowContext(ctx, `SELECT started FROM run WHERE id = ?`, id).Scan(&started)
+	if errors.Is(err, sql.ErrNoRows) {
+		return time.Time{}, nil
+	}
+	if err != nil {
+		return time.Time{}, err
+	}
+	return time.Parse(stamp, started)
+}
+
+// judgedAfter reports whether a run after id judged TimeMaps again.
+func (s *store) judgedAfter(ctx context.Context, id int64) (bool, error) {
+	var n int
+	err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM run WHERE id > ? AND rejudged > 0`, id).Scan(&n)
+	return n > 0, err
+}
+
+// changedIn yields the captures whose verdict the run id set (first seen
+// or changed): first is the run that first saw it, was the verdict it had.
+func (s *store) changedIn(ctx context.Context, id int64, yield func(k similarity.GoldKey, first int64, was string)) error {
+	rows, err := s.db.QueryContext(ctx, `SELECT key, ts, first_run, was FROM capture WHERE changed_run = ?`, id)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var k similarity.GoldKey
+		var first int64
+		var was string
+		if err := rows.Scan(&k.Key, &k.TS, &first, &was); err != nil {
+			return err
+		}
+		yield(k, first, was)
+	}
+	return rows.Err()
+}
+
+// judgedIn yields the TimeMaps the run id judged, with their results.
+func (s *store) judgedIn(ctx context.Context, id int64, yield func(key string, result []byte) error) error {
+	rows, err := s.db.QueryContext(ctx, `SELECT key, result FROM timemap WHERE run = ?`, id)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var key string
+		var result []byte
+		if err := rows.Scan(&key, &result); err != nil {
+			return err
+		}
+		if err := yield(key, result); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
