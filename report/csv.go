@@ -41,21 +41,24 @@ func CSVHeader() []string {
 
 // CSVWriter writes the CSV report.
 type CSVWriter struct {
-	w *csv.Writer
+	w        *csv.Writer
+	measures []string // similarity.StandardMeasureNames
+	row      []string
 }
 
 // NewCSVWriter writes the header and returns the writer.
 func NewCSVWriter(w io.Writer) (*CSVWriter, error) {
-	cw := &CSVWriter{w: csv.NewWriter(w)}
+	cw := &CSVWriter{w: csv.NewWriter(w), measures: similarity.StandardMeasureNames()}
 	return cw, cw.w.Write(CSVHeader())
 }
 
 // Write adds the rows of one TimeMap.
 func (c *CSVWriter) Write(r *similarity.TimeMapResult) error {
-	for _, cr := range r.Captures {
-		row := []string{SafeCell(cr.URIR), SafeCell(cr.URIM), cr.Datetime.UTC().Format(time.RFC3339), strconv.Itoa(cr.Status),
-			SafeCell(cr.MIME), strconv.Itoa(cr.WordCount), strconv.Itoa(cr.ByteCount), cr.Extractor, cr.Lang}
-		for _, m := range similarity.StandardMeasureNames() {
+	for i := range r.Captures {
+		cr := &r.Captures[i]
+		row := append(c.row[:0], SafeCell(cr.URIR), SafeCell(cr.URIM), cr.Datetime.UTC().Format(time.RFC3339), strconv.Itoa(cr.Status),
+			SafeCell(cr.MIME), strconv.Itoa(cr.WordCount), strconv.Itoa(cr.ByteCount), cr.Extractor, cr.Lang)
+		for _, m := range c.measures {
 			if s, ok := cr.Scores[m]; ok {
 				row = append(row, strconv.FormatFloat(s, 'f', 4, 64))
 			} else {
@@ -67,6 +70,7 @@ func (c *CSVWriter) Write(r *similarity.TimeMapResult) error {
 			t0 = "t0"
 		}
 		row = append(row, cr.Verdict, string(cr.Kind), SafeCell(cr.Reason), t0)
+		c.row = row
 		if err := c.w.Write(row); err != nil {
 			return err
 		}

@@ -47,13 +47,15 @@ func httpLink(u string) string {
 // cutText shortens s to at most n bytes at a word boundary where it can,
 // with an ellipsis, and replaces invalid UTF-8 and control characters.
 func cutText(s string, n int) string {
-	s = strings.ToValidUTF8(s, "\uFFFD")
-	s = strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f {
-			return ' '
-		}
-		return r
-	}, s)
+	if !plainText(s) {
+		s = strings.ToValidUTF8(s, "\uFFFD")
+		s = strings.Map(func(r rune) rune {
+			if r < 0x20 || r == 0x7f {
+				return ' '
+			}
+			return r
+		}, s)
+	}
 	if len(s) <= n {
 		return s
 	}
@@ -65,6 +67,17 @@ func cutText(s string, n int) string {
 		cut = sp
 	}
 	return strings.TrimRight(s[:cut], " ") + "…"
+}
+
+// plainText reports whether s is valid UTF-8 without control characters
+// (which are all ASCII): what cutText leaves as it is.
+func plainText(s string) bool {
+	for i := range len(s) {
+		if b := s[i]; b < 0x20 || b == 0x7f {
+			return false
+		}
+	}
+	return utf8.ValidString(s)
 }
 
 func fmtScore(v float64) string {

@@ -43,24 +43,31 @@ type line struct {
 
 // ResultsWriter writes a results file: the Run, then one JSON line per TimeMap.
 type ResultsWriter struct {
-	enc *json.Encoder
+	w   io.Writer
+	buf []byte
 }
 
 // NewResultsWriter starts a results file on w with the run's description.
 func NewResultsWriter(w io.Writer, run *Run) (*ResultsWriter, error) {
-	rw := &ResultsWriter{enc: json.NewEncoder(w)}
-	rw.enc.SetEscapeHTML(false)
 	if run != nil {
-		if err := rw.enc.Encode(line{Run: run}); err != nil {
+		enc := json.NewEncoder(w)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(line{Run: run}); err != nil {
 			return nil, err
 		}
 	}
-	return rw, nil
+	return &ResultsWriter{w: w}, nil
 }
 
 // Write adds one TimeMap's results.
 func (w *ResultsWriter) Write(r *similarity.TimeMapResult) error {
-	return w.enc.Encode(r)
+	b, err := appendResultJSON(w.buf[:0], r)
+	if err != nil {
+		return fmt.Errorf("TimeMap %s: %w", r.URIR, err)
+	}
+	w.buf = append(b, '\n')
+	_, err = w.w.Write(w.buf)
+	return err
 }
 
 // Close implements Writer; a results file needs no ending.

@@ -2,7 +2,6 @@ package report
 
 import (
 	"bufio"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -92,26 +91,32 @@ type XLSXWriter struct {
 	// thr is the highlighting threshold of each measure of StandardMeasureNames.
 	thr []similarity.Threshold
 
-	f    *excelize.File
-	caps *excelize.StreamWriter
+	f *excelize.File
 	// news is what the New sheet lists (a collection's state).
 	news []xlsxNews
-	// spool holds each TimeMap's results as a JSON line until Close writes
-	// the Captures sheet in the order of the TimeMaps sheet; spoolPath is
-	// the file to remove at Close ("" when it was unlinked at once).
-	spool      *os.File
-	spoolPath  string
-	sw         *bufio.Writer
-	spoolAt    int64
-	st         xlsxStyles
-	capRow     int
-	col        map[string]int // Captures column of each header name
-	row        []any
-	tmRows     []xlsxTimeMap // the TimeMaps sheet, written sorted at Close
-	tmLinks    []xlsxLink    // hyperlinks of the TimeMaps sheet
-	links      []xlsxLink    // URI-M hyperlinks of the Captures sheet
-	maxLinks   int           // MaxXLSXLinks; lowered by tests
-	linksEnded bool          // a URI-M was left unlinked because of MaxXLSXLinks
+	// spool holds each TimeMap's rows of the Captures sheet (row records,
+	// see appendRow) until Close writes the sheet in the order of the
+	// TimeMaps sheet; spoolPath is the file to remove at Close ("" when it
+	// was unlinked at once).
+	spool     *os.File
+	spoolPath string
+	sw        *bufio.Writer
+	spoolAt   int64
+	st        xlsxStyles
+	capRow    int            // the Captures sheet's last row
+	head      []string       // the Captures sheet's header
+	col       map[string]int // Captures column of each header name
+	row       []any
+	rec       []byte        // a TimeMap's row records
+	tmRows    []xlsxTimeMap // the TimeMaps sheet, written sorted at Close
+	tmLinks   []xlsxLink    // hyperlinks of the TimeMaps sheet
+	links     []xlsxLink    // URI-M hyperlinks of the Captures sheet, made as its rows are written
+	maxLinks  int           // MaxXLSXLinks; lowered by tests
+	// linkable counts the URI-Ms that can be hyperlinks; capLinks how
+	// many of them are (the first maxLinks); linksEnded is set when a URI-M
+	// was left unlinked because of MaxXLSXLinks.
+	linkable, capLinks int
+	linksEnded         bool
 
 	// audit is set for an audit against an event (see Run.Audit).
 	audit *xlsxAudit
@@ -203,6 +208,12 @@ func NewXLSXWriter(w io.Writer, run *Run) (*XLSXWriter, error) {
 	x.sum.scored = make([]int, len(similarity.StandardMeasureNames()))
 	x.sum.below = make([]int, len(similarity.StandardMeasureNames()))
 	x.sum.decided = make([]int, len(similarity.StandardMeasureNames()))
+	x.head = capturesHeader(x.audit != nil)
+	x.col = map[string]int{}
+	for i, h := range x.head {
+		x.col[h] = i
+	}
+	x.row = make([]any, len(x.head))
 	for _, m := range similarity.StandardMeasureNames() {
 		x.thr = append(x.thr, thresholdOf(rule, m))
 	}
@@ -279,42 +290,33 @@ func (x *XLSXWriter) setup() error {
 }
 
 // startCaptures starts the Captures sheet: widths, frozen panes (the header
-// and the URI-R column), the header row.
-func (x *XLSXWriter) startCaptures() error {
-	var err error
-	if x.caps, err = x.f.NewStreamWriter(SheetCaptures); err != nil {
-		return err
+// and the URI-R column), the header row. Its other rows are written as the
+// workbook is saved (see save).
+func (x *XLSXWriter) startCaptures() (*excelize.StreamWriter, error) {
+	caps, err := x.f.NewStreamWriter(SheetCaptures)
+	if err != nil {
+		return nil, err
 	}
 	// The URI-R column stays in view beside the header.
-	if err := x.caps.SetPanes(&excelize.Panes{Freeze: true, XSplit: 1, YSplit: 1, TopLeftCell: "B2", ActivePane: "bottomRight",
+	if err := caps.SetPanes(&excelize.Panes{Freeze: true, XSplit: 1, YSplit: 1, TopLeftCell: "B2", ActivePane: "bottomRight",
 		Selection: []excelize.Selection{{SQRef: "B2", ActiveCell: "B2", Pane: "bottomRight"}}}); err != nil {
-		return err
-	}
-	head := capturesHeader(x.audit != nil)
-	x.col = map[string]int{}
-	for i, h := range head {
-		x.col[h] = i
+		return nil, err
 	}
 	widths := map[string]float64{"uri_r": 40, "uri_m": 30, "datetime": 18, "verdict": 11, DecisionColumn: 16, "off-topic kind": 22, "reason": 40, "mime": 14,
 		"title": 30, "excerpt": 60, "t0 excerpt": 60}
-	for i, h := range head {
+	for i, h := range x.head {
 		wd, ok := widths[h]
 		if !ok {
 			wd = 11
 		}
-		if err := x.caps.SetColWidth(i+1, i+1, wd); err != nil {
-			return err
+		if err := caps.SetColWidth(i+1, i+1, wd); err != nil {
+			return nil, err
 		}
 	}
-	if err := x.caps.SetColVisible(len(head)-1, len(head), false); err != nil {
-		return err
+	if err := caps.SetColVisible(len(x.head)-1, len(x.head), false); err != nil {
+		return nil, err
 	}
-	if err := x.caps.SetRow("A1", x.header(head)); err != nil {
-		return err
-	}
-	x.capRow = 1
-	x.row = make([]any, len(head))
-	return nil
+	return caps, caps.SetRow("A1", x.header(x.head))
 }
 
 func (x *XLSXWriter) header(names []string) []any {
@@ -372,17 +374,16 @@ func (x *XLSXWriter) Write(r *similarity.TimeMapResult) error {
 			tm.guarded++
 		}
 	}
-	// The captures wait in the spool: the Captures sheet lists them in
-	// the order of the TimeMaps sheet, known only at Close.
-	b, err := json.Marshal(r)
-	if err != nil {
+	// The captures' rows wait in the spool: the Captures sheet lists them
+	// in the order of the TimeMaps sheet, known only at Close.
+	if err := x.captureRows(r); err != nil {
 		return fmt.Errorf("xlsx report: TimeMap %s: %w", r.URIR, err)
 	}
-	if _, err := x.sw.Write(b); err != nil {
+	if _, err := x.sw.Write(x.rec); err != nil {
 		return fmt.Errorf("xlsx report: spool: %w", err)
 	}
-	tm.at, tm.n = x.spoolAt, len(b)
-	x.spoolAt += int64(len(b))
+	tm.at, tm.n = x.spoolAt, len(x.rec)
+	x.spoolAt += int64(len(x.rec))
 	x.tmRows = append(x.tmRows, tm)
 
 	if len(r.Captures) > 0 && r.T0 != r.Captures[0].URIM {
@@ -401,62 +402,96 @@ func (x *XLSXWriter) guarded(c *similarity.CaptureResult) bool {
 	return c.Verdict == similarity.VerdictOn && !c.IsT0 && len(x.rule.Crossed(c.Scores)) > 0
 }
 
-// writeCaptures writes the Captures sheet: each TimeMap's captures, read
-// back from the spool, in the order of the (sorted) TimeMaps sheet; it
-// notes the row each TimeMap starts on.
+// captureRows encodes r's rows of the Captures sheet into x.rec.
+func (x *XLSXWriter) captureRows(r *similarity.TimeMapResult) error {
+	x.rec = x.rec[:0]
+	t0Excerpt := ""
+	for j := range r.Captures {
+		if c := &r.Captures[j]; c.IsT0 {
+			t0Excerpt = c.Excerpt
+		}
+	}
+	for j := range r.Captures {
+		c := &r.Captures[j]
+		t0x := ""
+		if c.Verdict == similarity.VerdictOff || x.guarded(c) {
+			t0x = t0Excerpt
+		}
+		if err := x.captureRow(c, t0x); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeCaptures starts the Captures sheet: the row each TimeMap's captures
+// start on, in the order of the (sorted) TimeMaps sheet, how many URI-Ms
+// are hyperlinks, the header and what spans the rows. The rows follow as
+// the workbook is saved (captureSheetRows).
 func (x *XLSXWriter) writeCaptures() error {
 	if err := x.sw.Flush(); err != nil {
 		return fmt.Errorf("spool: %w", err)
 	}
-	if err := x.startCaptures(); err != nil {
+	x.capRow = 1
+	for i := range x.tmRows {
+		tm := &x.tmRows[i]
+		tm.row = x.capRow + 1
+		x.capRow += tm.captures
+	}
+	x.capLinks, x.linksEnded = min(x.linkable, x.maxLinks), x.linkable > x.maxLinks
+	caps, err := x.startCaptures()
+	if err != nil {
 		return err
 	}
+	return x.finishCaptures(caps)
+}
+
+// captureSheetRows writes the Captures sheet's rows after its header, each
+// TimeMap's read back from the spool, and returns the URI-M hyperlinks.
+func (x *XLSXWriter) captureSheetRows(w io.Writer) ([]xlsxLink, error) {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	rw := newRowWriter(bw, len(x.head))
+	uriM := x.col["uri_m"]
 	var buf []byte
+	n := 1
 	for i := range x.tmRows {
 		tm := &x.tmRows[i]
 		buf = slices.Grow(buf[:0], tm.n)[:tm.n]
 		if _, err := x.spool.ReadAt(buf, tm.at); err != nil {
-			return fmt.Errorf("spool: %w", err)
+			return nil, fmt.Errorf("spool: %w", err)
 		}
-		var r similarity.TimeMapResult
-		if err := json.Unmarshal(buf, &r); err != nil {
-			return fmt.Errorf("spool: %w", err)
-		}
-		tm.row = x.capRow + 1
-		t0Excerpt := ""
-		for j := range r.Captures {
-			if c := &r.Captures[j]; c.IsT0 {
-				t0Excerpt = c.Excerpt
+		for b := buf; len(b) > 0; {
+			r, rest, err := nextRow(b)
+			if err != nil {
+				return nil, fmt.Errorf("TimeMap %s: %w", tm.urir, err)
 			}
-		}
-		for j := range r.Captures {
-			c := &r.Captures[j]
-			t0x := ""
-			if c.Verdict == similarity.VerdictOff || x.guarded(c) {
-				t0x = t0Excerpt
+			b = rest
+			n++
+			styled := -1
+			if r.link != "" && len(x.links) < x.capLinks {
+				x.links = append(x.links, xlsxLink{cell: "B" + strconv.Itoa(n), url: r.link})
+				styled = uriM
 			}
-			if err := x.captureRow(c, t0x); err != nil {
-				return fmt.Errorf("TimeMap %s: %w", r.URIR, err)
+			if err := rw.write(r, n, styled, x.st.link); err != nil {
+				return nil, err
 			}
 		}
 	}
-	return x.finishCaptures()
+	return x.links, bw.Flush()
 }
 
+// captureRow appends c's row of the Captures sheet to x.rec and counts it
+// into the Summary's figures.
 func (x *XLSXWriter) captureRow(c *similarity.CaptureResult, t0Excerpt string) error {
-	x.capRow++
 	row := x.row
 	clear(row)
 	set := func(name string, v any) { row[x.col[name]] = v }
 	set("uri_r", text(c.URIR))
 	set("uri_m", text(c.URIM))
+	link := "" // a hyperlink if among the first maxLinks in the sheet's order
 	if linkable(c.URIM) {
-		if len(x.links) < x.maxLinks {
-			x.links = append(x.links, xlsxLink{cell: "B" + strconv.Itoa(x.capRow), url: c.URIM})
-			set("uri_m", excelize.Cell{StyleID: x.st.link, Value: row[x.col["uri_m"]]})
-		} else {
-			x.linksEnded = true
-		}
+		link = c.URIM
+		x.linkable++
 	}
 	if !c.Datetime.IsZero() {
 		set("datetime", excelize.Cell{StyleID: x.st.date, Value: c.Datetime.UTC()})
@@ -520,7 +555,9 @@ func (x *XLSXWriter) captureRow(c *similarity.CaptureResult, t0Excerpt string) e
 		}
 		row[n+i] = excelize.Cell{StyleID: style, Value: s}
 	}
-	return x.caps.SetRow("A"+strconv.Itoa(x.capRow), row)
+	var err error
+	x.rec, err = appendRow(x.rec, link, row)
+	return err
 }
 
 // Close writes the Summary and Timeline sheets, adds the Captures sheet's
@@ -560,8 +597,8 @@ func (x *XLSXWriter) Close() error {
 // finishCaptures adds what must come between NewStreamWriter and Flush
 // (excelize drops it silently otherwise): autofilter, drop-down, the
 // verdict's conditional format and the print area over the data rows.
-func (x *XLSXWriter) finishCaptures() error {
-	head := capturesHeader(x.audit != nil)
+func (x *XLSXWriter) finishCaptures(caps *excelize.StreamWriter) error {
+	head := x.head
 	last := max(x.capRow, 2)
 	lastCol, _ := excelize.ColumnNumberToName(len(head))
 	if err := x.f.AutoFilter(SheetCaptures, "A1:"+lastCol+strconv.Itoa(last), nil); err != nil {
@@ -592,5 +629,5 @@ func (x *XLSXWriter) finishCaptures() error {
 		[]excelize.ConditionalFormatOptions{{Type: "cell", Criteria: "==", Value: `"` + similarity.VerdictOff + `"`, Format: &x.st.off}}); err != nil {
 		return err
 	}
-	return x.caps.Flush()
+	return caps.Flush()
 }

@@ -99,7 +99,6 @@ func (x *XLSXWriter) timeMapsSheet() error {
 	if err := x.f.AutoFilter(SheetTimeMaps, fmt.Sprintf("A1:M%d", max(len(x.tmRows)+1, 2)), nil); err != nil {
 		return err
 	}
-	x.tmRows = nil
 	return sw.Flush()
 }
 
@@ -258,7 +257,7 @@ func (x *XLSXWriter) summaryNotes(r *summaryRows) {
 		notes = append(notes, "URI-Ms point at "+DefaultArchiveURL+", the archive URL "+cmd+" uses when none is given: they open only while a Wayback serves the collection there. Run offtopic "+cmd+" with --archive-url set to the collection's Wayback (for Archive-It: https://wayback.archive-it.org/COLLECTION-ID).")
 	}
 	if x.linksEnded {
-		notes = append(notes, fmt.Sprintf("Only the first %d URI-Ms are hyperlinks (Excel allows about 65,530 per sheet); later ones are plain text.", len(x.links)))
+		notes = append(notes, fmt.Sprintf("Only the first %d URI-Ms are hyperlinks (Excel allows about 65,530 per sheet); later ones are plain text.", x.capLinks))
 	}
 	r.put()
 	r.put(r.bold("notes"))

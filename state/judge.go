@@ -323,14 +323,13 @@ func (r *Run) record(res *similarity.TimeMapResult) error {
 		return err
 	}
 	r.review.Judged[res.Key] = true
-	if _, ok := r.stored[res.Key]; !ok {
-		r.info.NewTimeMaps++
-		r.review.NewTimeMaps[res.Key] = true
-	}
 	old, err := r.w.verdicts(res.Key)
 	if err != nil {
 		return err
 	}
+	// A TimeMap is new when none of its captures was known (State.Review
+	// tells them so from the captures' runs).
+	newTM := len(res.Captures) > 0
 	for i := range res.Captures {
 		cr := &res.Captures[i]
 		k := similarity.KeyOf(cr)
@@ -342,6 +341,7 @@ func (r *Run) record(res *similarity.TimeMapResult) error {
 				return err
 			}
 		}
+		newTM = newTM && !ok
 		switch {
 		case !ok:
 			r.info.NewCaptures++
@@ -364,6 +364,10 @@ func (r *Run) record(res *similarity.TimeMapResult) error {
 		if err := r.w.putVerdict(k, v); err != nil {
 			return err
 		}
+	}
+	if newTM {
+		r.info.NewTimeMaps++
+		r.review.NewTimeMaps[res.Key] = true
 	}
 	return nil
 }

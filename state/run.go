@@ -30,6 +30,10 @@ type Options struct {
 	// collection is then that of its first capture's file, and a change in
 	// it re-judges every TimeMap of that collection (its model changed).
 	EachCollection bool
+	// Started is when the run started as its results record it (zero:
+	// now): the run's reports can be made again from its results file
+	// (State.Review finds the run by it).
+	Started time.Time
 }
 
 // Run is one detect run on a state, in one transaction from Begin to Commit
@@ -84,7 +88,11 @@ func (s *State) Begin(ctx context.Context, files []string, opts Options) (*Run, 
 	if err != nil {
 		return nil, fmt.Errorf("state %s: %w", s.path, err)
 	}
-	r := &Run{s: s, w: w, started: time.Now().UTC(), opts: opts, files: files, whole: map[int]bool{}, kept: map[int]int{}, refs: map[string][]string{}}
+	started := opts.Started.UTC()
+	if opts.Started.IsZero() {
+		started = time.Now().UTC()
+	}
+	r := &Run{s: s, w: w, started: started, opts: opts, files: files, whole: map[int]bool{}, kept: map[int]int{}, refs: map[string][]string{}}
 	if err := r.begin(ctx); err != nil {
 		r.Abort()
 		return nil, fmt.Errorf("state %s: %w", s.path, err)

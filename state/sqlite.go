@@ -125,13 +125,36 @@ func scanRun(row *sql.Row) (RunInfo, bool, error) {
 // fixed width, UTC, so that text order is time order.
 const stamp = "2006-01-02T15:04:05.000000000Z"
 
-// tx is a write transaction: a run's, from its start to its commit.
+// tx is a write transaction: a run's, from its start to its commit. Its
+// statements are prepared once, at its start, and run for every file read
+// and every TimeMap judged.
 type tx struct {
 	tx      *sql.Tx
 	putOne  *sql.Stmt // entry insert
 	putDoc  *sql.Stmt // document insert
 	entries *sql.Stmt // entries of one file
+	putTM   *sql.Stmt // a judged TimeMap's upsert
+	// verdicts of a TimeMap's captures, of one capture, a verdict's upsert
+	verdictsOf, verdictOf, putV *sql.Stmt
 }
+
+// The statements of tx.
+const (
+	putEntrySQL    = `INSERT INTO entry VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`
+	putDocumentSQL = `INSERT INTO document (doc) VALUES (?)`
+	entriesSQL     = `SELECT record, key, uri_r, time, status, mime, digest, length, offset, loc_length,
+		member_offset, revisit, payload, ref_uri, ref_date,
+		CASE WHEN doc IS NOT NULL AND (? OR key IN (SELECT key FROM temp.noted)) THEN (SELECT doc FROM document WHERE id = entry.doc) END
+		FROM entry WHERE file = ?`
+	putTimeMapSQL = `INSERT INTO timemap VALUES (?,?,?,?,?,?) ON CONFLICT (key) DO UPDATE SET
+		collection = excluded.collection, fingerprint = excluded.fingerprint, refs = excluded.refs,
+		run = excluded.run, result = excluded.result`
+	verdictsSQL   = `SELECT ts, verdict, kind, reason, first_run, changed_run, was FROM capture WHERE key = ?`
+	verdictSQL    = `SELECT verdict, kind, reason, first_run, changed_run, was FROM capture WHERE key = ? AND ts = ?`
+	putVerdictSQL = `INSERT INTO capture VALUES (?,?,?,?,?,?,?,?) ON CONFLICT (key, ts) DO UPDATE SET
+		verdict = excluded.verdict, kind = excluded.kind, reason = excluded.reason, first_run = excluded.first_run,
+		changed_run = excluded.changed_run, was = excluded.was`
+)
 
 func (s *store) begin(ctx context.Context) (*tx, error) {
 	// The keys whose documents a run recalls when not all are (temp: of
@@ -144,17 +167,15 @@ func (s *store) begin(ctx context.Context) (*tx, error) {
 		return nil, err
 	}
 	w := &tx{tx: t}
-	if w.putOne, err = t.Prepare(`INSERT INTO entry VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`); err == nil {
-		if w.putDoc, err = t.Prepare(`INSERT INTO document (doc) VALUES (?)`); err == nil {
-			w.entries, err = t.Prepare(`SELECT record, key, uri_r, time, status, mime, digest, length, offset, loc_length,
-			member_offset, revisit, payload, ref_uri, ref_date,
-			CASE WHEN doc IS NOT NULL AND (? OR key IN (SELECT key FROM temp.noted)) THEN (SELECT doc FROM document WHERE id = entry.doc) END
-			FROM entry WHERE file = ?`)
+	for _, p := range []struct {
+		stmt **sql.Stmt
+		sql  string
+	}{{&w.putOne, putEntrySQL}, {&w.putDoc, putDocumentSQL}, {&w.entries, entriesSQL},
+		{&w.putTM, putTimeMapSQL}, {&w.verdictsOf, verdictsSQL}, {&w.verdictOf, verdictSQL}, {&w.putV, putVerdictSQL}} {
+		if *p.stmt, err = t.Prepare(p.sql); err != nil {
+			t.Rollback()
+			return nil, err
 		}
-	}
-	if err != nil {
-		t.Rollback()
-		return nil, err
 	}
 	return w, nil
 }
@@ -262,8 +283,13 @@ func (w *tx) putEntry(file int64, e *timemap.Entry) error {
 
 // noteKeys says whose documents fileEntries(file, true) recalls.
 func (w *tx) noteKeys(keys []string) error {
+	put, err := w.tx.Prepare(`INSERT OR IGNORE INTO temp.noted VALUES (?)`)
+	if err != nil {
+		return err
+	}
+	defer put.Close()
 	for _, k := range keys {
-		if _, err := w.tx.Exec(`INSERT OR IGNORE INTO temp.noted VALUES (?)`, k); err != nil {
+		if _, err := put.Exec(k); err != nil {
 			return err
 		}
 	}
@@ -344,9 +370,7 @@ func (w *tx) results(ctx context.Context) (*sql.Rows, error) {
 }
 
 func (w *tx) putTimeMap(key string, st *storedTimeMap, run int64, result []byte) error {
-	_, err := w.tx.Exec(`INSERT INTO timemap VALUES (?,?,?,?,?,?) ON CONFLICT (key) DO UPDATE SET
-		collection = excluded.collection, fingerprint = excluded.fingerprint, refs = excluded.refs,
-		run = excluded.run, result = excluded.result`, key, st.collection, st.fp, strings.Join(st.refs, "\n"), run, result)
+	_, err := w.putTM.Exec(key, st.collection, st.fp, strings.Join(st.refs, "\n"), run, result)
 	return err
 }
 
@@ -370,7 +394,7 @@ func (w *tx) putRun(r RunInfo) error {
 
 // verdicts are the verdicts of the captures whose key is key.
 func (w *tx) verdicts(key string) (map[similarity.GoldKey]verdictRow, error) {
-	rows, err := w.tx.Query(`SELECT ts, verdict, kind, reason, first_run, changed_run, was FROM capture WHERE key = ?`, key)
+	rows, err := w.verdictsOf.Query(key)
 	if err != nil {
 		return nil, err
 	}
@@ -389,7 +413,7 @@ func (w *tx) verdicts(key string) (map[similarity.GoldKey]verdictRow, error) {
 
 func (w *tx) verdict(k similarity.GoldKey) (verdictRow, bool, error) {
 	var v verdictRow
-	err := w.tx.QueryRow(`SELECT verdict, kind, reason, first_run, changed_run, was FROM capture WHERE key = ? AND ts = ?`, k.Key, k.TS).
+	err := w.verdictOf.QueryRow(k.Key, k.TS).
 		Scan(&v.verdict, &v.kind, &v.reason, &v.firstRun, &v.changedRun, &v.was)
 	if errors.Is(err, sql.ErrNoRows) {
 		return v, false, nil
@@ -398,9 +422,7 @@ func (w *tx) verdict(k similarity.GoldKey) (verdictRow, bool, error) {
 }
 
 func (w *tx) putVerdict(k similarity.GoldKey, v verdictRow) error {
-	_, err := w.tx.Exec(`INSERT INTO capture VALUES (?,?,?,?,?,?,?,?) ON CONFLICT (key, ts) DO UPDATE SET
-		verdict = excluded.verdict, kind = excluded.kind, reason = excluded.reason, first_run = excluded.first_run,
-		changed_run = excluded.changed_run, was = excluded.was`, k.Key, k.TS, v.verdict, v.kind, v.reason, v.firstRun, v.changedRun, v.was)
+	_, err := w.putV.Exec(k.Key, k.TS, v.verdict, v.kind, v.reason, v.firstRun, v.changedRun, v.was)
 	return err
 }
 
@@ -505,4 +527,73 @@ func (s *store) contradictions(ctx context.Context) ([]Contradiction, error) {
 		out = append(out, c)
 	}
 	return out, rows.Err()
+}
+
+// runStarted is the run that started at t, ok false when none did.
+func (s *store) runStarted(ctx context.Context, t time.Time) (id int64, ok bool, err error) {
+	err = s.db.QueryRowContext(ctx, `SELECT id FROM run WHERE started = ?`, t.UTC().Format(stamp)).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, false, nil
+	}
+	return id, err == nil, err
+}
+
+// startedOf is when the run id started, zero when there is no such run.
+func (s *store) startedOf(ctx context.Context, id int64) (time.Time, error) {
+	var started string
+	err := s.db.QueryRowContext(ctx, `SELECT started FROM run WHERE id = ?`, id).Scan(&started)
+	if errors.Is(err, sql.ErrNoRows) {
+		return time.Time{}, nil
+	}
+	if err != nil {
+		return time.Time{}, err
+	}
+	return time.Parse(stamp, started)
+}
+
+// judgedAfter reports whether a run after id judged TimeMaps again.
+func (s *store) judgedAfter(ctx context.Context, id int64) (bool, error) {
+	var n int
+	err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM run WHERE id > ? AND rejudged > 0`, id).Scan(&n)
+	return n > 0, err
+}
+
+// changedIn yields the captures whose verdict the run id set (first seen
+// or changed): first is the run that first saw it, was the verdict it had.
+func (s *store) changedIn(ctx context.Context, id int64, yield func(k similarity.GoldKey, first int64, was string)) error {
+	rows, err := s.db.QueryContext(ctx, `SELECT key, ts, first_run, was FROM capture WHERE changed_run = ?`, id)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var k similarity.GoldKey
+		var first int64
+		var was string
+		if err := rows.Scan(&k.Key, &k.TS, &first, &was); err != nil {
+			return err
+		}
+		yield(k, first, was)
+	}
+	return rows.Err()
+}
+
+// judgedIn yields the TimeMaps the run id judged, with their results.
+func (s *store) judgedIn(ctx context.Context, id int64, yield func(key string, result []byte) error) error {
+	rows, err := s.db.QueryContext(ctx, `SELECT key, result FROM timemap WHERE run = ?`, id)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var key string
+		var result []byte
+		if err := rows.Scan(&key, &result); err != nil {
+			return err
+		}
+		if err := yield(key, result); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
 }

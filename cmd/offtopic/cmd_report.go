@@ -3,7 +3,9 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"iter"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -11,11 +13,12 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/offtopic/offtopic/report"
+	"github.com/offtopic/offtopic/state"
 )
 
 // reportOptions are report's flags.
 type reportOptions struct {
-	format, output, outDir string
+	format, output, outDir, state string
 }
 
 func reportCommand() *cli.Command {
@@ -26,6 +29,9 @@ func reportCommand() *cli.Command {
 		ArgsUsage: "[RESULTS.jsonl|DIR]",
 		Description: `Reads the results file written by 'detect' (or the directory holding
 results.jsonl; default offtopic-out) and writes the reports asked for.
+The HTML and XLSX reports show the curator's decisions and what was new
+in the run that wrote the results, as the collection's state beside the
+results (` + state.DefaultName + `) or named by --state holds them.
 
 Examples:
    offtopic report --format html out
@@ -38,6 +44,8 @@ Examples:
 				Usage: "write the one format to `FILE` (- for stdout)"},
 			&cli.StringFlag{Name: "out-dir", Aliases: []string{"d"}, Value: ".", Destination: &o.outDir,
 				Usage: "write each format under its usual name into `DIR`"},
+			&cli.StringFlag{Name: "state", Destination: &o.state,
+				Usage: "the collection's state `FILE` (default: " + state.DefaultName + " beside the results, when there is one)"},
 		},
 		Action: action(o.run),
 	}
@@ -68,7 +76,7 @@ func (o *reportOptions) destinations() ([]destination, error) {
 	return ds, nil
 }
 
-// run1 is report's action.
+// run is report's action.
 func (o *reportOptions) run(ctx context.Context, e env) error {
 	ds, err := o.destinations()
 	if err != nil {
@@ -84,6 +92,9 @@ func (o *reportOptions) run(ctx context.Context, e env) error {
 	defer stop()
 	first, err, ok := next()
 	if err != nil {
+		return err
+	}
+	if err := o.review(ctx, e.stderr, ds, rf); err != nil {
 		return err
 	}
 	out, err := openOutputs(ds, &rf.run, e.stdout)
@@ -106,6 +117,45 @@ func (o *reportOptions) run(ctx context.Context, e env) error {
 	}
 	for _, path := range out.Paths() {
 		fmt.Fprintf(e.stderr, "offtopic: wrote %s (%d TimeMaps)\n", path, n)
+	}
+	return nil
+}
+
+// review adds to the run of the results what the collection's state says
+// of it, for the HTML and XLSX reports: the state --state names, else the
+// one beside the results (none: nothing is added).
+func (o *reportOptions) review(ctx context.Context, w io.Writer, ds []destination, rf *resultsFile) error {
+	if !slices.ContainsFunc(ds, func(d destination) bool { return d.format == "html" || d.format == "xlsx" }) {
+		return nil
+	}
+	var db *state.State
+	var err error
+	if o.state != "" {
+		if _, err := os.Stat(o.state); err != nil {
+			return usagef("--state: %w", err)
+		}
+		db, err = state.Open(o.state)
+	} else {
+		db, err = state.Beside(rf.dir)
+	}
+	if err != nil || db == nil {
+		return err
+	}
+	defer db.Close()
+	rv, news, err := db.Review(ctx, rf.run.Started)
+	if err != nil {
+		return err
+	}
+	rf.run.Review = rv
+	switch {
+	case !news:
+		fmt.Fprintf(w, "offtopic: no run of %s wrote these results, or it has judged again since: the reports show its %d curator decisions, not what was new\n",
+			db.Path(), len(rv.Decisions))
+	case rv.Since.IsZero():
+		fmt.Fprintf(w, "offtopic: %d curator decisions from %s (the results are of its first run: nothing to call new)\n", len(rv.Decisions), db.Path())
+	default:
+		fmt.Fprintf(w, "offtopic: what was new since %s and %d curator decisions from %s\n",
+			rv.Since.Local().Format("2006-01-02 15:04"), len(rv.Decisions), db.Path())
 	}
 	return nil
 }

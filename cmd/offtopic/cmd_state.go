@@ -51,7 +51,7 @@ func (o *detectOptions) runWithState(ctx context.Context, e env, start time.Time
 	prog, warn := newProgress(e.stderr, o.runOpts.quiet), &warnings{w: e.stderr}
 	prog.begin("index", 0)
 	notes := similarity.NewPayloadNotes(st.opts, extract.Options{})
-	run, err := db.Begin(ctx, files, state.Options{Settings: settings, EachCollection: !o.oneCollection,
+	run, err := db.Begin(ctx, files, state.Options{Settings: settings, EachCollection: !o.oneCollection, Started: st.run.Started,
 		Index: timemap.IndexOptions{Canon: st.canon, TempDir: st.tempDir, OnError: warn.add, Workers: st.workers,
 			Note: notes.Note, WantsNote: notes.Wants, Progress: func(filesDone, captures int) {
 				prog.update(captures, fmt.Sprintf("captures, %d/%d files", filesDone, len(files)))
