@@ -196,7 +196,10 @@ func (r *detectRun) secondPass(ctx context.Context, emit func(*TimeMapResult) er
 	inputs := func(yield func(*Input, error) bool) {
 		for in, err := range r.spill.read(ctx, cfg.Workers, nil) {
 			if err == nil {
+				// Taken out of the join, so that the documents load reads
+				// into them go with the TimeMap once it is scored.
 				in.Targets = r.join.targets[n]
+				delete(r.join.targets, n)
 				n++
 			}
 			if !yield(in, err) {
