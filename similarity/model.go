@@ -3,6 +3,7 @@ package similarity
 import (
 	"cmp"
 	"hash/fnv"
+	"maps"
 	"math"
 	"slices"
 	"sort"
@@ -361,14 +362,23 @@ func bottomK(docs []SampleDoc) []SampleDoc {
 // Merge adds o's statistics to s.
 func (s *ModelStats) Merge(o *ModelStats) {
 	s.Docs += o.Docs
-	for t, n := range o.DF {
-		s.DF[t] += n
-	}
+	s.DF = mergeCounts(s.DF, o.DF)
 	s.Firsts += o.Firsts
-	for t, n := range o.Centroid {
-		s.Centroid[t] += n
-	}
+	s.Centroid = mergeCounts(s.Centroid, o.Centroid)
 	s.Sample = bottomK(append(s.Sample, o.Sample...))
+}
+
+// mergeCounts adds o's counts to m and returns m: a copy of o when m is
+// empty (the first part merged), which copies o's table whole rather than
+// adding its terms one by one into a table that grows with them.
+func mergeCounts[N int | int64](m, o map[string]N) map[string]N {
+	if len(m) == 0 && len(o) > 0 {
+		return maps.Clone(o)
+	}
+	for t, n := range o {
+		m[t] += n
+	}
+	return m
 }
 
 // Model turns the statistics into a model (without a search engine).
