@@ -70,6 +70,9 @@ type imode func(*builder) bool
 // builder follows the parser over one page.
 type builder struct {
 	z      *html.Tokenizer
+	text   []byte // the page
+	raw    []byte // rawData's scratch
+	notRaw bool   // the current token's element is not raw text (see readRawText)
 	r      *pageReader
 	oe     []bElem // stack of open elements
 	afe    []bElem // active formatting elements (and markers)
@@ -98,7 +101,7 @@ type builder struct {
 }
 
 func newBuilder(text []byte, r *pageReader) *builder {
-	return &builder{z: html.NewTokenizer(bytes.NewReader(text)), r: r, seed: maphash.MakeSeed(), im: initialIM,
+	return &builder{z: html.NewTokenizer(bytes.NewReader(text)), text: text, r: r, seed: maphash.MakeSeed(), im: initialIM,
 		head: bElem{id: none}, form: none, framesetOK: true, pendingParent: none}
 }
 
@@ -110,9 +113,17 @@ func (b *builder) run() bool {
 		b.tokFrom = b.pos
 		b.pos += int32(len(b.z.Raw()))
 		b.readToken(tt)
+		var raw atom.Atom // the element whose raw text comes next
+		if (tt == html.StartTagToken || tt == html.SelfClosingTagToken) && rawTextElement(b.tok.atom) {
+			raw = b.tok.atom
+		}
+		b.notRaw = false
 		b.parseCurrentToken()
 		if tt == html.ErrorToken {
 			break
+		}
+		if raw != 0 && !b.notRaw && !b.unsafe {
+			b.readRawText(raw.String())
 		}
 	}
 	if b.unsafe {

@@ -550,6 +550,7 @@ func parseForeignContent(b *builder) bool {
 		e.integration = htmlIntegration(ns, b.tok.name, b.tok.attrs)
 		b.addChild(e)
 		b.z.NextIsNotRawText()
+		b.notRaw = true
 		if b.tok.selfClosing {
 			b.pop()
 		}

@@ -110,6 +110,17 @@ func TestStreamReadsAsTheParser(t *testing.T) {
 		{"table sections", `<table><tbody class="menu"><tr><td>menu</td></tr></tbody><tbody><tr><td>` + strings.Repeat("content word ", 30) + `</td></tr></tbody></table>`, true},
 		{"cells", `<table><tr><td class="sidebar">side<td>` + strings.Repeat("content word ", 30) + `<tr><th class="footer">foot</table>`, true},
 		{"button and hr", `<p>a<button>b<button>c</button><hr>d`, true},
+		// Raw text read without the tokenizer (see readRawText): where its
+		// end tag is, and what it is made of.
+		{"raw text ends", "<script>a</scriptx>b</SCRIPT\t>c<style>x</styl></style/>y<noscript>n</NoScript >z<xmp></xmp>w", true},
+		{"raw text CR and NUL", "<style>p{}\r\n\r\x00q</style><script>\r</script><iframe>\x00</iframe>", true},
+		{"raw text empty", `<script></script><style></style><p>after`, true},
+		{"script escaped", `<script><!-- document.write("<script>x</script>"); --></script><p>after</p>`, true},
+		{"script comment after end", `<script>var a = "</scr" + "ipt>";</script><!-- c --><p>b`, true},
+		{"script self-closing", `<script/>var a;</script><p>x`, true},
+		{"script unterminated", `<p>a<script>var a = 1;`, true},
+		{"script end tag at the end", `<p>a<script>var a = 1;</script`, true},
+		{"svg style", `<svg><style>a{}</style><script>b</script></svg><style>c{}</style>d`, true},
 	} {
 		if got := sameReading(t, c.name, c.page); got != c.stream {
 			t.Errorf("%s: streamed %v, want %v", c.name, got, c.stream)

@@ -1,0 +1,105 @@
+package extract
+
+import (
+	"bytes"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// The text of a raw text element (a script, a style) is most of the bytes
+// of many pages, and the tokenizer reads it a byte at a time, checking each
+// for the end tag. The builder finds the end itself (bytes.IndexByte for
+// each '<') where the tokenizer would find it with certainty, hands the
+// text on as the tokenizer's text token, and goes on with a tokenizer from
+// the end tag.
+
+// rawTextElement reports whether the tokenizer reads what follows a start tag of
+// element a as raw text, unescaped, to the element's end tag (textarea and
+// title are escaped text; plaintext has no end).
+func rawTextElement(a atom.Atom) bool {
+	switch a {
+	case atom.Script, atom.Style, atom.Noscript, atom.Iframe, atom.Noframes, atom.Noembed, atom.Xmp:
+		return true
+	}
+	return false
+}
+
+// rawTextEnd returns where the raw text of element name (lower case) that
+// starts at from in text ends: at its end tag ("</name" in any case, then
+// white space, '/' or '>'), as the tokenizer finds it. It is -1 where the
+// tokenizer is not followed: no end tag, or in a script a "<!--" before it
+// (the script data's escaped states, in which "</script>" may not end it).
+func rawTextEnd(text []byte, from int, name string) int {
+	for i := from; ; i++ {
+		k := bytes.IndexByte(text[i:], '<')
+		if k < 0 {
+			return -1
+		}
+		i += k
+		rest := text[i+1:]
+		if len(rest) > 0 && rest[0] == '!' && name == "script" && bytes.HasPrefix(rest, []byte("!--")) {
+			return -1
+		}
+		if len(rest) < len(name)+2 || rest[0] != '/' || !equalFoldASCII(rest[1:1+len(name)], name) {
+			continue
+		}
+		switch rest[1+len(name)] {
+		case ' ', '\n', '\r', '\t', '\f', '/', '>':
+			return i
+		}
+	}
+}
+
+// equalFoldASCII reports whether s is lower (lower-case letters) in any
+// case, as the tokenizer compares an end tag's name: each byte the letter
+// or its upper case.
+func equalFoldASCII(s []byte, lower string) bool {
+	for i := range len(s) {
+		if s[i]|0x20 != lower[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// readRawText reads the raw text of the element whose start tag was the
+// last token, when rawTextEnd finds its end, into the builder as the
+// tokenizer's text token, and goes on with a new tokenizer from its end tag.
+func (b *builder) readRawText(name string) {
+	from := int(b.pos)
+	end := rawTextEnd(b.text, from, name)
+	if end < 0 {
+		return
+	}
+	if end > from {
+		b.tokFrom, b.pos = b.pos, int32(end)
+		b.tok = btoken{typ: html.TextToken, data: b.rawData(b.text[from:end]), attrs: b.attrs[:0]}
+		b.parseCurrentToken()
+	}
+	b.z = html.NewTokenizer(bytes.NewReader(b.text[end:]))
+}
+
+// rawData is what Tokenizer.Text gives of raw text s: carriage returns
+// (alone or before a line feed) made line feeds, NUL made U+FFFD.
+func (b *builder) rawData(s []byte) []byte {
+	if bytes.IndexByte(s, '\r') < 0 && bytes.IndexByte(s, 0) < 0 {
+		return s
+	}
+	out := b.raw[:0]
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '\r':
+			if i+1 < len(s) && s[i+1] == '\n' {
+				continue
+			}
+			out = append(out, '\n')
+		case 0:
+			out = append(out, "\ufffd"...)
+		default:
+			out = append(out, c)
+		}
+	}
+	b.raw = out
+	return out
+}
