@@ -71,7 +71,6 @@ type imode func(*builder) bool
 type builder struct {
 	z      *html.Tokenizer
 	text   []byte // the page
-	raw    []byte // rawData's scratch
 	notRaw bool   // the current token's element is not raw text (see readRawText)
 	r      *pageReader
 	oe     []bElem // stack of open elements
@@ -92,7 +91,10 @@ type builder struct {
 
 	pos           int32  // where the current token ends in the page
 	tokFrom       int32  // where it starts
-	pending       []byte // text not handed to the reader yet
+	pending       []byte // text not handed to the reader yet: pendBuf, or the page's bytes
+	pendBuf       []byte
+	pendingOwned  bool // pending is pendBuf
+	textStable    bool // the current token's text stays as it is (it is not the tokenizer's)
 	pendingParent int32
 	pendingFrom   int32 // where it is in the page when it is one token, else -1
 	pendingTo     int32
@@ -646,7 +648,11 @@ func (b *builder) addText(s []byte) {
 	}
 	parent := b.topID()
 	if b.hasPending && b.pendingParent == parent {
-		b.pending = append(b.pending, s...)
+		if !b.pendingOwned {
+			b.pendBuf = append(b.pendBuf[:0], b.pending...)
+		}
+		b.pendBuf = append(b.pendBuf, s...)
+		b.pending, b.pendingOwned = b.pendBuf, true
 		b.pendingFrom = -1
 		return
 	}
@@ -655,7 +661,12 @@ func (b *builder) addText(s []byte) {
 	}
 	b.flushText()
 	b.setHasChild(parent)
-	b.pending = append(b.pending[:0], s...)
+	if b.textStable {
+		b.pending, b.pendingOwned = s, false
+	} else {
+		b.pendBuf = append(b.pendBuf[:0], s...)
+		b.pending, b.pendingOwned = b.pendBuf, true
+	}
 	b.pendingParent, b.hasPending = parent, true
 	b.pendingFrom, b.pendingTo = -1, 0
 }

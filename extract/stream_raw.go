@@ -65,7 +65,8 @@ func equalFoldASCII(s []byte, lower string) bool {
 
 // readRawText reads the raw text of the element whose start tag was the
 // last token, when rawTextEnd finds its end, into the builder as the
-// tokenizer's text token, and goes on with a new tokenizer from its end tag.
+// tokenizer's text token (the page's bytes: the builder need not copy
+// them), and goes on with a new tokenizer from its end tag.
 func (b *builder) readRawText(name string) {
 	from := int(b.pos)
 	end := rawTextEnd(b.text, from, name)
@@ -74,19 +75,22 @@ func (b *builder) readRawText(name string) {
 	}
 	if end > from {
 		b.tokFrom, b.pos = b.pos, int32(end)
-		b.tok = btoken{typ: html.TextToken, data: b.rawData(b.text[from:end]), attrs: b.attrs[:0]}
+		b.tok = btoken{typ: html.TextToken, data: rawData(b.text[from:end]), attrs: b.attrs[:0]}
+		b.textStable = true
 		b.parseCurrentToken()
+		b.textStable = false
 	}
 	b.z = html.NewTokenizer(bytes.NewReader(b.text[end:]))
 }
 
 // rawData is what Tokenizer.Text gives of raw text s: carriage returns
-// (alone or before a line feed) made line feeds, NUL made U+FFFD.
-func (b *builder) rawData(s []byte) []byte {
+// (alone or before a line feed) made line feeds, NUL made U+FFFD; s itself
+// when it has neither, else a new slice.
+func rawData(s []byte) []byte {
 	if bytes.IndexByte(s, '\r') < 0 && bytes.IndexByte(s, 0) < 0 {
 		return s
 	}
-	out := b.raw[:0]
+	out := make([]byte, 0, len(s)+8)
 	for i := 0; i < len(s); i++ {
 		switch c := s[i]; c {
 		case '\r':
@@ -100,6 +104,5 @@ func (b *builder) rawData(s []byte) []byte {
 			out = append(out, c)
 		}
 	}
-	b.raw = out
 	return out
 }
