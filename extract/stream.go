@@ -69,9 +69,9 @@ type imode func(*builder) bool
 
 // builder follows the parser over one page.
 type builder struct {
-	z      *html.Tokenizer
-	text   []byte // the page
-	notRaw bool   // the current token's element is not raw text (see readRawText)
+	z      *html.Tokenizer // while it reads (see next)
+	text   []byte          // the page
+	notRaw bool            // the current token's element is not raw text (see readRawText)
 	r      *pageReader
 	oe     []bElem // stack of open elements
 	afe    []bElem // active formatting elements (and markers)
@@ -103,20 +103,16 @@ type builder struct {
 }
 
 func newBuilder(text []byte, r *pageReader) *builder {
-	return &builder{z: html.NewTokenizer(bytes.NewReader(text)), text: text, r: r, seed: maphash.MakeSeed(), im: initialIM,
+	return &builder{text: text, r: r, seed: maphash.MakeSeed(), im: initialIM,
 		head: bElem{id: none}, form: none, framesetOK: true, pendingParent: none}
 }
 
 // run reads the page to its end; false when it needs the tree.
 func (b *builder) run() bool {
 	for !b.unsafe {
-		b.z.AllowCDATA(len(b.oe) > 0 && b.oe[len(b.oe)-1].ns != "")
-		tt := b.z.Next()
-		b.tokFrom = b.pos
-		b.pos += int32(len(b.z.Raw()))
-		b.readToken(tt)
+		tt := b.next()
 		var raw atom.Atom // the element whose raw text comes next
-		if (tt == html.StartTagToken || tt == html.SelfClosingTagToken) && rawTextElement(b.tok.atom) {
+		if (tt == html.StartTagToken || tt == html.SelfClosingTagToken) && readsRaw(b.tok.atom) {
 			raw = b.tok.atom
 		}
 		b.notRaw = false
@@ -124,8 +120,18 @@ func (b *builder) run() bool {
 		if tt == html.ErrorToken {
 			break
 		}
-		if raw != 0 && !b.notRaw && !b.unsafe {
-			b.readRawText(raw.String())
+		switch {
+		case raw == 0 || b.notRaw:
+			b.z = nil // the tokenizer, if it read, is back in its data state
+		case b.unsafe:
+		case rawTextElement(raw) && b.readRawText(raw.String()):
+			b.z = nil
+		case b.z == nil:
+			// The tokenizer reads the raw text: it reads the start tag again.
+			b.z = html.NewTokenizer(bytes.NewReader(b.text[b.tokFrom:]))
+			if b.z.Next() != tt || len(b.z.Raw()) != int(b.pos-b.tokFrom) {
+				b.unsafe = true
+			}
 		}
 	}
 	if b.unsafe {

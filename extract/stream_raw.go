@@ -63,15 +63,15 @@ func equalFoldASCII(s []byte, lower string) bool {
 	return true
 }
 
-// readRawText reads the raw text of the element whose start tag was the
+// readRawText reads the raw text of element name whose start tag was the
 // last token, when rawTextEnd finds its end, into the builder as the
 // tokenizer's text token (the page's bytes: the builder need not copy
-// them), and goes on with a new tokenizer from its end tag.
-func (b *builder) readRawText(name string) {
+// them), and reports whether it did: the end tag is read next.
+func (b *builder) readRawText(name string) bool {
 	from := int(b.pos)
 	end := rawTextEnd(b.text, from, name)
 	if end < 0 {
-		return
+		return false
 	}
 	if end > from {
 		b.tokFrom, b.pos = b.pos, int32(end)
@@ -80,7 +80,7 @@ func (b *builder) readRawText(name string) {
 		b.parseCurrentToken()
 		b.textStable = false
 	}
-	b.z = html.NewTokenizer(bytes.NewReader(b.text[end:]))
+	return true
 }
 
 // rawData is what Tokenizer.Text gives of raw text s: carriage returns
