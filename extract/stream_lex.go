@@ -10,8 +10,8 @@ import (
 // The builder reads the page's text and tags itself, where it is sure to
 // read them as x/net/html's tokenizer would (a byte search to the next
 // '<', a tag's end found as the tokenizer finds it), and leaves the rest to
-// the tokenizer: comments, doctypes, markup declarations, "</" not followed
-// by a letter, tags the builder cannot read (see readTag), a tag the page
+// the tokenizer: doctypes, markup declarations other than comments, "</"
+// not followed by a letter, tags the builder cannot read (see readTag), a tag the page
 // ends inside, and the text of elements it does not read itself (textarea,
 // title, plaintext; see readRawText). The tokenizer reads a byte at a time
 // through a buffered reader; the page's bytes are already in memory.
@@ -51,6 +51,15 @@ func (b *builder) lex() (html.TokenType, bool) {
 		return html.TextToken, true
 	}
 	// s[i] is '<' followed by a letter, '/', '!' or '?'.
+	if s[i+1] == '!' {
+		end := commentEnd(s, i)
+		if end < 0 {
+			return 0, false
+		}
+		*t = btoken{typ: html.CommentToken, attrs: b.attrs[:0]}
+		b.pos = int32(end)
+		return html.CommentToken, true
+	}
 	tt, nameAt := html.StartTagToken, i+1
 	if s[i+1] == '/' {
 		if i+2 >= len(s) || !isASCIILetter(s[i+2]) {
@@ -73,12 +82,17 @@ func (b *builder) lex() (html.TokenType, bool) {
 	*t = btoken{typ: tt, attrs: b.attrs[:0]}
 	if !b.readTag(s[i:end], tt == html.EndTagToken) {
 		// The tokenizer reads this one: made here, it reads the same tag.
-		b.z = html.NewTokenizer(bytes.NewReader(s[i:]))
+		b.z = html.NewTokenizer(bytes.NewReader(s[i:end]))
 		if b.z.Next() != tt || len(b.z.Raw()) != end-i {
 			b.unsafe = true
 		}
 		*t = btoken{typ: tt, attrs: b.attrs[:0]}
 		b.readTagSlow()
+		if tt != html.EndTagToken && readsRaw(t.atom) {
+			// It goes on to read the element's text, past the tag.
+			b.z = html.NewTokenizer(bytes.NewReader(s[i:]))
+			b.z.Next()
+		}
 	}
 	b.attrs = t.attrs
 	if tt == html.SelfClosingTagToken {
@@ -106,6 +120,44 @@ func textEnd(s []byte, i int) int {
 		}
 		i++
 	}
+}
+
+// commentEnd returns where the comment that starts at s[i] ends, as the
+// tokenizer's readComment finds it (after "-->", "--!>", or the '>' of
+// "<!-->" and "<!--->"); -1 when s[i:] does not start with "<!--" (a
+// doctype, a markup declaration, a bogus comment) or the page ends inside
+// the comment.
+func commentEnd(s []byte, i int) int {
+	if !bytes.HasPrefix(s[i:], []byte("<!--")) {
+		return -1
+	}
+	dashes, beginning := 0, true
+	for i += 4; i < len(s); i++ {
+		switch s[i] {
+		case '-':
+			dashes++
+			continue
+		case '>':
+			if dashes >= 2 || beginning {
+				return i + 1
+			}
+		case '!':
+			if dashes >= 2 {
+				if i++; i >= len(s) {
+					return -1
+				}
+				switch s[i] {
+				case '>':
+					return i + 1
+				case '-':
+					dashes, beginning = 1, false
+					continue
+				}
+			}
+		}
+		dashes, beginning = 0, false
+	}
+	return -1
 }
 
 func isASCIILetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }

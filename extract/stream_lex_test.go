@@ -71,6 +71,11 @@ func TestLexAsTheTokenizer(t *testing.T) {
 		"<svg><style>a</style></svg>",
 		"<p a=1 b=\"2\" c='3' d e/>\x00<p\x00>x</p\x00>",
 		"<p a=\"&amp;\" b=&lt;>x",
+		"<!-->a<!--->b<!---->c<!-- x -- y --!>d<!-- --!-->e<!-- --!x> -->f<!-- ->g-->h<!--->->i<!--",
+		"<!-- a --!",
+		"<!-- a -",
+		"<!-",
+		"<!--x--!!>y-->z",
 	}
 	for _, p := range pages {
 		checkLex(t, p, []byte(p))
