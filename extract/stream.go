@@ -70,6 +70,7 @@ type imode func(*builder) bool
 // builder follows the parser over one page.
 type builder struct {
 	z      *html.Tokenizer // while it reads (see next)
+	tags   *tagTokenizer   // reads the tags readTag refuses
 	text   []byte          // the page
 	notRaw bool            // the current token's element is not raw text (see readRawText)
 	r      *pageReader
@@ -157,7 +158,7 @@ func (b *builder) readToken(tt html.TokenType) {
 	case html.StartTagToken, html.SelfClosingTagToken, html.EndTagToken:
 		if !b.readTag(b.z.Raw(), tt == html.EndTagToken) {
 			t.attrs, t.key, t.fontBreak, t.atom = t.attrs[:0], 0, false, 0
-			b.readTagSlow()
+			b.readTagSlow(b.z)
 		}
 		b.attrs = t.attrs
 		if tt == html.SelfClosingTagToken {
@@ -168,13 +169,13 @@ func (b *builder) readToken(tt html.TokenType) {
 
 // readTagSlow reads the current tag with the tokenizer's TagName and
 // TagAttr, which copy every name and value.
-func (b *builder) readTagSlow() {
+func (b *builder) readTagSlow(z *html.Tokenizer) {
 	t := &b.tok
-	name, more := b.z.TagName()
+	name, more := z.TagName()
 	t.setName(name)
 	for more {
 		var k, v []byte
-		k, v, more = b.z.TagAttr()
+		k, v, more = z.TagAttr()
 		b.addAttr(k, v)
 	}
 }

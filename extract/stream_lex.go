@@ -81,13 +81,17 @@ func (b *builder) lex() (html.TokenType, bool) {
 	}
 	*t = btoken{typ: tt, attrs: b.attrs[:0]}
 	if !b.readTag(s[i:end], tt == html.EndTagToken) {
-		// The tokenizer reads this one: made here, it reads the same tag.
-		b.z = html.NewTokenizer(bytes.NewReader(s[i:end]))
-		if b.z.Next() != tt || len(b.z.Raw()) != end-i {
-			b.unsafe = true
+		// A tokenizer reads this one: given the tag, it reads the same.
+		if b.tags == nil {
+			b.tags = newTagTokenizer()
+		}
+		z, ok := b.tags.read(s[i:end], tt)
+		if !ok {
+			b.unsafe, b.tags = true, nil
+			return tt, true
 		}
 		*t = btoken{typ: tt, attrs: b.attrs[:0]}
-		b.readTagSlow()
+		b.readTagSlow(z)
 		if tt != html.EndTagToken && readsRaw(t.atom) {
 			// It goes on to read the element's text, past the tag.
 			b.z = html.NewTokenizer(bytes.NewReader(s[i:]))
@@ -100,6 +104,44 @@ func (b *builder) lex() (html.TokenType, bool) {
 	}
 	b.pos = int32(end)
 	return tt, true
+}
+
+// tagTokenizer is a tokenizer that reads one tag at a time, given it:
+// one tokenizer (and its buffer) a page for the tags readTag refuses.
+type tagTokenizer struct {
+	z    *html.Tokenizer
+	feed tagFeed
+}
+
+// tagFeed is what tagTokenizer's tokenizer reads: the tag it is given. It
+// never ends (an end would stop the tokenizer for good): a tokenizer that
+// reads past the tag reads nothing, and stops with an error after some
+// tries.
+type tagFeed struct{ b []byte }
+
+func (f *tagFeed) Read(p []byte) (int, error) {
+	n := copy(p, f.b)
+	f.b = f.b[n:]
+	return n, nil
+}
+
+func newTagTokenizer() *tagTokenizer {
+	t := &tagTokenizer{}
+	t.z = html.NewTokenizer(&t.feed)
+	return t
+}
+
+// read has the tokenizer read tag, a tag of type tt, and returns it
+// positioned on the tag; false when it read something else (the
+// tokenizer is then of no more use).
+func (t *tagTokenizer) read(tag []byte, tt html.TokenType) (*html.Tokenizer, bool) {
+	t.feed.b = tag
+	got := t.z.Next()
+	if got != tt || len(t.z.Raw()) != len(tag) || len(t.feed.b) > 0 {
+		return nil, false
+	}
+	t.z.NextIsNotRawText() // it reads tags only: never an element's raw text
+	return t.z, true
 }
 
 // textEnd returns where the text that starts at s[i] ends: at the first

@@ -76,6 +76,9 @@ func TestLexAsTheTokenizer(t *testing.T) {
 		"<!-- a -",
 		"<!-",
 		"<!--x--!!>y-->z",
+		// Tags readTag refuses, one after the other (see tagTokenizer).
+		"<a href=\"?a=1&amp;b=2\">x</a><a href='&lt;' class=\"&#x41;\">y</a><script src=\"a?b&amp;c\">var s = '<b>';</script>" +
+			"<title lang=\"&amp;\">t &amp; u</title><img src=\"&quot;\"/><A HREF=\"x&amp;y\" >z</A><b class=\"\r\">w</b><p\x00 a=b>",
 	}
 	for _, p := range pages {
 		checkLex(t, p, []byte(p))
