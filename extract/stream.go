@@ -125,7 +125,7 @@ func (b *builder) run() bool {
 		case raw == 0 || b.notRaw:
 			b.z = nil // the tokenizer, if it read, is back in its data state
 		case b.unsafe:
-		case rawTextElement(raw) && b.readRawText(raw.String()):
+		case raw != atom.Plaintext && b.readRawText(raw):
 			b.z = nil
 		case b.z == nil:
 			// The tokenizer reads the raw text: it reads the start tag again.

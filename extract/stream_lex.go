@@ -9,12 +9,13 @@ import (
 
 // The builder reads the page's text and tags itself, where it is sure to
 // read them as x/net/html's tokenizer would (a byte search to the next
-// '<', a tag's end found as the tokenizer finds it), and leaves the rest to
-// the tokenizer: doctypes, markup declarations other than comments, "</"
-// not followed by a letter, tags the builder cannot read (see readTag), a tag the page
-// ends inside, and the text of elements it does not read itself (textarea,
-// title, plaintext; see readRawText). The tokenizer reads a byte at a time
-// through a buffered reader; the page's bytes are already in memory.
+// '<', a tag's end found as the tokenizer finds it), and leaves the rest
+// to the tokenizer: markup declarations other than comments and doctypes,
+// "</" not followed by a letter, tags the builder cannot read (see
+// readTag), a tag the page ends inside, and the text of elements it does
+// not read itself (plaintext, and what readRawText does not read). The
+// tokenizer reads a byte at a time through a buffered reader; the page's
+// bytes are already in memory.
 //
 // b.z is the tokenizer while it reads: made at the builder's position
 // when needed, and dropped once it is back in its data state (after any
@@ -52,13 +53,20 @@ func (b *builder) lex() (html.TokenType, bool) {
 	}
 	// s[i] is '<' followed by a letter, '/', '!' or '?'.
 	if s[i+1] == '!' {
-		end := commentEnd(s, i)
-		if end < 0 {
-			return 0, false
+		if end := commentEnd(s, i); end > 0 {
+			*t = btoken{typ: html.CommentToken, attrs: b.attrs[:0]}
+			b.pos = int32(end)
+			return html.CommentToken, true
 		}
-		*t = btoken{typ: html.CommentToken, attrs: b.attrs[:0]}
-		b.pos = int32(end)
-		return html.CommentToken, true
+		if end := doctypeEnd(s, i); end > 0 {
+			*t = btoken{typ: html.DoctypeToken, attrs: b.attrs[:0]}
+			if b.doctype == nil {
+				b.doctype = append([]byte(nil), s[i:end]...)
+			}
+			b.pos = int32(end)
+			return html.DoctypeToken, true
+		}
+		return 0, false
 	}
 	tt, nameAt := html.StartTagToken, i+1
 	if s[i+1] == '/' {
@@ -200,6 +208,22 @@ func commentEnd(s []byte, i int) int {
 		dashes, beginning = 0, false
 	}
 	return -1
+}
+
+// doctypeEnd returns where the doctype that starts at s[i] ends, as the
+// tokenizer's readDoctype finds it (after the first '>' past "<!DOCTYPE",
+// in any case); -1 when s[i:] does not start with "<!DOCTYPE" or the page
+// ends inside it.
+func doctypeEnd(s []byte, i int) int {
+	const open = "<!doctype"
+	if len(s)-i < len(open) || !equalFoldASCII(s[i+2:i+len(open)], open[2:]) {
+		return -1
+	}
+	j := bytes.IndexByte(s[i+len(open):], '>')
+	if j < 0 {
+		return -1
+	}
+	return i + len(open) + j + 1
 }
 
 func isASCIILetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }

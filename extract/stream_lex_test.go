@@ -75,6 +75,7 @@ func TestLexAsTheTokenizer(t *testing.T) {
 		"<!-- a --!",
 		"<!-- a -",
 		"<!-",
+		"<!DOCTYPE html><!doctype><!DocTypeX y>a<!DOCTYP>b<!doctype",
 		"<!--x--!!>y-->z",
 		// Tags readTag refuses, one after the other (see tagTokenizer).
 		"<a href=\"?a=1&amp;b=2\">x</a><a href='&lt;' class=\"&#x41;\">y</a><script src=\"a?b&amp;c\">var s = '<b>';</script>" +

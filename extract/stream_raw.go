@@ -63,19 +63,25 @@ func equalFoldASCII(s []byte, lower string) bool {
 	return true
 }
 
-// readRawText reads the raw text of element name whose start tag was the
+// readRawText reads the raw text of element a whose start tag was the
 // last token, when rawTextEnd finds its end, into the builder as the
 // tokenizer's text token (the page's bytes: the builder need not copy
 // them), and reports whether it did: the end tag is read next.
-func (b *builder) readRawText(name string) bool {
+// The text of a title or a textarea (escaped text) has its character
+// references unescaped, as Tokenizer.Text does.
+func (b *builder) readRawText(a atom.Atom) bool {
 	from := int(b.pos)
-	end := rawTextEnd(b.text, from, name)
+	end := rawTextEnd(b.text, from, a.String())
 	if end < 0 {
 		return false
 	}
 	if end > from {
 		b.tokFrom, b.pos = b.pos, int32(end)
-		b.tok = btoken{typ: html.TextToken, data: rawData(b.text[from:end]), attrs: b.attrs[:0]}
+		data := rawData(b.text[from:end])
+		if (a == atom.Title || a == atom.Textarea) && bytes.IndexByte(data, '&') >= 0 {
+			data = []byte(html.UnescapeString(string(data)))
+		}
+		b.tok = btoken{typ: html.TextToken, data: data, attrs: b.attrs[:0]}
 		b.textStable = true
 		b.parseCurrentToken()
 		b.textStable = false

@@ -120,6 +120,8 @@ func TestStreamReadsAsTheParser(t *testing.T) {
 		{"script self-closing", `<script/>var a;</script><p>x`, true},
 		{"script unterminated", `<p>a<script>var a = 1;`, true},
 		{"script end tag at the end", `<p>a<script>var a = 1;</script`, true},
+		{"escaped text", "<title>a &amp; b\r\n\x00</title><textarea>\nx &lt; y</textarea><title></title><textarea></TEXTAREA>z", true},
+		{"doctypes", "<!doctype html><!DocType x><!DOCTYPE><p>a<!DOCTYPE b>c", true},
 		{"svg style", `<svg><style>a{}</style><script>b</script></svg><style>c{}</style>d`, true},
 	} {
 		if got := sameReading(t, c.name, c.page); got != c.stream {
