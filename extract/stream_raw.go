@@ -27,9 +27,9 @@ func rawTextElement(a atom.Atom) bool {
 
 // rawTextEnd returns where the raw text of element name (lower case) that
 // starts at from in text ends: at its end tag ("</name" in any case, then
-// white space, '/' or '>'), as the tokenizer finds it. It is -1 where the
-// tokenizer is not followed: no end tag, or in a script a "<!--" before it
-// (the script data's escaped states, in which "</script>" may not end it).
+// white space, '/' or '>'), as the tokenizer finds it, through a script's
+// escaped states where it holds a "<!--" (see scriptEnd); -1 when the page
+// ends first.
 func rawTextEnd(text []byte, from int, name string) int {
 	for i := from; ; i++ {
 		k := bytes.IndexByte(text[i:], '<')
@@ -39,7 +39,7 @@ func rawTextEnd(text []byte, from int, name string) int {
 		i += k
 		rest := text[i+1:]
 		if len(rest) > 0 && rest[0] == '!' && name == "script" && bytes.HasPrefix(rest, []byte("!--")) {
-			return -1
+			return scriptEnd(text, from) // the script data's escaped states
 		}
 		if len(rest) < len(name)+2 || rest[0] != '/' || !equalFoldASCII(rest[1:1+len(name)], name) {
 			continue

@@ -115,6 +115,10 @@ func TestStreamReadsAsTheParser(t *testing.T) {
 		{"raw text ends", "<script>a</scriptx>b</SCRIPT\t>c<style>x</styl></style/>y<noscript>n</NoScript >z<xmp></xmp>w", true},
 		{"raw text CR and NUL", "<style>p{}\r\n\r\x00q</style><script>\r</script><iframe>\x00</iframe>", true},
 		{"raw text empty", `<script></script><style></style><p>after`, true},
+		{"script escapes", "<script><!-- a <script> b </script> c --> d</script>e<script><!-- <scripts></script>f" +
+			"<script><!--<SCRIPT/>x</script ></script>g<script><!-- -- - -> </scrip </script>h<script><!-- <script>--></script>i" +
+			"<script><!--<script>x<!--y--></script>z</script>j<script>a<!- -></script>k<script><!--<scriptx></script>l" +
+			"<script><!-- --> <script> </script>m</script>n<script><!-- <1 <script> </script>o</script>p", true},
 		{"script escaped", `<script><!-- document.write("<script>x</script>"); --></script><p>after</p>`, true},
 		{"script comment after end", `<script>var a = "</scr" + "ipt>";</script><!-- c --><p>b`, true},
 		{"script self-closing", `<script/>var a;</script><p>x`, true},
