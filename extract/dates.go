@@ -531,11 +531,12 @@ func scanTree(doc *html.Node, s *pageScan) {
 func copyrightYear(text string) int {
 	latest := 0
 	for i := 0; i < len(text); {
-		k := strings.IndexAny(text[i:], "©(cC")
-		if k < 0 {
+		for i < len(text) && !copyrightStart[text[i]] {
+			i++
+		}
+		if i == len(text) {
 			break
 		}
-		i += k
 		n := copyrightSign(text[i:])
 		if n == 0 {
 			i++
@@ -573,6 +574,11 @@ func copyrightYear(text string) int {
 	}
 	return latest
 }
+
+// copyrightStart are the bytes a copyright sign or word begins with: "©"
+// (C2 A9), "(c)", "Copyright". A byte table, not strings.IndexAny, whose
+// set holding "©" makes it decode every rune and search the set for it.
+var copyrightStart = [256]bool{0xC2: true, '(': true, 'c': true, 'C': true}
 
 // copyrightSign returns the length of the copyright sign or word s begins
 // with ("©", "(c)", "(C)", "Copyright" in any case), 0 when it begins with

@@ -240,7 +240,8 @@ var (
 // contentinfo landmarks), a chrome ARIA role, or an id/class that clearly
 // names navigation, a menu, a footer, a sidebar, breadcrumbs or a cookie
 // banner. html, body, main and article are never chrome.
-func chrome(t *tag, sectioned bool) bool {
+// names, when not nil, remembers the answers for id and class values.
+func chrome(t *tag, sectioned bool, names *chromeNames) bool {
 	switch t.atom {
 	case atom.Html, atom.Body, atom.Main, atom.Article:
 		return false
@@ -259,12 +260,35 @@ func chrome(t *tag, sectioned bool) bool {
 				return true
 			}
 		case "id", "class":
-			if chromeName(a.Val) {
+			if names.is(a.Val) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// chromeNames remembers chromeName's answers for the id and class values
+// of one page, whose elements repeat them (some thousands at most).
+type chromeNames map[string]bool
+
+// is is chromeName(v), remembered.
+func (m *chromeNames) is(v string) bool {
+	if m == nil {
+		return chromeName(v)
+	}
+	c, ok := (*m)[v]
+	if ok {
+		return c
+	}
+	c = chromeName(v)
+	if *m == nil {
+		*m = chromeNames{}
+	}
+	if len(*m) < 4096 {
+		(*m)[v] = c
+	}
+	return c
 }
 
 // chromeName reports whether an id or class attribute value names chrome.

@@ -300,12 +300,18 @@ func (t *tokenized) evidence() *evidence {
 	for _, n := range t.scripts {
 		ev.letters += n
 	}
-	toks := t.toks
-	if len(toks) > detectTokens {
-		toks = toks[:detectTokens]
+	// A page of at most detectTokens tokens is read once: its windows
+	// count the stop words too.
+	n := len(t.toks)
+	if n <= detectTokens {
+		ev.toks = n
+		for from := 0; from < n; from += shareWindow {
+			ev.window(t.toks[from:min(n, from+shareWindow)], &ev.stops)
+		}
+		return ev
 	}
-	ev.toks = len(toks)
-	for _, tok := range toks {
+	ev.toks = detectTokens
+	for _, tok := range t.toks[:detectTokens] {
 		for set := stopIndex[tok]; set != 0; set &= set - 1 {
 			ev.stops[bits.TrailingZeros64(set)]++
 		}
@@ -313,17 +319,10 @@ func (t *tokenized) evidence() *evidence {
 	// A long page's languages can come one after the other (a blog's posts
 	// in English, then in Arabic): its shares read stretches from end to
 	// end.
-	n := len(t.toks)
-	if n <= detectTokens {
-		for from := 0; from < n; from += shareWindow {
-			ev.window(t.toks[from:min(n, from+shareWindow)])
-		}
-		return ev
-	}
 	stretches := detectTokens / shareWindow
 	for k := range stretches {
 		from := k * n / stretches
-		ev.window(t.toks[from : from+shareWindow])
+		ev.window(t.toks[from:from+shareWindow], nil)
 	}
 	return ev
 }
@@ -427,8 +426,9 @@ func (ev *evidence) shares(lang string) []LangShare {
 // window gives the words of one stretch of text (toks) each the language
 // whose stop words lead in the stretch among those of the word's script,
 // counting them in ev.wordsOf (ev.unnamed where no stop word of the script
-// is in the stretch), and counts the words of each script in ev.words.
-func (ev *evidence) window(toks []string) {
+// is in the stretch), and counts the words of each script in ev.words;
+// stops, when not nil, adds up the stretch's stop words of each language.
+func (ev *evidence) window(toks []string, stops *[64]int) {
 	var hits [64]int
 	var per [numScripts]int
 	for _, tok := range toks {
@@ -453,6 +453,11 @@ func (ev *evidence) window(toks []string) {
 			ev.unnamed[s] += n
 		} else {
 			ev.wordsOf[best] += n
+		}
+	}
+	if stops != nil {
+		for i, h := range hits {
+			stops[i] += h
 		}
 	}
 }

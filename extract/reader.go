@@ -140,6 +140,7 @@ type pageReader struct {
 	hasLang, hasXMLLang bool
 	replay              replayScan
 	media               [maxMedia]mediaElem
+	chromeNames         chromeNames
 }
 
 // mediaElem is an image, video or the like that replay records.
@@ -175,7 +176,7 @@ func (r *pageReader) start(t *tag) {
 	if e.inspect {
 		r.inspectElement(t, &e, idx)
 	}
-	if !e.skip && chrome(t, e.sectioned) {
+	if !e.skip && chrome(t, e.sectioned, &r.chromeNames) {
 		e.region = int32(len(r.regions))
 		r.regions = append(r.regions, chromeRegion{parent: r.region, start: idx, open: true})
 		r.region = e.region
@@ -312,7 +313,7 @@ func (r *pageReader) fosterChild(level int, t *tag) {
 	for i := 1; i <= level; i++ {
 		sectioned = sectioned || sectioning(r.stack[i].atom)
 	}
-	if chrome(t, sectioned) {
+	if chrome(t, sectioned, &r.chromeNames) {
 		// An empty chrome element is the chrome's.
 		r.regions = append(r.regions, chromeRegion{parent: region, start: int32(level + 1)})
 		region = int32(len(r.regions) - 1)

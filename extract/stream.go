@@ -69,7 +69,10 @@ type imode func(*builder) bool
 
 // builder follows the parser over one page.
 type builder struct {
-	z      *html.Tokenizer
+	z      *html.Tokenizer // while it reads (see next)
+	tags   *tagTokenizer   // reads the tags readTag refuses
+	text   []byte          // the page
+	notRaw bool            // the current token's element is not raw text (see readRawText)
 	r      *pageReader
 	oe     []bElem // stack of open elements
 	afe    []bElem // active formatting elements (and markers)
@@ -89,7 +92,10 @@ type builder struct {
 
 	pos           int32  // where the current token ends in the page
 	tokFrom       int32  // where it starts
-	pending       []byte // text not handed to the reader yet
+	pending       []byte // text not handed to the reader yet: pendBuf, or the page's bytes
+	pendBuf       []byte
+	pendingOwned  bool // pending is pendBuf
+	textStable    bool // the current token's text stays as it is (it is not the tokenizer's)
 	pendingParent int32
 	pendingFrom   int32 // where it is in the page when it is one token, else -1
 	pendingTo     int32
@@ -98,21 +104,35 @@ type builder struct {
 }
 
 func newBuilder(text []byte, r *pageReader) *builder {
-	return &builder{z: html.NewTokenizer(bytes.NewReader(text)), r: r, seed: maphash.MakeSeed(), im: initialIM,
+	return &builder{text: text, r: r, seed: maphash.MakeSeed(), im: initialIM,
 		head: bElem{id: none}, form: none, framesetOK: true, pendingParent: none}
 }
 
 // run reads the page to its end; false when it needs the tree.
 func (b *builder) run() bool {
 	for !b.unsafe {
-		b.z.AllowCDATA(len(b.oe) > 0 && b.oe[len(b.oe)-1].ns != "")
-		tt := b.z.Next()
-		b.tokFrom = b.pos
-		b.pos += int32(len(b.z.Raw()))
-		b.readToken(tt)
+		tt := b.next()
+		var raw atom.Atom // the element whose raw text comes next
+		if (tt == html.StartTagToken || tt == html.SelfClosingTagToken) && readsRaw(b.tok.atom) {
+			raw = b.tok.atom
+		}
+		b.notRaw = false
 		b.parseCurrentToken()
 		if tt == html.ErrorToken {
 			break
+		}
+		switch {
+		case raw == 0 || b.notRaw:
+			b.z = nil // the tokenizer, if it read, is back in its data state
+		case b.unsafe:
+		case raw != atom.Plaintext && b.readRawText(raw):
+			b.z = nil
+		case b.z == nil:
+			// The tokenizer reads the raw text: it reads the start tag again.
+			b.z = html.NewTokenizer(bytes.NewReader(b.text[b.tokFrom:]))
+			if b.z.Next() != tt || len(b.z.Raw()) != int(b.pos-b.tokFrom) {
+				b.unsafe = true
+			}
 		}
 	}
 	if b.unsafe {
@@ -138,7 +158,7 @@ func (b *builder) readToken(tt html.TokenType) {
 	case html.StartTagToken, html.SelfClosingTagToken, html.EndTagToken:
 		if !b.readTag(b.z.Raw(), tt == html.EndTagToken) {
 			t.attrs, t.key, t.fontBreak, t.atom = t.attrs[:0], 0, false, 0
-			b.readTagSlow()
+			b.readTagSlow(b.z)
 		}
 		b.attrs = t.attrs
 		if tt == html.SelfClosingTagToken {
@@ -149,13 +169,13 @@ func (b *builder) readToken(tt html.TokenType) {
 
 // readTagSlow reads the current tag with the tokenizer's TagName and
 // TagAttr, which copy every name and value.
-func (b *builder) readTagSlow() {
+func (b *builder) readTagSlow(z *html.Tokenizer) {
 	t := &b.tok
-	name, more := b.z.TagName()
+	name, more := z.TagName()
 	t.setName(name)
 	for more {
 		var k, v []byte
-		k, v, more = b.z.TagAttr()
+		k, v, more = z.TagAttr()
 		b.addAttr(k, v)
 	}
 }
@@ -635,7 +655,11 @@ func (b *builder) addText(s []byte) {
 	}
 	parent := b.topID()
 	if b.hasPending && b.pendingParent == parent {
-		b.pending = append(b.pending, s...)
+		if !b.pendingOwned {
+			b.pendBuf = append(b.pendBuf[:0], b.pending...)
+		}
+		b.pendBuf = append(b.pendBuf, s...)
+		b.pending, b.pendingOwned = b.pendBuf, true
 		b.pendingFrom = -1
 		return
 	}
@@ -644,7 +668,12 @@ func (b *builder) addText(s []byte) {
 	}
 	b.flushText()
 	b.setHasChild(parent)
-	b.pending = append(b.pending[:0], s...)
+	if b.textStable {
+		b.pending, b.pendingOwned = s, false
+	} else {
+		b.pendBuf = append(b.pendBuf[:0], s...)
+		b.pending, b.pendingOwned = b.pendBuf, true
+	}
 	b.pendingParent, b.hasPending = parent, true
 	b.pendingFrom, b.pendingTo = -1, 0
 }

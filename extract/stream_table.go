@@ -549,7 +549,10 @@ func parseForeignContent(b *builder) bool {
 		e := b.newElement(ns)
 		e.integration = htmlIntegration(ns, b.tok.name, b.tok.attrs)
 		b.addChild(e)
-		b.z.NextIsNotRawText()
+		if b.z != nil {
+			b.z.NextIsNotRawText()
+		}
+		b.notRaw = true
 		if b.tok.selfClosing {
 			b.pop()
 		}

@@ -110,6 +110,23 @@ func TestStreamReadsAsTheParser(t *testing.T) {
 		{"table sections", `<table><tbody class="menu"><tr><td>menu</td></tr></tbody><tbody><tr><td>` + strings.Repeat("content word ", 30) + `</td></tr></tbody></table>`, true},
 		{"cells", `<table><tr><td class="sidebar">side<td>` + strings.Repeat("content word ", 30) + `<tr><th class="footer">foot</table>`, true},
 		{"button and hr", `<p>a<button>b<button>c</button><hr>d`, true},
+		// Raw text read without the tokenizer (see readRawText): where its
+		// end tag is, and what it is made of.
+		{"raw text ends", "<script>a</scriptx>b</SCRIPT\t>c<style>x</styl></style/>y<noscript>n</NoScript >z<xmp></xmp>w", true},
+		{"raw text CR and NUL", "<style>p{}\r\n\r\x00q</style><script>\r</script><iframe>\x00</iframe>", true},
+		{"raw text empty", `<script></script><style></style><p>after`, true},
+		{"script escapes", "<script><!-- a <script> b </script> c --> d</script>e<script><!-- <scripts></script>f" +
+			"<script><!--<SCRIPT/>x</script ></script>g<script><!-- -- - -> </scrip </script>h<script><!-- <script>--></script>i" +
+			"<script><!--<script>x<!--y--></script>z</script>j<script>a<!- -></script>k<script><!--<scriptx></script>l" +
+			"<script><!-- --> <script> </script>m</script>n<script><!-- <1 <script> </script>o</script>p", true},
+		{"script escaped", `<script><!-- document.write("<script>x</script>"); --></script><p>after</p>`, true},
+		{"script comment after end", `<script>var a = "</scr" + "ipt>";</script><!-- c --><p>b`, true},
+		{"script self-closing", `<script/>var a;</script><p>x`, true},
+		{"script unterminated", `<p>a<script>var a = 1;`, true},
+		{"script end tag at the end", `<p>a<script>var a = 1;</script`, true},
+		{"escaped text", "<title>a &amp; b\r\n\x00</title><textarea>\nx &lt; y</textarea><title></title><textarea></TEXTAREA>z", true},
+		{"doctypes", "<!doctype html><!DocType x><!DOCTYPE><p>a<!DOCTYPE b>c", true},
+		{"svg style", `<svg><style>a{}</style><script>b</script></svg><style>c{}</style>d`, true},
 	} {
 		if got := sameReading(t, c.name, c.page); got != c.stream {
 			t.Errorf("%s: streamed %v, want %v", c.name, got, c.stream)

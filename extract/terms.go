@@ -157,7 +157,21 @@ const (
 // script.
 func segmentKind(w string, scripts *[numScripts]int) int {
 	kind := segSkip
-	for _, r := range w {
+	for i := 0; i < len(w); {
+		if c := w[i]; c < utf8.RuneSelf { // ASCII: a Latin letter, a digit or neither
+			i++
+			if l := c | 0x20; 'a' <= l && l <= 'z' {
+				scripts[scriptLatin]++
+			} else if c < '0' || c > '9' {
+				continue
+			}
+			if kind == segSkip {
+				kind = segWord
+			}
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(w[i:])
+		i += size
 		s := scriptOf(r)
 		if s == scriptNone {
 			if kind == segSkip && unicode.IsDigit(r) {

@@ -99,3 +99,39 @@ func TestLowerRune(t *testing.T) {
 		}
 	}
 }
+
+// TestSegmentKindASCII: segmentKind's ASCII path counts and classifies as
+// reading every rune through scriptOf does.
+func TestSegmentKindASCII(t *testing.T) {
+	byRunes := func(w string, scripts *[numScripts]int) int {
+		kind := segSkip
+		for _, r := range w {
+			s := scriptOf(r)
+			if s == scriptNone {
+				if kind == segSkip && unicode.IsDigit(r) {
+					kind = segWord
+				}
+				continue
+			}
+			scripts[s]++
+			if scriptInfo[s].unspced {
+				kind = segUnspaced
+			} else if kind == segSkip {
+				kind = segWord
+			}
+		}
+		return kind
+	}
+	parts := []string{"", "a", "Z", "0", "9", "@", "[", "`", "{", "_", "-", " ", "\x00", "\xff", "é", "中", "ก", "١", "ß", "'"}
+	for _, a := range parts {
+		for _, b := range parts {
+			for _, c := range parts {
+				w := a + b + c
+				var got, want [numScripts]int
+				if k, wk := segmentKind(w, &got), byRunes(w, &want); k != wk || got != want {
+					t.Errorf("segmentKind(%q) = %d %v, want %d %v", w, k, got, wk, want)
+				}
+			}
+		}
+	}
+}

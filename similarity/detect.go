@@ -187,7 +187,9 @@ func prepareCaptures(in *Input, res *TimeMapResult, opts Options) ([]*prepared, 
 			cr.Verdict, cr.Reason = VerdictNotScored, why
 			continue
 		}
-		prep[i] = &prepared{spam: -1, like: -1, doc: doc, tf: voc.counts(doc.Terms), ctf: voc.counts(doc.TextTerms())}
+		p := &prepared{spam: -1, like: -1, doc: doc}
+		p.tf, p.ctf = voc.counts(doc.Terms, doc.ContentTerms)
+		prep[i] = p
 	}
 	return prep, voc
 }

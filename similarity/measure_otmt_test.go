@@ -67,7 +67,7 @@ func TestSimhash(t *testing.T) {
 		t.Errorf("raw simhash: near edit %v <= unrelated text %v", sNear, sFar)
 	}
 	voc := newVocab()
-	th := func(s string) uint64 { return termSimhash(voc.counts(strings.Fields(strings.ToLower(s))), voc.terms) }
+	th := func(s string) uint64 { return termSimhash(tfOf(voc, strings.Fields(strings.ToLower(s))), voc.terms) }
 	tNear, tFar := hammingSim(th(text), th(near1)), hammingSim(th(text), th(other))
 	if tNear <= tFar {
 		t.Errorf("term simhash: near edit %v <= unrelated text %v", tNear, tFar)

@@ -3,6 +3,7 @@ package similarity
 import (
 	"cmp"
 	"hash/fnv"
+	"maps"
 	"math"
 	"slices"
 	"sort"
@@ -204,8 +205,8 @@ type ModelStats struct {
 	Centroid map[string]int64 `json:"centroid"`
 	// Sample holds the SampleSize first captures whose keys hash lowest.
 	Sample []SampleDoc `json:"sample"`
-	// distinct is countDF's scratch.
-	distinct map[string]struct{}
+	// df counts the document frequencies of one Add's payloads.
+	df dfCounts
 	// shared, when set, takes the sample's documents instead of Sample.
 	shared *sharedSample
 }
@@ -256,8 +257,9 @@ func (s *ModelStats) Add(in Input, minWords int) {
 		}
 		seen[id] = true
 		s.Docs++
-		s.countDF(doc.Terms)
+		s.df.count(doc.Terms, s.DF)
 	}
+	s.df.addTo(s.DF)
 	first := firstWithText(in, minWords)
 	if first < 0 {
 		return
@@ -326,27 +328,65 @@ func addKey[N int | int64](m map[string]N, t string, n N) {
 // 30,982.
 const maxModelTerms = 1 << 15
 
-// countDF counts each distinct term of a document once in the document
-// frequencies (at most maxModelTerms), with a set kept from one document to
-// the next.
-func (s *ModelStats) countDF(terms []string) {
-	if s.distinct == nil {
-		s.distinct = make(map[string]struct{}, 1024)
+// dfCounts counts how many of a TimeMap's payloads hold each term (each
+// at most maxModelTerms distinct terms, the first in text order), one map
+// lookup a term of a payload; addTo then adds each term's count to the
+// document frequencies once, rather than once a payload.
+type dfCounts struct {
+	ids   map[string]int32
+	terms []string
+	n     []int   // payloads holding terms[id]
+	last  []int32 // the last payload that held it (docs counted so far)
+	docs  int32
+}
+
+// count counts the distinct terms of one payload, the counts so far added
+// to df first when they hold more terms than a payload may add (so that
+// what a worker holds is bounded whatever the TimeMap).
+func (c *dfCounts) count(terms []string, df map[string]int) {
+	if len(c.terms) > maxModelTerms {
+		c.addTo(df)
 	}
+	if c.ids == nil {
+		c.ids = make(map[string]int32, 1024)
+	}
+	c.docs++
+	distinct := 0
 	for _, t := range terms {
-		if _, ok := s.distinct[t]; !ok {
-			if len(s.distinct) == maxModelTerms {
+		id, ok := c.ids[t]
+		if !ok {
+			if distinct == maxModelTerms {
 				break
 			}
-			s.distinct[t] = struct{}{}
-			addKey(s.DF, t, 1)
+			id = int32(len(c.terms))
+			c.ids[t] = id
+			c.terms = append(c.terms, t)
+			c.n = append(c.n, 0)
+			c.last = append(c.last, 0)
+		}
+		if c.last[id] != c.docs {
+			if distinct == maxModelTerms {
+				break
+			}
+			distinct++
+			c.last[id] = c.docs
+			c.n[id]++
 		}
 	}
-	if len(s.distinct) > 1<<14 {
-		s.distinct = nil // clearing costs what the set grew to
-	} else {
-		clear(s.distinct)
+}
+
+// addTo adds the counts to df and empties c.
+func (c *dfCounts) addTo(df map[string]int) {
+	for id, t := range c.terms {
+		addKey(df, t, c.n[id])
 	}
+	if len(c.terms) > 1<<14 {
+		c.ids = nil // clearing costs what the map grew to
+	} else {
+		clear(c.ids)
+	}
+	clear(c.terms) // the terms are the payloads'
+	c.terms, c.n, c.last, c.docs = c.terms[:0], c.n[:0], c.last[:0], 0
 }
 
 // bottomK keeps the SampleSize documents of lowest (hash, key), sorted.
@@ -361,14 +401,23 @@ func bottomK(docs []SampleDoc) []SampleDoc {
 // Merge adds o's statistics to s.
 func (s *ModelStats) Merge(o *ModelStats) {
 	s.Docs += o.Docs
-	for t, n := range o.DF {
-		s.DF[t] += n
-	}
+	s.DF = mergeCounts(s.DF, o.DF)
 	s.Firsts += o.Firsts
-	for t, n := range o.Centroid {
-		s.Centroid[t] += n
-	}
+	s.Centroid = mergeCounts(s.Centroid, o.Centroid)
 	s.Sample = bottomK(append(s.Sample, o.Sample...))
+}
+
+// mergeCounts adds o's counts to m and returns m: a copy of o when m is
+// empty (the first part merged), which copies o's table whole rather than
+// adding its terms one by one into a table that grows with them.
+func mergeCounts[N int | int64](m, o map[string]N) map[string]N {
+	if len(m) == 0 && len(o) > 0 {
+		return maps.Clone(o)
+	}
+	for t, n := range o {
+		m[t] += n
+	}
+	return m
 }
 
 // Model turns the statistics into a model (without a search engine).

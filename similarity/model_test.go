@@ -115,7 +115,7 @@ func TestLocalTopic(t *testing.T) {
 	}
 	for _, in := range ins[:40] {
 		voc := newVocab()
-		tf := voc.counts(in.Docs[0].Terms)
+		tf := tfOf(voc, in.Docs[0].Terms)
 		cidf := make([]float64, len(voc.terms))
 		for id, term := range voc.terms {
 			cidf[id] = m.DF.IDF(term)

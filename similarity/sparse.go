@@ -14,6 +14,7 @@ type vocab struct {
 	// cnt is counts's scratch: zero for every id between calls.
 	cnt  []int32
 	seen []int32
+	tids []int32 // counts's scratch: a document's terms' ids
 	// idChunk and wChunk are the chunks that vectors over the vocabulary
 	// are carved from: a few allocations per TimeMap rather than some per
 	// capture.
@@ -49,11 +50,21 @@ func (v *vocab) id(t string) int32 {
 	return id
 }
 
-// counts is a document's term counts as a sparse vector.
-func (v *vocab) counts(terms []string) sparse {
-	v.seen = v.seen[:0]
+// counts is a document's term counts as a sparse vector: those of all its
+// terms and those of its first content terms (its text's), each term looked
+// up once.
+func (v *vocab) counts(terms []string, content int) (all, text sparse) {
+	v.tids = v.tids[:0]
 	for _, t := range terms {
-		id := v.id(t)
+		v.tids = append(v.tids, v.id(t))
+	}
+	return v.countIDs(v.tids), v.countIDs(v.tids[:content])
+}
+
+// countIDs is the counts of the terms of ids as a sparse vector.
+func (v *vocab) countIDs(ids []int32) sparse {
+	v.seen = v.seen[:0]
+	for _, id := range ids {
 		if v.cnt[id] == 0 {
 			v.seen = append(v.seen, id)
 		}
