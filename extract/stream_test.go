@@ -177,3 +177,23 @@ func TestReaderAttrsMountPoints(t *testing.T) {
 		}
 	}
 }
+
+// FuzzStreamAsTree: whatever the markup, a page the stream reads is read
+// as html.Parse's tree reads it (the stream refuses what it cannot be sure
+// of, and the tree reads that).
+func FuzzStreamAsTree(f *testing.F) {
+	for _, p := range []string{
+		`<!DOCTYPE html><title>t</title><p>a<b>b<p>c</b>d`,
+		`<table><tr><td>a<td>b</table><div class="nav">m</div><p>` + strings.Repeat("w ", 40),
+		"<script><!-- <script> --></script><svg><title>x</title></svg><select><option>o</select>",
+		`<a href="x&y">l</a><frameset><frame src=f></frameset><noscript><p>n</noscript>`,
+	} {
+		f.Add(p)
+	}
+	for _, p := range fuzzPages {
+		f.Add(p.body)
+	}
+	f.Fuzz(func(t *testing.T, page string) {
+		sameReading(t, "fuzzed page", page)
+	})
+}
