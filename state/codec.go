@@ -119,8 +119,8 @@ type dec struct {
 	err error
 }
 
-func (d *dec) uint() uint64 {
-	v, n := binary.Uvarint(d.b)
+// varint takes the n bytes of a varint read as v off d (n <= 0: corrupt).
+func varint[T uint64 | int64](d *dec, v T, n int) T {
 	if n <= 0 {
 		d.err, d.b = errCorrupt, nil
 		return 0
@@ -128,14 +128,14 @@ func (d *dec) uint() uint64 {
 	d.b = d.b[n:]
 	return v
 }
+
+func (d *dec) uint() uint64 {
+	v, n := binary.Uvarint(d.b)
+	return varint(d, v, n)
+}
 func (d *dec) int() int64 {
 	v, n := binary.Varint(d.b)
-	if n <= 0 {
-		d.err, d.b = errCorrupt, nil
-		return 0
-	}
-	d.b = d.b[n:]
-	return v
+	return varint(d, v, n)
 }
 func (d *dec) str() string {
 	n := d.uint()

@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/offtopic/offtopic/internal/testcorpus"
 	"github.com/offtopic/offtopic/report"
 )
 
@@ -15,20 +14,7 @@ import (
 // gives again from the run's start, after a run with nothing new too; a
 // start the state does not know, or a run whose news a later run judged
 // over, gives the decisions alone.
-func TestReviewAgain(t *testing.T) {
-	for _, tt := range []struct {
-		name string
-		dir  func(t *testing.T) string
-	}{
-		{"sample", func(*testing.T) string { return "../testdata/sample" }},
-		{"dev", func(t *testing.T) string { return testcorpus.Corpus(t, "dev") }},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			files, _ := filepath.Glob(filepath.Join(tt.dir(t), "*.warc.gz"))
-			reviewAgain(t, files)
-		})
-	}
-}
+func TestReviewAgain(t *testing.T) { onCollections(t, reviewAgain) }
 
 func reviewAgain(t *testing.T, files []string) {
 	path := filepath.Join(t.TempDir(), DefaultName)

@@ -78,7 +78,11 @@ func withState(t testing.TB, path string, files []string) (string, *Run) {
 // TestGrownEqualsFull: a state run over part of a collection, then over all
 // of it, gives what one run over all of it gives; a third run with nothing
 // new gives it from the state alone.
-func TestGrownEqualsFull(t *testing.T) {
+func TestGrownEqualsFull(t *testing.T) { onCollections(t, grownEqualsFull) }
+
+// onCollections runs check on the WARCs of testdata's sample and of the
+// dev corpus (skipped where ../shared is absent), each a subtest.
+func onCollections(t *testing.T, check func(t *testing.T, files []string)) {
 	for _, tt := range []struct {
 		name string
 		dir  func(t *testing.T) string
@@ -88,7 +92,7 @@ func TestGrownEqualsFull(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			files, _ := filepath.Glob(filepath.Join(tt.dir(t), "*.warc.gz"))
-			grownEqualsFull(t, files)
+			check(t, files)
 		})
 	}
 }
