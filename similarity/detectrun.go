@@ -58,18 +58,18 @@ func (s *statsSets) add(id string, in *Input) {
 }
 
 // mergeInto hands the statistics gathered to the builders of their
-// collections.
+// collections (the sets are not used after).
 func (s *statsSets) mergeInto(builders map[string]*ModelBuilder) {
 	for _, m := range s.all {
 		for id, st := range m {
 			if b := builders[id]; b != nil {
-				b.MergeStats(st)
+				b.takeStats(st)
 			}
 		}
 	}
 	for id, p := range s.samples {
 		if b := builders[id]; b != nil {
-			b.MergeStats(&ModelStats{Sample: p.docs})
+			b.takeStats(&ModelStats{Sample: p.docs})
 		}
 	}
 }

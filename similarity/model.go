@@ -420,6 +420,28 @@ func mergeCounts[N int | int64](m, o map[string]N) map[string]N {
 	return m
 }
 
+// take is Merge for statistics no one uses after: their tables are
+// taken rather than copied, the smaller added into the larger.
+func (s *ModelStats) take(o *ModelStats) {
+	s.Docs += o.Docs
+	s.DF = absorbCounts(s.DF, o.DF)
+	s.Firsts += o.Firsts
+	s.Centroid = absorbCounts(s.Centroid, o.Centroid)
+	s.Sample = bottomK(append(s.Sample, o.Sample...))
+}
+
+// absorbCounts adds the smaller of m and o into the larger and returns it:
+// both are the caller's.
+func absorbCounts[N int | int64](m, o map[string]N) map[string]N {
+	if len(m) < len(o) {
+		m, o = o, m
+	}
+	for t, n := range o {
+		m[t] += n
+	}
+	return m
+}
+
 // Model turns the statistics into a model (without a search engine).
 func (s *ModelStats) Model() *Model {
 	df := &dfTable{n: s.Docs, df: s.DF}
@@ -437,11 +459,14 @@ func (s *ModelStats) Model() *Model {
 	sims := make([]float64, len(s.Sample))
 	terms := make([]int, len(s.Sample))
 	refs := make([]Vector, len(s.Sample))
-	for i, d := range s.Sample {
+	// Each sample document on its own (the model is only read): on every
+	// core, since the second pass waits for the model.
+	parallelFor(len(s.Sample), func(i int) {
+		d := s.Sample[i]
 		sims[i] = math.Round(m.TopicSim(d.TF)*1e9) / 1e9
 		terms[i] = termTotal(d.TF)
 		refs[i] = unitInOrder(prune(tfidf(d.TF, df), refTerms))
-	}
+	})
 	sort.Float64s(sims)
 	m.TypicalTopicSim = sims[len(sims)/2]
 	slices.Sort(terms)
@@ -567,6 +592,13 @@ func (b *ModelBuilder) MergeStats(s *ModelStats) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.stats.Merge(s)
+}
+
+// takeStats is MergeStats for statistics no one uses after (see take).
+func (b *ModelBuilder) takeStats(s *ModelStats) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.stats.take(s)
 }
 
 // AddSearch takes each distinct payload of one TimeMap once into the

@@ -3,7 +3,9 @@ package similarity
 import (
 	"context"
 	"iter"
+	"runtime"
 	"sync"
+	"sync/atomic"
 )
 
 // orderedMap applies f to every item of in on workers goroutines and hands
@@ -84,4 +86,19 @@ func orderedMap[T, U any](ctx context.Context, workers int, in iter.Seq2[T, erro
 type result[U any] struct {
 	val U
 	err error
+}
+
+// parallelFor calls f(i) for every i in [0, n) on all cores (GOMAXPROCS
+// goroutines, each taking the next index), returning when every call has.
+func parallelFor(n int, f func(i int)) {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(n, runtime.GOMAXPROCS(0)) {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
+				f(i)
+			}
+		})
+	}
+	wg.Wait()
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"iter"
+	"sync/atomic"
 	"testing"
 )
 
@@ -55,5 +56,18 @@ func TestOrderedMap(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestParallelFor: every index is called once, whatever n.
+func TestParallelFor(t *testing.T) {
+	for _, n := range []int{0, 1, 2, 7, 1000} {
+		calls := make([]atomic.Int32, n)
+		parallelFor(n, func(i int) { calls[i].Add(1) })
+		for i := range calls {
+			if c := calls[i].Load(); c != 1 {
+				t.Errorf("n=%d: index %d called %d times", n, i, c)
+			}
+		}
 	}
 }

@@ -192,13 +192,15 @@ func openInput(ctx context.Context, e env, so *scoringOptions, src *sourceOption
 	}
 	st.tempDir = rd.Path()
 	in := &input{st: st, prog: newProgress(e.stderr, quiet), warn: &warnings{w: e.stderr}}
+	restoreCores := useCores(st.workers)
 	if in.src, err = src.open(ctx, kind, st, files, in.prog, in.warn); err != nil {
 		rd.Remove()
+		restoreCores()
 		in.warn.summary()
 		return nil, err
 	}
 	closeSrc := in.src.close
-	in.src.close = func() { closeSrc(); rd.Remove() }
+	in.src.close = func() { closeSrc(); rd.Remove(); restoreCores() }
 	st.run.Inputs = in.src.inputs
 	return in, nil
 }

@@ -32,6 +32,7 @@ func (o *detectOptions) runWithState(ctx context.Context, e env, start time.Time
 	if err != nil {
 		return err
 	}
+	defer useCores(st.workers)()
 	settings, err := stateSettings(st, !o.oneCollection)
 	if err != nil {
 		return err

@@ -134,6 +134,7 @@ func (o *reduceOptions) run(ctx context.Context, e env) error {
 	if err != nil {
 		return err
 	}
+	defer useCores(st.workers)()
 	warn := &warnings{w: e.stderr}
 	src := timemap.NewLineSource(e.stdin, "stdin", warn.add)
 	if o.stats {

@@ -91,7 +91,7 @@ func (o *scoringOptions) flags() []cli.Flag {
 		&cli.StringFlag{Name: "shard", Destination: &o.shard, Category: catScoring,
 			Usage: "score only the TimeMaps of shard `i/n` (0-based, by SURT-key hash)"},
 		&cli.IntFlag{Name: "workers", Destination: &o.workers, Category: catScoring, DefaultText: "0: all cores",
-			Usage: fmt.Sprintf("`N` goroutines, at most 4 per core and %d", workersCap)},
+			Usage: fmt.Sprintf("`N` goroutines on at most N cores; at most 4 per core and %d", workersCap)},
 		tempDirFlag(&o.tempDir, catScoring),
 	}
 }
@@ -126,6 +126,20 @@ const workersCap = 256
 
 // maxWorkers is the most --workers used: 4 per core, at most workersCap.
 func maxWorkers() int { return min(4*runtime.NumCPU(), workersCap) }
+
+// useCores makes the run use at most workers cores (GOMAXPROCS) when that
+// is fewer than it has: --workers 1 is a run on one core, reading,
+// extraction, scoring and the garbage collector together, as a batch
+// scheduler that gave the job one core expects. More workers than cores
+// (for a remote archive's latency) use every core. The returned function
+// restores the setting.
+func useCores(workers int) func() {
+	if workers <= 0 || workers >= runtime.GOMAXPROCS(0) {
+		return func() {}
+	}
+	old := runtime.GOMAXPROCS(workers)
+	return func() { runtime.GOMAXPROCS(old) }
+}
 
 // setup checks the scoring flags (errors are usage errors) and returns the
 // run's settings; inputs are recorded in the run, a lowered --workers is

@@ -39,3 +39,29 @@ func TestWorkersBounded(t *testing.T) {
 		})
 	}
 }
+
+// TestUseCores: fewer workers than cores run on that many cores (a batch
+// job given one core takes one), more workers than cores on all of them,
+// and the setting is given back after the run.
+func TestUseCores(t *testing.T) {
+	all := runtime.GOMAXPROCS(0)
+	if all < 2 {
+		t.Skip("one core: nothing to limit")
+	}
+	for _, tc := range []struct{ workers, want int }{
+		{0, all},
+		{1, 1},
+		{all - 1, all - 1},
+		{all, all},
+		{4 * all, all},
+	} {
+		restore := useCores(tc.workers)
+		if got := runtime.GOMAXPROCS(0); got != tc.want {
+			t.Errorf("--workers %d: %d cores, want %d", tc.workers, got, tc.want)
+		}
+		restore()
+		if got := runtime.GOMAXPROCS(0); got != all {
+			t.Fatalf("--workers %d: %d cores after the run, want %d back", tc.workers, got, all)
+		}
+	}
+}
