@@ -20,10 +20,21 @@ func BenchmarkExtractTextOnly(b *testing.B) { benchExtract(b, Options{TextOnly: 
 // each capture's URI, so that relative links are resolved too.
 func BenchmarkExtractBaseURL(b *testing.B) { benchExtract(b, Options{}, true) }
 
+// BenchmarkExtractReal extracts the distinct HTML payloads of real-1068 as
+// detect does (TextOnly, one StemCache shared by every page): real pages
+// cost more than generated ones.
+func BenchmarkExtractReal(b *testing.B) {
+	benchPages(b, htmlOf(loadCollection(b, "real-1068")), Options{TextOnly: true, Stems: NewStemCache(0)}, false)
+}
+
 func benchExtract(b *testing.B, base Options, withURL bool) {
+	benchPages(b, corpusHTML(b), base, withURL)
+}
+
+func benchPages(b *testing.B, html []corpusResponse, base Options, withURL bool) {
 	var pages []corpusResponse
 	seen := map[string]bool{}
-	for _, r := range corpusHTML(b) {
+	for _, r := range html {
 		if !seen[r.digest] {
 			seen[r.digest] = true
 			pages = append(pages, r)
@@ -32,6 +43,11 @@ func benchExtract(b *testing.B, base Options, withURL bool) {
 	if len(pages) == 0 {
 		b.Skip("no HTML pages")
 	}
+	var size int64
+	for _, p := range pages {
+		size += int64(len(p.body))
+	}
+	b.SetBytes(size / int64(len(pages)))
 	b.ReportAllocs()
 	b.ResetTimer()
 	start := time.Now()

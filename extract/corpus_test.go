@@ -119,9 +119,12 @@ func readWARCResponses(path string) ([]corpusResponse, error) {
 }
 
 // corpusHTML returns the HTML 200 responses of the dev corpus.
-func corpusHTML(tb testing.TB) []corpusResponse {
+func corpusHTML(tb testing.TB) []corpusResponse { return htmlOf(loadCorpus(tb)) }
+
+// htmlOf is the responses of recs that are HTML pages served with 200.
+func htmlOf(recs []corpusResponse) []corpusResponse {
 	var out []corpusResponse
-	for _, r := range loadCorpus(tb) {
+	for _, r := range recs {
 		if strings.Contains(r.status, " 200") && strings.Contains(r.header.Get("Content-Type"), "html") {
 			out = append(out, r)
 		}
