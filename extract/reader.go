@@ -220,6 +220,50 @@ func (r *pageReader) end() {
 	}
 }
 
+// adopt reads the adoption of the element on top (a block) out of its
+// parent (a formatting element) by the element below them (see
+// builder.adopt): the block becomes the formatting element's next sibling
+// and its children so far those of a copy of the formatting element, its
+// only child. It returns false, changing nothing, unless the formatting
+// element is an inline element that hides nothing, opens no chrome
+// region or mount candidate and captures nothing (an <a> may be one):
+// then what was read of the block read the same under the new order of
+// its ancestors, and only the stack indexes that name the two elements
+// and the counts of children and links that their order sets change.
+func (r *pageReader) adopt() bool {
+	n := len(r.stack)
+	if n < 4 {
+		return false
+	}
+	fi, bi := int32(n-2), int32(n-1)
+	ca, fe, blk := &r.stack[fi-1], r.stack[fi], r.stack[bi]
+	if !fe.inline || fe.region >= 0 || fe.mount >= 0 || fe.capture != captureNone || r.capIdx >= int(fi) ||
+		fe.hideIdx != ca.hideIdx || fe.hidden != ca.hidden || fe.skip != ca.skip ||
+		(fe.linkIdx != fi && fe.linkIdx != ca.linkIdx) {
+		return false
+	}
+	ca.children++ // the block
+	if blk.hideIdx == bi {
+		blk.hideIdx = fi
+	}
+	if blk.linkIdx == fi {
+		blk.linkIdx = ca.linkIdx
+	}
+	if blk.region >= 0 {
+		g := &r.regions[blk.region]
+		g.start = fi
+		if fe.linkIdx == fi {
+			g.links = g.words // all of it is in the copy of the <a>
+		}
+	}
+	if blk.mount >= 0 {
+		r.mounts[blk.mount].index = fi
+	}
+	blk.children = 1 // the copy
+	r.stack = append(r.stack[:fi], blk)
+	return true
+}
+
 // text reads a text node, a child of the element on top.
 func (r *pageReader) text(s string) {
 	if r.textStart(s == "") {

@@ -329,9 +329,9 @@ func inBodyEnd(b *builder) bool {
 }
 
 // endTagFormatting is the end of a formatting element: the adoption agency
-// algorithm, as far as it pops the stack. When the element is misnested
-// across a block (the block is reparented: "<b><p>x</b>y"), the tree is
-// needed.
+// algorithm, as far as it pops the stack, and where the element is
+// misnested across a block ("<b><p>x</b>y") as far as adopt can move what
+// was read; beyond that the tree is needed.
 func (b *builder) endTagFormatting(a atom.Atom, name string) {
 	if cur := b.top(); cur.name == name && index(b.afe, cur.id) < 0 {
 		b.pop()
@@ -358,12 +358,59 @@ func (b *builder) endTagFormatting(a atom.Atom, name string) {
 	}
 	for i := range b.oe[feIndex:] {
 		if special(&b.oe[feIndex+i]) {
-			b.unsafe = true
+			if !b.adopt(feIndex, feIndex+i) {
+				b.unsafe = true
+			}
 			return
 		}
 	}
 	b.oe = b.oe[:feIndex]
 	b.afe = remove(b.afe, fe)
+}
+
+// adopt is the adoption agency algorithm where the formatting element
+// oe[fe] holds the block oe[fb] (its furthest block) as its child and no
+// other block is open in it: the parser moves the block out, to follow
+// the formatting element in their parent (the common ancestor), moves the
+// block's children into a copy of the formatting element made the block's
+// first child, and closes that copy and what is open in the block ("<b>x
+// <p>y</b>z" is read as "<b>x</b><p><b>y</b>z"). Text keeps its order,
+// and what was read of the block keeps its ancestors, in another order:
+// the reader moves the block down a level (see pageReader.adopt). Other
+// cases (elements between the two, blocks open in the block, a formatting
+// element that hides, is chrome or has begun a capture, a table as the
+// common ancestor, which would foster-parent the block) return false: the
+// tree is needed.
+func (b *builder) adopt(fe, fb int) bool {
+	if fb != fe+1 || fe == 0 || b.oe[fe].ns != "" || b.oe[fb].ns != "" {
+		return false
+	}
+	for i := range b.oe[fb+1:] {
+		if special(&b.oe[fb+1+i]) {
+			return false
+		}
+	}
+	switch b.oe[fe-1].atom {
+	case atom.Table, atom.Tbody, atom.Tfoot, atom.Thead, atom.Tr:
+		return false
+	}
+	ca, f, blk := b.oe[fe-1].id, b.oe[fe].id, b.oe[fb].id
+	// What is open in the block ends: the copy of the formatting element
+	// holds it, and the parser closes the copy.
+	b.oe = b.oe[:fb+1]
+	if !b.syncDom(blk) {
+		return false
+	}
+	b.flushText()
+	n := len(b.dom)
+	if n < 3 || b.dom[n-2] != f || b.dom[n-3] != ca || !b.r.adopt() {
+		return false
+	}
+	b.dom = append(b.dom[:n-2], blk)
+	b.oe[fb].hasChild = true
+	b.oe = append(b.oe[:fe], b.oe[fb])
+	b.afe = remove(b.afe, f)
+	return true
 }
 
 // endTagOther is "any other end tag" in body.
