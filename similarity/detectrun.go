@@ -74,6 +74,10 @@ func (s *statsSets) mergeInto(builders map[string]*ModelBuilder) {
 	}
 }
 
+// resultWindow is how many TimeMaps a worker may score ahead of the
+// earliest one not done (see orderedMapWindow).
+const resultWindow = 16
+
 // detectRun is one run of Detect without a model given: its first pass,
 // the replay join's rounds and its second pass.
 type detectRun struct {
@@ -142,20 +146,27 @@ func (r *detectRun) firstPass(ctx context.Context, src timemap.Source) error {
 		}
 		return sw.write(in)
 	})
-	spill, werr := sw.close()
-	if err == nil {
-		err = werr
-	}
 	if err != nil {
+		sw.close()
 		return err
 	}
-	r.spill = spill
-	sets.mergeInto(r.builders)
-	r.stats.Failed = int(failed.Load())
-	r.models = make(map[string]*Model, len(r.builders))
-	for id, b := range r.builders {
-		r.models[id] = b.Build()
+	// The models are built while the spill writer finishes.
+	built := make(chan struct{})
+	go func() {
+		defer close(built)
+		sets.mergeInto(r.builders)
+		r.models = make(map[string]*Model, len(r.builders))
+		for id, b := range r.builders {
+			r.models[id] = b.Build()
+		}
+	}()
+	spill, werr := sw.close()
+	<-built
+	if werr != nil {
+		return werr
 	}
+	r.spill = spill
+	r.stats.Failed = int(failed.Load())
 	if cfg.EachCollection {
 		r.stats.Collections = len(r.models)
 	}
@@ -207,7 +218,10 @@ func (r *detectRun) secondPass(ctx context.Context, emit func(*TimeMapResult) er
 			}
 		}
 	}
-	return orderedMap(ctx, cfg.Workers, inputs, func(ctx context.Context, in *Input) (*TimeMapResult, error) {
+	// Results wait for one TimeMap that takes long (a few hold pages of
+	// 40,000 words) while the other workers go on: a result is a tenth of
+	// its Input or less.
+	return orderedMapWindow(ctx, cfg.Workers, resultWindow*cfg.Workers, inputs, func(ctx context.Context, in *Input) (*TimeMapResult, error) {
 		if err := r.join.docs.load(in.Targets); err != nil {
 			return nil, err
 		}

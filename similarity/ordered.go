@@ -9,9 +9,19 @@ import (
 )
 
 // orderedMap applies f to every item of in on workers goroutines and hands
-// the results to out in input order. Memory holds at most about 2*workers
-// items in flight. The first error (from in, f or out) stops the work.
+// the results to out in input order, keeping results waiting for an
+// earlier one up to about 2*workers items in flight. The first error (from
+// in, f or out) stops the work.
 func orderedMap[T, U any](ctx context.Context, workers int, in iter.Seq2[T, error], f func(context.Context, T) (U, error), out func(U) error) error {
+	return orderedMapWindow(ctx, workers, 2*workers, in, f, out)
+}
+
+// orderedMapWindow is orderedMap with up to window items in flight: at
+// most workers of them being worked on, the others results waiting for an
+// earlier one. A window of many workers keeps the other workers busy
+// while one takes long over an item, where results are small beside the
+// items.
+func orderedMapWindow[T, U any](ctx context.Context, workers, window int, in iter.Seq2[T, error], f func(context.Context, T) (U, error), out func(U) error) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	type job struct {
@@ -20,7 +30,7 @@ func orderedMap[T, U any](ctx context.Context, workers int, in iter.Seq2[T, erro
 		done chan result[U]
 	}
 	jobs := make(chan job)
-	queue := make(chan chan result[U], 2*workers)
+	queue := make(chan chan result[U], max(window, workers))
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Add(1)

@@ -6,6 +6,7 @@ import (
 	"iter"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 func seqOf(n int, failAt int) iter.Seq2[int, error] {
@@ -56,6 +57,47 @@ func TestOrderedMap(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestOrderedMapWindow: while one worker holds the earliest item, the
+// others go on through the window's worth of later items, and the results
+// still come in order.
+func TestOrderedMapWindow(t *testing.T) {
+	const workers, window = 2, 8
+	release := make(chan struct{})
+	var ahead atomic.Int32
+	done := make(chan error, 1)
+	var got []int
+	go func() {
+		done <- orderedMapWindow(context.Background(), workers, window, seqOf(50, -1), func(_ context.Context, i int) (int, error) {
+			if i == 0 {
+				<-release
+			} else {
+				ahead.Add(1)
+			}
+			return i, nil
+		}, func(v int) error { got = append(got, v); return nil })
+	}()
+	deadline := time.After(10 * time.Second)
+	for ahead.Load() < window-1 {
+		select {
+		case <-deadline:
+			t.Fatalf("%d items done past the held one, want %d", ahead.Load(), window-1)
+		case <-time.After(time.Millisecond):
+		}
+	}
+	close(release)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range got {
+		if v != i {
+			t.Fatalf("result %d = %d, out of order", i, v)
+		}
+	}
+	if len(got) != 50 {
+		t.Fatalf("%d results, want 50", len(got))
 	}
 }
 

@@ -137,6 +137,9 @@ func Detect(ctx context.Context, src timemap.Source, cfg Config, emit func(*Time
 	if err := r.joinRounds(ctx); err != nil {
 		return r.stats, err
 	}
+	// The second pass reads documents from the spill: the cache's go, so
+	// that the collector does not trace them through the second pass.
+	r.cache = nil
 	err = r.secondPass(ctx, emit)
 	return r.stats, err
 }
@@ -196,7 +199,7 @@ func scoreWith(ctx context.Context, src timemap.Source, cfg *Config, model *Mode
 	var stats Stats
 	var failed atomic.Int64
 	count := counting(&stats, cfg, emit)
-	err := orderedMap(ctx, cfg.Workers, src.TimeMaps(ctx), func(ctx context.Context, tm *timemap.TimeMap) (*TimeMapResult, error) {
+	err := orderedMapWindow(ctx, cfg.Workers, resultWindow*cfg.Workers, src.TimeMaps(ctx), func(ctx context.Context, tm *timemap.TimeMap) (*TimeMapResult, error) {
 		in, n := Prepare(ctx, tm, cfg, cache)
 		failed.Add(int64(n))
 		return scoreNoting(ctx, *in, model, cfg.Options)

@@ -24,8 +24,8 @@ import (
 // spillSegment is the size at which a segment is closed, and
 // spillSegmentInputs the most Inputs it holds.
 const (
-	spillSegment       = 256 << 10
-	spillSegmentInputs = 64
+	spillSegment       = 64 << 10
+	spillSegmentInputs = 16
 )
 
 // segment is where one segment of the spill is, and the least and the
