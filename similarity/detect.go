@@ -162,6 +162,9 @@ func prepareCaptures(in *Input, res *TimeMapResult, opts Options) ([]*prepared, 
 	in.Docs = docs
 	prep := make([]*prepared, len(tm.Captures))
 	voc := newVocab()
+	// Captures of an unchanged page share their document: counted once.
+	type counted struct{ tf, ctf sparse }
+	counts := map[*extract.Document]counted{}
 	for i, c := range tm.Captures {
 		doc, errText := at(in.Docs, i), at(in.Errs, i)
 		replay := at(replays, i)
@@ -188,7 +191,12 @@ func prepareCaptures(in *Input, res *TimeMapResult, opts Options) ([]*prepared, 
 			continue
 		}
 		p := &prepared{spam: -1, like: -1, doc: doc}
-		p.tf, p.ctf = voc.counts(doc.Terms, doc.ContentTerms)
+		n, ok := counts[doc]
+		if !ok {
+			n.tf, n.ctf = voc.counts(doc.Terms, doc.ContentTerms)
+			counts[doc] = n
+		}
+		p.tf, p.ctf = n.tf, n.ctf
 		prep[i] = p
 	}
 	return prep, voc

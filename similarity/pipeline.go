@@ -390,30 +390,39 @@ func trimDoc(doc *extract.Document, opts Options) {
 }
 
 // spilled is an Input as the spill file holds it: gob cannot encode nil
-// pointers in a slice, so documents are values with a mask of which exist.
+// pointers in a slice, so each distinct document is a value, once
+// (captures of an unchanged page share one), and At says which is whose.
 type spilled struct {
 	In   Input
 	Docs []extract.Document
-	Has  []bool
+	At   []int32 // capture i's document is Docs[At[i]-1], none when 0
 }
 
 func toSpill(in *Input) spilled {
-	sp := spilled{In: *in, Docs: make([]extract.Document, len(in.Docs)), Has: make([]bool, len(in.Docs))}
+	sp := spilled{In: *in, At: make([]int32, len(in.Docs))}
 	sp.In.Docs = nil
+	seen := map[*extract.Document]int32{}
 	for i, d := range in.Docs {
-		if d != nil {
-			sp.Docs[i], sp.Has[i] = *d, true
+		if d == nil {
+			continue
 		}
+		k, ok := seen[d]
+		if !ok {
+			sp.Docs = append(sp.Docs, *d)
+			k = int32(len(sp.Docs))
+			seen[d] = k
+		}
+		sp.At[i] = k
 	}
 	return sp
 }
 
 func (sp *spilled) input() *Input {
 	in := sp.In
-	in.Docs = make([]*extract.Document, len(sp.Docs))
-	for i := range sp.Docs {
-		if sp.Has[i] {
-			in.Docs[i] = &sp.Docs[i]
+	in.Docs = make([]*extract.Document, len(sp.At))
+	for i, k := range sp.At {
+		if k > 0 && int(k) <= len(sp.Docs) {
+			in.Docs[i] = &sp.Docs[k-1]
 		}
 	}
 	return &in
