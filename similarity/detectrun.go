@@ -159,6 +159,11 @@ func (r *detectRun) firstPass(ctx context.Context, src timemap.Source) error {
 		for id, b := range r.builders {
 			r.models[id] = b.Build()
 		}
+		// The statistics go (the models keep what they need: the
+		// document frequencies, the topic, the sample's reference
+		// vectors), so that the topic's counts and the sample's terms
+		// are neither held nor traced through the second pass.
+		r.builders = nil
 	}()
 	spill, werr := sw.close()
 	<-built
