@@ -15,7 +15,7 @@ import (
 // what a run over any collection should hold (its index, digests and
 // extracted text spill to disk; its caches are bounded by bytes), with room
 // for the pages being read.
-const defaultMemoryLimit = 176 << 20
+const defaultMemoryLimit = 168 << 20
 
 // liveHeadroom is how far the limit is kept above the live heap when the
 // live heap outgrows two thirds of the limit: half of it again, as GOGC=50

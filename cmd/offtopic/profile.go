@@ -22,7 +22,7 @@ func (o *profileOptions) flags() []cli.Flag {
 			Usage: "write a CPU profile of the run to `FILE` (go tool pprof FILE)"},
 		&cli.StringFlag{Name: "memprofile", Destination: &o.mem, Category: catRun,
 			Usage: "write a heap profile at the end of the run to `FILE`"},
-		&cli.StringFlag{Name: "memory-limit", Destination: &o.limit, Category: catRun, DefaultText: "176MiB",
+		&cli.StringFlag{Name: "memory-limit", Destination: &o.limit, Category: catRun, DefaultText: "168MiB",
 			Usage: "collect garbage when the memory held reaches `SIZE` (300MiB, 2GiB); more if the run needs it"},
 	}
 }
