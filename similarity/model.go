@@ -399,42 +399,31 @@ func bottomK(docs []SampleDoc) []SampleDoc {
 }
 
 // Merge adds o's statistics to s.
-func (s *ModelStats) Merge(o *ModelStats) {
+func (s *ModelStats) Merge(o *ModelStats) { s.merge(o, false) }
+
+// take is Merge for statistics no one uses after: their tables are taken
+// rather than copied.
+func (s *ModelStats) take(o *ModelStats) { s.merge(o, true) }
+
+func (s *ModelStats) merge(o *ModelStats, owned bool) {
 	s.Docs += o.Docs
-	s.DF = mergeCounts(s.DF, o.DF)
+	s.DF = mergeCounts(s.DF, o.DF, owned)
 	s.Firsts += o.Firsts
-	s.Centroid = mergeCounts(s.Centroid, o.Centroid)
+	s.Centroid = mergeCounts(s.Centroid, o.Centroid, owned)
 	s.Sample = bottomK(append(s.Sample, o.Sample...))
 }
 
-// mergeCounts adds o's counts to m and returns m: a copy of o when m is
-// empty (the first part merged), which copies o's table whole rather than
-// adding its terms one by one into a table that grows with them.
-func mergeCounts[N int | int64](m, o map[string]N) map[string]N {
-	if len(m) == 0 && len(o) > 0 {
-		return maps.Clone(o)
-	}
-	for t, n := range o {
-		m[t] += n
-	}
-	return m
-}
-
-// take is Merge for statistics no one uses after: their tables are
-// taken rather than copied, the smaller added into the larger.
-func (s *ModelStats) take(o *ModelStats) {
-	s.Docs += o.Docs
-	s.DF = absorbCounts(s.DF, o.DF)
-	s.Firsts += o.Firsts
-	s.Centroid = absorbCounts(s.Centroid, o.Centroid)
-	s.Sample = bottomK(append(s.Sample, o.Sample...))
-}
-
-// absorbCounts adds the smaller of m and o into the larger and returns it:
-// both are the caller's.
-func absorbCounts[N int | int64](m, o map[string]N) map[string]N {
-	if len(m) < len(o) {
+// mergeCounts adds o's counts to m and returns the sums: when o is the
+// caller's to take (owned), in the larger of the two tables, the smaller
+// added into it; else in m, or in a copy of o when m is empty (the first
+// part merged), which copies o's table whole rather than adding its terms
+// one by one into a table that grows with them.
+func mergeCounts[N int | int64](m, o map[string]N, owned bool) map[string]N {
+	switch {
+	case owned && len(m) < len(o):
 		m, o = o, m
+	case !owned && len(m) == 0 && len(o) > 0:
+		return maps.Clone(o)
 	}
 	for t, n := range o {
 		m[t] += n
