@@ -13,7 +13,7 @@ func TestMeasures(t *testing.T) {
 	a := termCounts(strings.Fields("lighthouse lens keeper lighthouse tower"))
 	b := termCounts(strings.Fields("lighthouse lens casino"))
 	empty := termCounts(nil)
-	idf := &dfTable{n: 2, df: map[string]int{"lighthouse": 2, "lens": 2, "keeper": 1, "tower": 1, "casino": 1}}
+	idf := newDFTable(2, map[string]int{"lighthouse": 2, "lens": 2, "keeper": 1, "tower": 1, "casino": 1})
 	tests := []struct {
 		name string
 		got  float64

@@ -433,7 +433,7 @@ func mergeCounts[N int | int64](m, o map[string]N, owned bool) map[string]N {
 
 // Model turns the statistics into a model (without a search engine).
 func (s *ModelStats) Model() *Model {
-	df := &dfTable{n: s.Docs, df: s.DF}
+	df := newDFTable(s.Docs, s.DF)
 	m := &Model{DF: df}
 	if s.Firsts == 0 {
 		return m

@@ -34,7 +34,7 @@ func TestSparseMatchesMaps(t *testing.T) {
 		{"ties", strings.Fields("b a c b a c d"), strings.Fields("a b")},
 		{"more terms than a chunk", words(3*chunk, 2*chunk), long},
 	}
-	idf := &dfTable{n: 10, df: map[string]int{"w1": 9, "w2": 3, "lighthouse": 1}}
+	idf := newDFTable(10, map[string]int{"w1": 9, "w2": 3, "lighthouse": 1})
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			voc := newVocab()

@@ -30,11 +30,17 @@ type IDF interface {
 // from vanishing.
 type dfTable struct {
 	n  int
-	df map[string]int
+	df *frozenCounts
+}
+
+// newDFTable returns the table of the document frequencies df of n
+// documents (df is not kept).
+func newDFTable(n int, df map[string]int) *dfTable {
+	return &dfTable{n: n, df: freezeCounts(df)}
 }
 
 // IDF implements IDF.
-func (d *dfTable) IDF(term string) float64 { return smoothIDF(d.n, d.df[term]) }
+func (d *dfTable) IDF(term string) float64 { return smoothIDF(d.n, d.df.get(term)) }
 
 // smoothIDF is the smoothed IDF of a term held by df of n documents.
 func smoothIDF(n, df int) float64 {
