@@ -179,7 +179,14 @@ func (m *Model) TopicSim(tf map[string]int) float64 {
 	if m == nil || m.topicNorm == 0 {
 		return 0
 	}
-	v := tfidf(tf, m.DF)
+	return m.topicSimOf(tfidf(tf, m.DF))
+}
+
+// topicSimOf is TopicSim of a document's terms weighed by collection IDF.
+func (m *Model) topicSimOf(v Vector) float64 {
+	if m.topicNorm == 0 {
+		return 0
+	}
 	if n := norm(v); n > 0 {
 		return clamp(dot(v, m.Topic)/(n*m.topicNorm), 0, 1)
 	}
@@ -433,16 +440,27 @@ func mergeCounts[N int | int64](m, o map[string]N, owned bool) map[string]N {
 
 // Model turns the statistics into a model (without a search engine).
 func (s *ModelStats) Model() *Model {
-	df := newDFTable(s.Docs, s.DF)
-	m := &Model{DF: df}
+	// The document frequencies are frozen while the topic is weighed
+	// (from the map, the same IDF): the second pass waits for the model.
+	var df *dfTable
+	frozen := make(chan struct{})
+	go func() {
+		defer close(frozen)
+		df = newDFTable(s.Docs, s.DF)
+	}()
+	m := &Model{}
+	if s.Firsts > 0 {
+		m.Topic = make(Vector, len(s.Centroid))
+		for t, w := range s.Centroid {
+			m.Topic[t] = float64(w) / fixedOne * smoothIDF(s.Docs, s.DF[t])
+		}
+		m.topicNorm = normInOrder(m.Topic)
+	}
+	<-frozen
+	m.DF = df
 	if s.Firsts == 0 {
 		return m
 	}
-	m.Topic = make(Vector, len(s.Centroid))
-	for t, w := range s.Centroid {
-		m.Topic[t] = float64(w) / fixedOne * df.IDF(t)
-	}
-	m.topicNorm = normInOrder(m.Topic)
 	// Rounded and normalised in term order: the model must be the same bit
 	// for bit however it was built, and sums over maps run in random order.
 	sims := make([]float64, len(s.Sample))
@@ -452,9 +470,10 @@ func (s *ModelStats) Model() *Model {
 	// core, since the second pass waits for the model.
 	parallelFor(len(s.Sample), func(i int) {
 		d := s.Sample[i]
-		sims[i] = math.Round(m.TopicSim(d.TF)*1e9) / 1e9
+		v := tfidf(d.TF, df) // read by topicSimOf, then cut and scaled in place
+		sims[i] = math.Round(m.topicSimOf(v)*1e9) / 1e9
 		terms[i] = termTotal(d.TF)
-		refs[i] = unitInOrder(prune(tfidf(d.TF, df), refTerms))
+		refs[i] = unitInOrder(prune(v, refTerms))
 	})
 	sort.Float64s(sims)
 	m.TypicalTopicSim = sims[len(sims)/2]
