@@ -28,6 +28,9 @@ type Input struct {
 	// for those that lead to other TimeMaps (see replayAll).
 	Refs    []Ref
 	Targets []Target
+	// notes holds the binary form a document was read from (the index's
+	// note), for the spill.
+	notes map[*extract.Document]string
 }
 
 // Options control scoring.

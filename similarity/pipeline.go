@@ -281,6 +281,12 @@ func Prepare(ctx context.Context, tm *timemap.TimeMap, cfg *Config, cache *extra
 			continue
 		}
 		doc, err := noteDoc(c.Note)
+		if err == nil {
+			if in.notes == nil {
+				in.notes = map[*extract.Document]string{}
+			}
+			in.notes[doc] = c.Note
+		}
 		if errors.Is(err, errDuplicate) {
 			doc, err = notedLater(tm, i)
 		}
@@ -389,16 +395,17 @@ func trimDoc(doc *extract.Document, opts Options) {
 	}
 }
 
-// spilled is an Input as the spill file holds it: gob cannot encode nil
-// pointers in a slice, so each distinct document is a value, once
-// (captures of an unchanged page share one), and At says which is whose.
+// spilled is an Input as the spill file holds it: each distinct document
+// once, in its binary form (captures of an unchanged page share one; a
+// document read from the index's note is spilled as the note was, not
+// encoded again), and At says which is whose.
 type spilled struct {
 	In   Input
-	Docs []extract.Document
+	Docs [][]byte
 	At   []int32 // capture i's document is Docs[At[i]-1], none when 0
 }
 
-func toSpill(in *Input) spilled {
+func toSpill(in *Input) (spilled, error) {
 	sp := spilled{In: *in, At: make([]int32, len(in.Docs))}
 	sp.In.Docs = nil
 	seen := map[*extract.Document]int32{}
@@ -408,24 +415,37 @@ func toSpill(in *Input) spilled {
 		}
 		k, ok := seen[d]
 		if !ok {
-			sp.Docs = append(sp.Docs, *d)
+			b := []byte(in.notes[d])
+			if len(b) == 0 {
+				var err error
+				if b, err = d.AppendBinary(nil); err != nil {
+					return spilled{}, err
+				}
+			}
+			sp.Docs = append(sp.Docs, b)
 			k = int32(len(sp.Docs))
 			seen[d] = k
 		}
 		sp.At[i] = k
 	}
-	return sp
+	return sp, nil
 }
 
-func (sp *spilled) input() *Input {
+func (sp *spilled) input() (*Input, error) {
 	in := sp.In
-	in.Docs = make([]*extract.Document, len(sp.At))
-	for i, k := range sp.At {
-		if k > 0 && int(k) <= len(sp.Docs) {
-			in.Docs[i] = &sp.Docs[k-1]
+	docs := make([]extract.Document, len(sp.Docs))
+	for i, b := range sp.Docs {
+		if err := docs[i].UnmarshalBinary(b); err != nil {
+			return nil, err
 		}
 	}
-	return &in
+	in.Docs = make([]*extract.Document, len(sp.At))
+	for i, k := range sp.At {
+		if k > 0 && int(k) <= len(docs) {
+			in.Docs[i] = &docs[k-1]
+		}
+	}
+	return &in, nil
 }
 
 // DefaultOptions are the settings detect uses by default: the paper's best

@@ -86,7 +86,11 @@ func (w *spillWriter) run() {
 		if enc == nil {
 			enc = gob.NewEncoder(&buf)
 		}
-		if eerr := enc.Encode(toSpill(in)); eerr != nil {
+		sp, eerr := toSpill(in)
+		if eerr == nil {
+			eerr = enc.Encode(sp)
+		}
+		if eerr != nil {
 			err = fmt.Errorf("write spill file: %w", eerr)
 			w.setErr(err)
 			continue
@@ -184,7 +188,11 @@ func (sf *spillFile) decode(_ context.Context, s segment) ([]*Input, error) {
 		var sp spilled
 		err := dec.Decode(&sp)
 		if err == nil {
-			out = append(out, sp.input())
+			in, err := sp.input()
+			if err != nil {
+				return nil, fmt.Errorf("read spill file: %w", err)
+			}
+			out = append(out, in)
 			continue
 		}
 		if errors.Is(err, io.EOF) {
