@@ -73,6 +73,3 @@ func (f *frozenCounts) get(t string) int {
 		}
 	}
 }
-
-// len is the number of terms the table holds.
-func (f *frozenCounts) len() int { return len(f.n) }

@@ -18,8 +18,8 @@ func TestFrozenCounts(t *testing.T) {
 			m["ünïcödé"] = 3
 		}
 		f := freezeCounts(m)
-		if f.len() != len(m) {
-			t.Fatalf("size %d: %d terms frozen, want %d", size, f.len(), len(m))
+		if len(f.n) != len(m) {
+			t.Fatalf("size %d: %d terms frozen, want %d", size, len(f.n), len(m))
 		}
 		for k, v := range m {
 			if got := f.get(k); got != v {
