@@ -347,11 +347,17 @@ type dfCounts struct {
 	docs  int32
 }
 
+// dfCountsTerms is how many terms dfCounts holds before it adds them to
+// the document frequencies in the middle of a TimeMap: a few MB, and more
+// than a TimeMap of long pages holds (real-1068's longest, 20 captures of
+// pages of 30,000 distinct terms, holds 60,000).
+const dfCountsTerms = 4 * maxModelTerms
+
 // count counts the distinct terms of one payload, the counts so far added
-// to df first when they hold more terms than a payload may add (so that
+// to df first when they hold more than dfCountsTerms terms (so that
 // what a worker holds is bounded whatever the TimeMap).
 func (c *dfCounts) count(terms []string, df map[string]int) {
-	if len(c.terms) > maxModelTerms {
+	if len(c.terms) > dfCountsTerms {
 		c.addTo(df)
 	}
 	if c.ids == nil {
