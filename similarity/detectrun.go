@@ -78,6 +78,29 @@ func (s *statsSets) mergeInto(builders map[string]*ModelBuilder) {
 // earliest one not done (see orderedMapWindow).
 const resultWindow = 16
 
+// The first pass's schedule: its window holds the documents of
+// firstPassCaptures captures (some 20 KB each on real pages) past its
+// first two TimeMaps per worker; it reads firstPassAhead TimeMaps per
+// worker ahead and starts early one whose captures' notes (their
+// documents) are costlyTimeMap times as long as the mean and at least
+// costlyTimeMapBytes.
+const (
+	firstPassCaptures  = 1024
+	firstPassAhead     = 64
+	costlyTimeMap      = 8
+	costlyTimeMapBytes = 1 << 20
+)
+
+// notesBytes is how long the notes of tm's captures are: what its
+// documents take to read and count.
+func notesBytes(tm *timemap.TimeMap) int {
+	n := 0
+	for _, c := range tm.Captures {
+		n += len(c.Note)
+	}
+	return n
+}
+
 // detectRun is one run of Detect without a model given: its first pass,
 // the replay join's rounds and its second pass.
 type detectRun struct {
@@ -122,7 +145,11 @@ func (r *detectRun) firstPass(ctx context.Context, src timemap.Source) error {
 	var failed atomic.Int64
 	sets := newStatsSets(cfg.Workers, cfg.MinT0Words)
 	sw := newSpillWriter(r.f, 2*cfg.Workers)
-	err := orderedMap(ctx, cfg.Workers, src.TimeMaps(ctx), func(ctx context.Context, tm *timemap.TimeMap) (*Input, error) {
+	// A TimeMap of long pages is read early, so that it does not keep the
+	// other workers idle at the end.
+	sched := schedule[*timemap.TimeMap]{weight: func(tm *timemap.TimeMap) int { return len(tm.Captures) }, maxWeight: firstPassCaptures,
+		cost: notesBytes, ahead: firstPassAhead * cfg.Workers, costly: costlyTimeMap, minCost: costlyTimeMapBytes}
+	err := orderedMapScheduled(ctx, cfg.Workers, firstPassCaptures, sched, src.TimeMaps(ctx), func(ctx context.Context, tm *timemap.TimeMap) (*Input, error) {
 		in, n := Prepare(ctx, tm, cfg, r.cache)
 		failed.Add(int64(n))
 		sets.add(cfg.collectionOf(in), in)

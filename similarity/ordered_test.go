@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"iter"
+	"slices"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -111,5 +113,145 @@ func TestParallelFor(t *testing.T) {
 				t.Errorf("n=%d: index %d called %d times", n, i, c)
 			}
 		}
+	}
+}
+
+// TestOrderedMapScheduledEarly: an item that costs far more than the
+// others is started before its turn, while the other worker goes on in
+// order, and the results still come in order. The items after the first
+// two wait for the costly one to start (or give up after a while): in
+// input order it would start after them.
+func TestOrderedMapScheduledEarly(t *testing.T) {
+	const n, costly = 40, 30
+	sc := schedule[int]{cost: func(i int) int {
+		if i == costly {
+			return 1000
+		}
+		return 1
+	}, ahead: 64, costly: 8, minCost: 100}
+	started := make(chan struct{})
+	var late atomic.Bool
+	var got []int
+	err := orderedMapScheduled(context.Background(), 2, 4, sc, seqOf(n, -1), func(_ context.Context, i int) (int, error) {
+		switch {
+		case i == costly:
+			close(started)
+		case i >= 2 && !late.Load():
+			select {
+			case <-started:
+			case <-time.After(2 * time.Second):
+				late.Store(true)
+			}
+		}
+		return i, nil
+	}, func(v int) error { got = append(got, v); return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if late.Load() {
+		t.Error("the costly item did not start before the items ahead of it")
+	}
+	if len(got) != n {
+		t.Fatalf("%d results, want %d", len(got), n)
+	}
+	for i, v := range got {
+		if v != i {
+			t.Fatalf("result %d = %d, out of order", i, v)
+		}
+	}
+}
+
+// TestOrderedMapScheduledBounds: past the first 2*workers items, those in
+// flight (started, not yet handed out) weigh at most maxWeight; an item
+// started early is not held back by the bound, and none waits forever.
+func TestOrderedMapScheduledBounds(t *testing.T) {
+	tests := []struct {
+		name   string
+		weight func(int) int
+		cost   func(int) int
+		max    int
+	}{
+		{"weight bound", func(int) int { return 10 }, nil, 50},
+		{"heavy items", func(i int) int { return 10 * (i%7 + 1) }, nil, 60},
+		{"bound and costly items", func(int) int { return 10 }, func(i int) int {
+			if i%13 == 12 {
+				return 500
+			}
+			return 1
+		}, 50},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			const workers = 2
+			sc := schedule[int]{weight: tc.weight, maxWeight: tc.max, cost: tc.cost, ahead: 16, costly: 8, minCost: 100}
+			var mu sync.Mutex
+			inFlight := map[int]bool{}
+			worst := 0
+			var got []int
+			err := orderedMapScheduled(context.Background(), workers, 100, sc, seqOf(200, -1), func(_ context.Context, i int) (int, error) {
+				mu.Lock()
+				defer mu.Unlock()
+				inFlight[i] = true
+				w := 0
+				for k := range inFlight {
+					if tc.cost == nil || tc.cost(k) < 100 {
+						w += tc.weight(k)
+					}
+				}
+				if len(inFlight) > 2*workers {
+					worst = max(worst, w)
+				}
+				return i, nil
+			}, func(v int) error {
+				mu.Lock()
+				delete(inFlight, v)
+				mu.Unlock()
+				got = append(got, v)
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if worst > tc.max {
+				t.Errorf("items in flight weighed %d, over the bound %d", worst, tc.max)
+			}
+			if !slices.Equal(got, slices.Collect(func(yield func(int) bool) {
+				for i := range 200 {
+					if !yield(i) {
+						return
+					}
+				}
+			})) {
+				t.Errorf("results out of order or missing: %v", got)
+			}
+		})
+	}
+}
+
+// TestOrderedMapScheduledCancel: an error from f stops the work even with
+// items read ahead and one started early, and the call returns.
+func TestOrderedMapScheduledCancel(t *testing.T) {
+	sc := schedule[int]{weight: func(int) int { return 1 }, maxWeight: 4, cost: func(i int) int {
+		if i == 20 {
+			return 1000
+		}
+		return 1
+	}, ahead: 32, costly: 8, minCost: 100}
+	done := make(chan error, 1)
+	go func() {
+		done <- orderedMapScheduled(context.Background(), 2, 4, sc, seqOf(100, -1), func(_ context.Context, i int) (int, error) {
+			if i == 5 {
+				return 0, errors.New("worker broke")
+			}
+			return i, nil
+		}, func(int) error { return nil })
+	}()
+	select {
+	case err := <-done:
+		if err == nil || err.Error() != "worker broke" {
+			t.Fatalf("err = %v, want the worker's", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the work did not stop")
 	}
 }
