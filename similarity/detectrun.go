@@ -232,31 +232,48 @@ func (r *detectRun) joinRounds(ctx context.Context) error {
 
 // secondPass scores every spilled TimeMap, with the targets the join
 // found, against its collection's model, and hands the results to emit in
-// key order.
+// key order. Each worker decodes and scores a segment of the spill at a
+// time; a segment far longer than the others (a TimeMap of long pages) is
+// started early, and results wait for one that takes long while the other
+// workers go on (a result is a tenth of its Input or less).
 func (r *detectRun) secondPass(ctx context.Context, emit func(*TimeMapResult) error) error {
 	cfg := r.cfg
-	n := 0
-	inputs := func(yield func(*Input, error) bool) {
-		for in, err := range r.spill.read(ctx, cfg.Workers, nil) {
-			if err == nil {
-				// Taken out of the join, so that the documents load reads
-				// into them go with the TimeMap once it is scored.
-				in.Targets = r.join.targets[n]
-				delete(r.join.targets, n)
-				n++
-			}
-			if !yield(in, err) {
-				return
-			}
-		}
+	var mu sync.Mutex
+	targets := func(n int) []Target {
+		mu.Lock()
+		defer mu.Unlock()
+		// Taken out of the join, so that the documents load reads into
+		// them go with the TimeMap once it is scored.
+		t := r.join.targets[n]
+		delete(r.join.targets, n)
+		return t
 	}
-	// Results wait for one TimeMap that takes long (a few hold pages of
-	// 40,000 words) while the other workers go on: a result is a tenth of
-	// its Input or less.
-	return orderedMapWindow(ctx, cfg.Workers, resultWindow*cfg.Workers, inputs, func(ctx context.Context, in *Input) (*TimeMapResult, error) {
-		if err := r.join.docs.load(in.Targets); err != nil {
+	sched := schedule[segment]{cost: func(s segment) int { return int(s.n) }, ahead: firstPassAhead * cfg.Workers,
+		costly: costlyTimeMap, minCost: costlyTimeMapBytes}
+	count := counting(&r.stats, cfg, emit)
+	return orderedMapScheduled(ctx, cfg.Workers, resultWindow*cfg.Workers, sched, r.spill.segments(), func(ctx context.Context, s segment) ([]*TimeMapResult, error) {
+		ins, err := r.spill.decode(ctx, s)
+		if err != nil {
 			return nil, err
 		}
-		return scoreNoting(ctx, *in, r.models[cfg.collectionOf(in)], cfg.Options)
-	}, counting(&r.stats, cfg, emit))
+		res := make([]*TimeMapResult, len(ins))
+		for k, in := range ins {
+			ins[k] = nil
+			in.Targets = targets(s.start + k)
+			if err := r.join.docs.load(in.Targets); err != nil {
+				return nil, err
+			}
+			if res[k], err = scoreNoting(ctx, *in, r.models[cfg.collectionOf(in)], cfg.Options); err != nil {
+				return nil, err
+			}
+		}
+		return res, nil
+	}, func(res []*TimeMapResult) error {
+		for _, r := range res {
+			if err := count(r); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }

@@ -28,10 +28,12 @@ const (
 	spillSegmentInputs = 16
 )
 
-// segment is where one segment of the spill is, and the least and the
-// greatest key of the TimeMaps it holds.
+// segment is where one segment of the spill is, the ordinal of its first
+// TimeMap (the count of those before it), and the least and the greatest
+// key of the TimeMaps it holds.
 type segment struct {
 	off, n      int64
+	start       int
 	first, last string
 }
 
@@ -62,7 +64,7 @@ func (w *spillWriter) run() {
 	var buf bytes.Buffer
 	var enc *gob.Encoder
 	var seg segment
-	var count int
+	var count, written int
 	var err error
 	flush := func() {
 		if buf.Len() == 0 || err != nil {
@@ -75,7 +77,7 @@ func (w *spillWriter) run() {
 		}
 		seg.n = int64(buf.Len())
 		w.sf.segs = append(w.sf.segs, seg)
-		seg = segment{off: seg.off + seg.n}
+		seg = segment{off: seg.off + seg.n, start: written}
 		buf.Reset()
 		enc, count = nil, 0
 	}
@@ -95,6 +97,7 @@ func (w *spillWriter) run() {
 			w.setErr(err)
 			continue
 		}
+		written++
 		k := in.TimeMap.Key
 		if count == 0 || k < seg.first {
 			seg.first = k
@@ -162,6 +165,17 @@ func (sf *spillFile) read(ctx context.Context, workers int, keys map[string]bool
 		})
 		if err != nil && !errors.Is(err, errStopped) {
 			yield(nil, err)
+		}
+	}
+}
+
+// segments returns the spill's segments, in order.
+func (sf *spillFile) segments() iter.Seq2[segment, error] {
+	return func(yield func(segment, error) bool) {
+		for _, s := range sf.segs {
+			if !yield(s, nil) {
+				return
+			}
 		}
 	}
 }

@@ -38,6 +38,19 @@ func TestSpillSegments(t *testing.T) {
 	if len(sf.segs) < 2 {
 		t.Fatalf("%d segments", len(sf.segs))
 	}
+	// Each segment knows the ordinal of its first Input (the second pass
+	// finds each TimeMap's replay targets by it).
+	for seg := range sf.segments() {
+		ins, err := sf.decode(context.Background(), seg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k, in := range ins {
+			if in.TimeMap.Key != key(seg.start+k) {
+				t.Fatalf("segment from Input %d holds %s as its Input %d", seg.start, in.TimeMap.Key, k)
+			}
+		}
+	}
 	i := 0
 	for in, err := range sf.read(context.Background(), 3, nil) {
 		if err != nil {
