@@ -376,28 +376,32 @@ func (c *StemCache) get(li int, w string) (string, bool) {
 		return "", false
 	}
 	h := c.hash(li, w)
+	return c.find(li, w, h, c.slots[h&uint64(len(c.slots)-1)])
+}
+
+// find is get for a word of hash h whose search starts at slot s (its
+// first slot, read beforehand: termsOf reads the first slots of several
+// words before it looks any up, so that the processor fetches them from
+// memory together).
+func (c *StemCache) find(li int, w string, h, s uint64) (string, bool) {
 	tag := h >> 48
 	mask := uint64(len(c.slots) - 1)
 	for i := h & mask; ; i = (i + 1) & mask {
-		s := c.slots[i]
 		if s == 0 {
 			return "", false
 		}
-		if s>>48 != tag {
-			continue
+		if s>>48 == tag {
+			chunk := c.chunks[(s>>stemOffsetBits)&(1<<stemChunkBits-1)-1]
+			at := int(s & (1<<stemOffsetBits - 1))
+			if int(chunk[at]) == li && int(chunk[at+1]) == len(w) && chunk[at+3:at+3+len(w)] == w {
+				word := chunk[at+3 : at+3+len(w)]
+				if tl := int(chunk[at+2]); tl != stemSame {
+					return chunk[at+3+len(w) : at+3+len(w)+tl], true
+				}
+				return word, true
+			}
 		}
-		chunk := c.chunks[(s>>stemOffsetBits)&(1<<stemChunkBits-1)-1]
-		at := int(s & (1<<stemOffsetBits - 1))
-		if int(chunk[at]) != li || int(chunk[at+1]) != len(w) || chunk[at+3:at+3+len(w)] != w {
-			continue
-		}
-		word := chunk[at+3 : at+3+len(w)]
-		switch tl := int(chunk[at+2]); tl {
-		case stemSame:
-			return word, true
-		default:
-			return chunk[at+3+len(w) : at+3+len(w)+tl], true
-		}
+		s = c.slots[(i+1)&mask]
 	}
 }
 
@@ -534,51 +538,85 @@ func (l *language) term(t string, env **snowballstem.Env) string {
 // words of another script in that script's language (scriptLanguage);
 // cache, when not nil, holds the terms of words met in earlier documents
 // (it is read under one lock for the whole document) and learns this
-// one's.
+// one's. The cache is asked stemBatch words at a time (see
+// StemCache.find).
 func termsOf(toks []string, code string, cache *StemCache) []string {
 	base := languages[code]
 	out := make([]string, 0, len(toks)/2)
+	if base == nil {
+		for _, t := range toks {
+			if keepToken(t) {
+				out = append(out, unifyArabicLetters(t))
+			}
+		}
+		return out
+	}
 	var learned map[stemKey]string // this document's words the cache lacks
 	var env *snowballstem.Env
-	if cache != nil && base != nil {
+	cached := cache != nil
+	if cached {
 		cache.mu.RLock()
 		defer func() {
 			cache.mu.RUnlock()
 			cache.put(learned)
 		}()
+		cached = cache.n > 0
 	}
-	for _, t := range toks {
-		if !keepToken(t) {
-			continue
-		}
-		if base == nil {
-			out = append(out, unifyArabicLetters(t))
-			continue
-		}
-		l := base
-		r, _ := utf8.DecodeRuneInString(t)
-		if sc := scriptOf(r); sc != scriptNone && sc != base.script {
-			if alt := languages[scriptLanguage[sc]]; alt != nil {
-				l = alt
+	var langs [stemBatch]*language // nil: the token is not kept
+	var hashes, slots [stemBatch]uint64
+	for from := 0; from < len(toks); from += stemBatch {
+		batch := toks[from:min(len(toks), from+stemBatch)]
+		for i, t := range batch {
+			langs[i] = nil
+			if !keepToken(t) {
+				continue
 			}
-		}
-		term, ok := "", false
-		if cache != nil {
-			term, ok = cache.get(l.index, t)
-		}
-		if !ok {
-			k := stemKey{l, t}
-			if term, ok = learned[k]; !ok {
-				term = l.term(t, &env)
-				if learned == nil {
-					learned = make(map[stemKey]string)
+			l := base
+			r, _ := utf8.DecodeRuneInString(t)
+			if sc := scriptOf(r); sc != scriptNone && sc != base.script {
+				if alt := languages[scriptLanguage[sc]]; alt != nil {
+					l = alt
 				}
-				learned[k] = term
+			}
+			langs[i] = l
+			if cached && len(t) <= stemMaxWord {
+				hashes[i] = cache.hash(l.index, t)
 			}
 		}
-		if term != "" {
-			out = append(out, term)
+		if cached {
+			// A tight loop of independent loads, which the processor
+			// overlaps: the table is larger than the caches.
+			mask := uint64(len(cache.slots) - 1)
+			for i := range batch {
+				slots[i] = cache.slots[hashes[i]&mask]
+			}
+		}
+		for i, t := range batch {
+			l := langs[i]
+			if l == nil {
+				continue
+			}
+			term, ok := "", false
+			if cached && len(t) <= stemMaxWord {
+				term, ok = cache.find(l.index, t, hashes[i], slots[i])
+			}
+			if !ok {
+				k := stemKey{l, t}
+				if term, ok = learned[k]; !ok {
+					term = l.term(t, &env)
+					if learned == nil {
+						learned = make(map[stemKey]string)
+					}
+					learned[k] = term
+				}
+			}
+			if term != "" {
+				out = append(out, term)
+			}
 		}
 	}
 	return out
 }
+
+// stemBatch is how many words termsOf asks the stem cache for at once.
+const stemBatch = 16
