@@ -400,9 +400,13 @@ func trimDoc(doc *extract.Document, opts Options) {
 // document read from the index's note is spilled as the note was, not
 // encoded again), and At says which is whose.
 type spilled struct {
-	In   Input
-	Docs [][]byte
-	At   []int32 // capture i's document is Docs[At[i]-1], none when 0
+	In Input
+	At []int32 // capture i's document is docs[At[i]-1], none when 0
+	// DocLens are the documents' lengths: the gob holds the rest, the
+	// documents follow it in the spill as they are (gob would copy them
+	// into its message, and out of it again).
+	DocLens []int
+	docs    [][]byte
 }
 
 func toSpill(in *Input) (spilled, error) {
@@ -422,8 +426,9 @@ func toSpill(in *Input) (spilled, error) {
 					return spilled{}, err
 				}
 			}
-			sp.Docs = append(sp.Docs, b)
-			k = int32(len(sp.Docs))
+			sp.docs = append(sp.docs, b)
+			sp.DocLens = append(sp.DocLens, len(b))
+			k = int32(len(sp.docs))
 			seen[d] = k
 		}
 		sp.At[i] = k
@@ -433,8 +438,8 @@ func toSpill(in *Input) (spilled, error) {
 
 func (sp *spilled) input() (*Input, error) {
 	in := sp.In
-	docs := make([]extract.Document, len(sp.Docs))
-	for i, b := range sp.Docs {
+	docs := make([]extract.Document, len(sp.docs))
+	for i, b := range sp.docs {
 		if err := docs[i].UnmarshalBinary(b); err != nil {
 			return nil, err
 		}

@@ -97,6 +97,9 @@ func (w *spillWriter) run() {
 			w.setErr(err)
 			continue
 		}
+		for _, d := range sp.docs {
+			buf.Write(d)
+		}
 		written++
 		k := in.TimeMap.Key
 		if count == 0 || k < seg.first {
@@ -196,12 +199,21 @@ func (sf *spillFile) decode(_ context.Context, s segment) ([]*Input, error) {
 	if _, err := sf.f.ReadAt(b, s.off); err != nil {
 		return nil, fmt.Errorf("read spill file: %w", err)
 	}
-	dec := gob.NewDecoder(bytes.NewReader(b))
+	r := bytes.NewReader(b)
+	dec := gob.NewDecoder(r) // reads no further than each message (r is an io.ByteReader)
 	var out []*Input
 	for {
 		var sp spilled
 		err := dec.Decode(&sp)
 		if err == nil {
+			for _, n := range sp.DocLens {
+				at := len(b) - r.Len()
+				if n < 0 || n > r.Len() {
+					return nil, fmt.Errorf("read spill file: a document of %d bytes at %d, past its segment", n, s.off+int64(at))
+				}
+				sp.docs = append(sp.docs, b[at:at+n:at+n])
+				r.Seek(int64(n), io.SeekCurrent)
+			}
 			in, err := sp.input()
 			if err != nil {
 				return nil, fmt.Errorf("read spill file: %w", err)
