@@ -302,16 +302,17 @@ func (t *tokenized) evidence() *evidence {
 	}
 	// A page of at most detectTokens tokens is read once: its windows
 	// count the stop words too.
-	n := len(t.toks)
+	n := len(t.toks) + len(t.more)
+	var buf []string
 	if n <= detectTokens {
 		ev.toks = n
 		for from := 0; from < n; from += shareWindow {
-			ev.window(t.toks[from:min(n, from+shareWindow)], &ev.stops)
+			ev.window(t.span(from, min(n, from+shareWindow), &buf), &ev.stops)
 		}
 		return ev
 	}
 	ev.toks = detectTokens
-	for _, tok := range t.toks[:detectTokens] {
+	for _, tok := range t.span(0, detectTokens, &buf) {
 		for set := stopIndex[tok]; set != 0; set &= set - 1 {
 			ev.stops[bits.TrailingZeros64(set)]++
 		}
@@ -322,9 +323,24 @@ func (t *tokenized) evidence() *evidence {
 	stretches := detectTokens / shareWindow
 	for k := range stretches {
 		from := k * n / stretches
-		ev.window(t.toks[from:from+shareWindow], nil)
+		ev.window(t.span(from, from+shareWindow, &buf), nil)
 	}
 	return ev
+}
+
+// span returns tokens [from, to) of t's tokens followed by its more: a
+// part of one of them, or of a copy in *buf where the span crosses from
+// one to the other.
+func (t *tokenized) span(from, to int, buf *[]string) []string {
+	k := len(t.toks)
+	switch {
+	case to <= k:
+		return t.toks[from:to]
+	case from >= k:
+		return t.more[from-k : to-k]
+	}
+	*buf = append(append((*buf)[:0], t.toks[from:]...), t.more[:to-k]...)
+	return *buf
 }
 
 // mainScript returns the script most letters are in, and how many: Kana

@@ -227,9 +227,11 @@ func finish(doc *Document, words string, toks *tokenized, chrome string, langHin
 		tl = ""
 	}
 	doc.TermsLang = tl
-	doc.Terms = termsOf(toks.toks, tl, opts.Stems)
+	// One slice for both, as long as the tokens (stop words and numbers
+	// make terms fewer).
+	doc.Terms = appendTerms(make([]string, 0, len(toks.toks)+len(ctoks.toks)), toks.toks, tl, opts.Stems)
 	doc.ContentTerms = len(doc.Terms)
-	doc.Terms = append(doc.Terms, termsOf(ctoks.toks, tl, opts.Stems)...)
+	doc.Terms = appendTerms(doc.Terms, ctoks.toks, tl, opts.Stems)
 }
 
 // cutAtElements returns the prefix of an HTML text that holds at most max

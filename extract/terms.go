@@ -17,6 +17,9 @@ type tokenized struct {
 	// order; a run of letters of a script written without spaces (Chinese,
 	// Japanese, Thai...) gives its overlapping character bigrams instead.
 	toks []string
+	// more are tokens that follow toks, for what reads a page as a whole
+	// (language detection: see with).
+	more []string
 	// words counts the words: one per word of a spaced script, one per two
 	// letters of an unspaced run (about the length of a Chinese or Japanese
 	// word).
@@ -40,7 +43,13 @@ type tokenized struct {
 // (spaces, punctuation) are dropped; numbers are kept. max caps the tokens
 // (0: no cap).
 func tokenize(text string, max int) *tokenized {
-	t := &tokenized{sample: prefix(text, trigramSample)}
+	// About one token in five bytes of text: a word and a space, or a
+	// bigram of an unspaced script (three bytes a letter).
+	n := len(text)/5 + 1
+	if max > 0 {
+		n = min(n, max)
+	}
+	t := &tokenized{sample: prefix(text, trigramSample), toks: make([]string, 0, n)}
 	var run unspacedRun
 	seg := words.FromString(text)
 	for seg.Next() && (max <= 0 || len(t.toks) < max) {
@@ -121,13 +130,14 @@ func (u *unspacedRun) flush(t *tokenized, max int) {
 	u.b, u.off = u.b[:0], u.off[:0]
 }
 
-// with returns the tokens of t followed by those of u, for what reads a
-// page as a whole (language detection); t's own slices are not shared.
+// with returns the tokens of t followed by those of u (as toks and more:
+// not copied), for what reads a page as a whole (language detection); t
+// and u have no more of their own.
 func (t *tokenized) with(u *tokenized) *tokenized {
 	if len(u.toks) == 0 {
 		return t
 	}
-	w := &tokenized{toks: append(append(make([]string, 0, len(t.toks)+len(u.toks)), t.toks...), u.toks...), words: t.words + u.words,
+	w := &tokenized{toks: t.toks, more: u.toks, words: t.words + u.words,
 		sample: prefix(t.sample+" "+u.sample, trigramSample)}
 	for s := range w.scripts {
 		w.scripts[s] = t.scripts[s] + u.scripts[s]
@@ -541,8 +551,12 @@ func (l *language) term(t string, env **snowballstem.Env) string {
 // one's. The cache is asked stemBatch words at a time (see
 // StemCache.find).
 func termsOf(toks []string, code string, cache *StemCache) []string {
+	return appendTerms(make([]string, 0, len(toks)/2), toks, code, cache)
+}
+
+// appendTerms is termsOf appending to out.
+func appendTerms(out, toks []string, code string, cache *StemCache) []string {
 	base := languages[code]
-	out := make([]string, 0, len(toks)/2)
 	if base == nil {
 		for _, t := range toks {
 			if keepToken(t) {
