@@ -180,34 +180,46 @@ func (r *docReader) string() string {
 // strings reads n strings, which share one allocation: a page's terms are
 // thousands of short strings.
 func (r *docReader) strings(n int) []string {
-	// Where each is, then one copy of them all.
-	offs := make([]int, 0, 2*n)
+	// Their lengths, then one copy of them all.
+	lens := make([]uint32, n)
 	rest, total := r.b, 0
-	for range n {
+	for i := range n {
 		m, k := binary.Uvarint(rest)
 		if k <= 0 || m > uint64(len(rest)-k) {
 			r.fail(errShort)
 			return nil
 		}
-		offs = append(offs, len(r.b)-len(rest)+k, int(m))
+		lens[i] = uint32(m)
 		rest = rest[k+int(m):]
 		total += int(m)
 	}
 	var b strings.Builder
 	b.Grow(total)
-	for i := 0; i < len(offs); i += 2 {
-		b.Write(r.b[offs[i] : offs[i]+offs[i+1]])
+	for p, i := r.b, 0; i < n; i++ {
+		k := uvarintLen(p)
+		m := int(lens[i])
+		b.Write(p[k : k+m])
+		p = p[k+m:]
 	}
 	all := b.String()
 	out := make([]string, n)
 	at := 0
-	for i := range out {
-		m := offs[2*i+1]
-		out[i] = all[at : at+m]
-		at += m
+	for i, m := range lens {
+		out[i] = all[at : at+int(m)]
+		at += int(m)
 	}
 	r.b = rest
 	return out
+}
+
+// uvarintLen is how many bytes the uvarint p starts with takes (p holds a
+// whole one).
+func uvarintLen(p []byte) int {
+	k := 1
+	for p[k-1] >= 0x80 {
+		k++
+	}
+	return k
 }
 
 // time reads a time.Time's binary form, whose length its first bytes give:
