@@ -78,17 +78,19 @@ func (s *statsSets) mergeInto(builders map[string]*ModelBuilder) {
 // earliest one not done (see orderedMapWindow).
 const resultWindow = 16
 
-// The first pass's schedule: its window holds the documents of
-// firstPassCaptures captures (some 20 KB each on real pages) past its
-// first two TimeMaps per worker; it reads firstPassAhead TimeMaps per
-// worker ahead and starts early one whose captures' notes (their
-// documents) are costlyTimeMap times as long as the mean and at least
-// costlyTimeMapBytes.
+// The first pass's schedule: past its first two TimeMaps per worker, its
+// window holds at most resultWindow TimeMaps per worker whose documents
+// take firstPassBytes (see docBytes); it reads up to firstPassAhead
+// TimeMaps per worker ahead, their notes at most firstPassAheadBytes
+// (the index may hold them on disk), and starts early one whose captures'
+// notes (their documents) are costlyTimeMap times as long as the mean and
+// at least costlyTimeMapBytes.
 const (
-	firstPassCaptures  = 1024
-	firstPassAhead     = 64
-	costlyTimeMap      = 8
-	costlyTimeMapBytes = 1 << 20
+	firstPassBytes      = 2 << 20
+	firstPassAhead      = 64
+	firstPassAheadBytes = 4 << 20
+	costlyTimeMap       = 8
+	costlyTimeMapBytes  = 1 << 20
 )
 
 // notesBytes is how long the notes of tm's captures are: what its
@@ -97,6 +99,24 @@ func notesBytes(tm *timemap.TimeMap) int {
 	n := 0
 	for _, c := range tm.Captures {
 		n += len(c.Note)
+	}
+	return n
+}
+
+// noteGuess is what docBytes counts for a capture the index made no note
+// of (its payload is read and extracted in the first pass, if at all).
+const noteGuess = 16 << 10
+
+// docBytes is about what tm's documents take once read: its captures'
+// notes, noteGuess for each capture without one.
+func docBytes(tm *timemap.TimeMap) int {
+	n := 0
+	for _, c := range tm.Captures {
+		if c.Note != "" {
+			n += len(c.Note)
+		} else {
+			n += noteGuess
+		}
 	}
 	return n
 }
@@ -147,9 +167,9 @@ func (r *detectRun) firstPass(ctx context.Context, src timemap.Source) error {
 	sw := newSpillWriter(r.f, 2*cfg.Workers)
 	// A TimeMap of long pages is read early, so that it does not keep the
 	// other workers idle at the end.
-	sched := schedule[*timemap.TimeMap]{weight: func(tm *timemap.TimeMap) int { return len(tm.Captures) }, maxWeight: firstPassCaptures,
-		cost: notesBytes, ahead: firstPassAhead * cfg.Workers, costly: costlyTimeMap, minCost: costlyTimeMapBytes}
-	err := orderedMapScheduled(ctx, cfg.Workers, firstPassCaptures, sched, src.TimeMaps(ctx), func(ctx context.Context, tm *timemap.TimeMap) (*Input, error) {
+	sched := schedule[*timemap.TimeMap]{weight: docBytes, maxWeight: firstPassBytes,
+		cost: notesBytes, ahead: firstPassAhead * cfg.Workers, aheadWeight: firstPassAheadBytes, costly: costlyTimeMap, minCost: costlyTimeMapBytes}
+	err := orderedMapScheduled(ctx, cfg.Workers, resultWindow*cfg.Workers, sched, src.TimeMaps(ctx), func(ctx context.Context, tm *timemap.TimeMap) (*Input, error) {
 		in, n := Prepare(ctx, tm, cfg, r.cache)
 		failed.Add(int64(n))
 		sets.add(cfg.collectionOf(in), in)
@@ -248,7 +268,10 @@ func (r *detectRun) secondPass(ctx context.Context, emit func(*TimeMapResult) er
 		delete(r.join.targets, n)
 		return t
 	}
-	sched := schedule[segment]{cost: func(s segment) int { return int(s.n) }, ahead: firstPassAhead * cfg.Workers,
+	// The window holds the results of resultWindow TimeMaps per worker, as
+	// many segments as hold them.
+	sched := schedule[segment]{weight: func(s segment) int { return s.count }, maxWeight: resultWindow * cfg.Workers,
+		cost: func(s segment) int { return int(s.n) }, ahead: firstPassAhead * cfg.Workers,
 		costly: costlyTimeMap, minCost: costlyTimeMapBytes}
 	count := counting(&r.stats, cfg, emit)
 	return orderedMapScheduled(ctx, cfg.Workers, resultWindow*cfg.Workers, sched, r.spill.segments(), func(ctx context.Context, s segment) ([]*TimeMapResult, error) {

@@ -33,16 +33,18 @@ type schedule[T any] struct {
 	// flight would weigh more than maxWeight together.
 	weight    func(T) int
 	maxWeight int
-	// Where cost is not nil, the next ahead items are read in advance
-	// (items are small beside their results) and one that costs at least
-	// costly times the mean of the items read so far, and at least
-	// minCost, is started before its turn, on at most workers-1 workers:
-	// a TimeMap of long pages near the end would keep the other workers
-	// idle while it is worked on.
-	cost    func(T) int
-	ahead   int
-	costly  int
-	minCost int
+	// Where cost is not nil, the next ahead items are read in advance, as
+	// long as they weigh at most aheadWeight together (0: no bound; an
+	// item read holds some of what its result will: a TimeMap's notes),
+	// and one that costs at least costly times the mean of the items read
+	// so far, and at least minCost, is started before its turn, on at
+	// most workers-1 workers: a TimeMap of long pages near the end would
+	// keep the other workers idle while it is worked on.
+	cost        func(T) int
+	ahead       int
+	aheadWeight int
+	costly      int
+	minCost     int
 }
 
 // orderedMapScheduled is orderedMapWindow with the items in flight bounded
@@ -91,12 +93,13 @@ func orderedMapScheduled[T, U any](ctx context.Context, workers, window int, sc 
 			weight, cost int
 		}
 		var waiting []pending // read, not started, in input order
-		costs, read := 0, 0   // of the items read
+		waitingWeight := 0
+		costs, read := 0, 0 // of the items read
 		next, stop := iter.Pull2(in)
 		defer stop()
 		more := true
 		for {
-			for more && len(waiting) < max(ahead, 1) {
+			for more && (len(waiting) == 0 || len(waiting) < ahead && (sc.aheadWeight == 0 || waitingWeight < sc.aheadWeight)) {
 				item, err, ok := next()
 				if !ok || err != nil {
 					feedErr, more = err, false
@@ -113,6 +116,7 @@ func orderedMapScheduled[T, U any](ctx context.Context, workers, window int, sc 
 				}
 				queue <- slot{p.done, p.weight}
 				waiting = append(waiting, p)
+				waitingWeight += p.weight
 			}
 			if len(waiting) == 0 {
 				return
@@ -131,6 +135,7 @@ func orderedMapScheduled[T, U any](ctx context.Context, workers, window int, sc 
 			select {
 			case jobs <- job{p.item, p.done, k > 0}:
 				waiting = append(waiting[:k], waiting[k+1:]...)
+				waitingWeight -= p.weight
 			case <-ctx.Done():
 				// Every slot queued gets a result, so that the collector
 				// ends; p's room is given back, the others held none.

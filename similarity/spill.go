@@ -29,12 +29,12 @@ const (
 )
 
 // segment is where one segment of the spill is, the ordinal of its first
-// TimeMap (the count of those before it), and the least and the greatest
-// key of the TimeMaps it holds.
+// TimeMap (the count of those before it), how many it holds, and the least
+// and the greatest key of them.
 type segment struct {
-	off, n      int64
-	start       int
-	first, last string
+	off, n       int64
+	start, count int
+	first, last  string
 }
 
 // spillFile is a spill file and its segments, once written.
@@ -75,7 +75,7 @@ func (w *spillWriter) run() {
 			w.setErr(err)
 			return
 		}
-		seg.n = int64(buf.Len())
+		seg.n, seg.count = int64(buf.Len()), count
 		w.sf.segs = append(w.sf.segs, seg)
 		seg = segment{off: seg.off + seg.n, start: written}
 		buf.Reset()
