@@ -255,3 +255,39 @@ func TestOrderedMapScheduledCancel(t *testing.T) {
 		t.Fatal("the work did not stop")
 	}
 }
+
+// TestOrderedMapScheduledAheadWeight: the items read ahead weigh at most
+// aheadWeight together (and one more), however far ahead may be read.
+func TestOrderedMapScheduledAheadWeight(t *testing.T) {
+	const workers, weight, aheadWeight = 2, 10, 50
+	var pulled, started atomic.Int64
+	in := func(yield func(int, error) bool) {
+		for i := range 200 {
+			pulled.Add(1)
+			if !yield(i, nil) {
+				return
+			}
+		}
+	}
+	sc := schedule[int]{weight: func(int) int { return weight }, maxWeight: 1000,
+		cost: func(int) int { return 1 }, ahead: 100, aheadWeight: aheadWeight, costly: 8, minCost: 100}
+	worst := int64(0)
+	var mu sync.Mutex
+	err := orderedMapScheduled(context.Background(), workers, 8, sc, in, func(_ context.Context, i int) (int, error) {
+		s := started.Add(1)
+		mu.Lock()
+		worst = max(worst, pulled.Load()-s)
+		mu.Unlock()
+		time.Sleep(100 * time.Microsecond)
+		return i, nil
+	}, func(int) error { return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Read and not started: what the bound lets wait, one more read
+	// before the bound is checked, and the items handed to workers that
+	// have not begun them.
+	if limit := int64(aheadWeight/weight + 1 + workers); worst > limit {
+		t.Errorf("%d items read ahead of those started, want at most %d", worst, limit)
+	}
+}
