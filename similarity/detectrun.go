@@ -292,8 +292,8 @@ func (r *detectRun) secondPass(ctx context.Context, emit func(*TimeMapResult) er
 		}
 		return res, nil
 	}, func(res []*TimeMapResult) error {
-		for _, r := range res {
-			if err := count(r); err != nil {
+		for _, tr := range res {
+			if err := count(tr); err != nil {
 				return err
 			}
 		}
