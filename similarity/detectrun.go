@@ -274,7 +274,7 @@ func (r *detectRun) secondPass(ctx context.Context, emit func(*TimeMapResult) er
 		cost: func(s segment) int { return int(s.n) }, ahead: firstPassAhead * cfg.Workers,
 		costly: costlyTimeMap, minCost: costlyTimeMapBytes}
 	count := counting(&r.stats, cfg, emit)
-	return orderedMapScheduled(ctx, cfg.Workers, resultWindow*cfg.Workers, sched, r.spill.segments(), func(ctx context.Context, s segment) ([]*TimeMapResult, error) {
+	return orderedMapScheduled(ctx, cfg.Workers, resultWindow*cfg.Workers, sched, r.spill.segments(nil), func(ctx context.Context, s segment) ([]*TimeMapResult, error) {
 		ins, err := r.spill.decode(ctx, s)
 		if err != nil {
 			return nil, err

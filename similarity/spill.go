@@ -148,17 +148,7 @@ var errStopped = errors.New("stopped")
 // every segment), in order, decoding segments on workers goroutines.
 func (sf *spillFile) read(ctx context.Context, workers int, keys map[string]bool) iter.Seq2[*Input, error] {
 	return func(yield func(*Input, error) bool) {
-		segs := func(yield func(segment, error) bool) {
-			for _, s := range sf.segs {
-				if keys != nil && !holdsOne(s, keys) {
-					continue
-				}
-				if !yield(s, nil) {
-					return
-				}
-			}
-		}
-		err := orderedMap(ctx, workers, segs, sf.decode, func(ins []*Input) error {
+		err := orderedMap(ctx, workers, sf.segments(keys), sf.decode, func(ins []*Input) error {
 			for _, in := range ins {
 				if !yield(in, nil) {
 					return errStopped
@@ -172,10 +162,14 @@ func (sf *spillFile) read(ctx context.Context, workers int, keys map[string]bool
 	}
 }
 
-// segments returns the spill's segments, in order.
-func (sf *spillFile) segments() iter.Seq2[segment, error] {
+// segments returns the spill's segments that may hold one of keys (nil:
+// every segment), in order.
+func (sf *spillFile) segments(keys map[string]bool) iter.Seq2[segment, error] {
 	return func(yield func(segment, error) bool) {
 		for _, s := range sf.segs {
+			if keys != nil && !holdsOne(s, keys) {
+				continue
+			}
 			if !yield(s, nil) {
 				return
 			}

@@ -40,7 +40,7 @@ func TestSpillSegments(t *testing.T) {
 	}
 	// Each segment knows the ordinal of its first Input (the second pass
 	// finds each TimeMap's replay targets by it).
-	for seg := range sf.segments() {
+	for seg := range sf.segments(nil) {
 		ins, err := sf.decode(context.Background(), seg)
 		if err != nil {
 			t.Fatal(err)
