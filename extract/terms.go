@@ -577,11 +577,12 @@ func appendTerms(out, toks []string, code string, cache *StemCache) []string {
 		cached = cache.n > 0
 	}
 	var langs [stemBatch]*language // nil: the token is not kept
+	var asked [stemBatch]bool      // the cache is asked for it
 	var hashes, slots [stemBatch]uint64
 	for from := 0; from < len(toks); from += stemBatch {
 		batch := toks[from:min(len(toks), from+stemBatch)]
 		for i, t := range batch {
-			langs[i] = nil
+			langs[i], asked[i] = nil, false
 			if !keepToken(t) {
 				continue
 			}
@@ -593,7 +594,7 @@ func appendTerms(out, toks []string, code string, cache *StemCache) []string {
 				}
 			}
 			langs[i] = l
-			if cached && len(t) <= stemMaxWord {
+			if asked[i] = cached && len(t) <= stemMaxWord; asked[i] {
 				hashes[i] = cache.hash(l.index, t)
 			}
 		}
@@ -602,7 +603,9 @@ func appendTerms(out, toks []string, code string, cache *StemCache) []string {
 			// overlaps: the table is larger than the caches.
 			mask := uint64(len(cache.slots) - 1)
 			for i := range batch {
-				slots[i] = cache.slots[hashes[i]&mask]
+				if asked[i] {
+					slots[i] = cache.slots[hashes[i]&mask]
+				}
 			}
 		}
 		for i, t := range batch {
@@ -611,7 +614,7 @@ func appendTerms(out, toks []string, code string, cache *StemCache) []string {
 				continue
 			}
 			term, ok := "", false
-			if cached && len(t) <= stemMaxWord {
+			if asked[i] {
 				term, ok = cache.find(l.index, t, hashes[i], slots[i])
 			}
 			if !ok {
