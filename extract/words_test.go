@@ -58,7 +58,8 @@ func TestCollapseSpace(t *testing.T) {
 	}
 	// Random text in random pieces, with breaks between some: the same as
 	// strings.Fields over the pieces joined with a space at each break.
-	alphabet := []string{"a", "Z", "é", "\u00a0", " ", "\t", "\n", "\u2028", "\xff", "字", "\u0085", "\r\n"}
+	alphabet := []string{"a", "Z", "é", "\u00a0", " ", "\t", "\n", "\u2028", "\xff", "字", "\u0085", "\r\n",
+		"\u3000", "\u1680", "\u2013", "\u00a9", "\xc2", "\xe2\x80", "\xe3"}
 	rng := rand.New(rand.NewPCG(1, 2))
 	for i := 0; i < 2000; i++ {
 		w := wordWriter{max: rng.IntN(4)}
@@ -78,6 +79,23 @@ func TestCollapseSpace(t *testing.T) {
 		want, n := fieldsJoined(joined.String(), w.max)
 		if got := w.b.String(); got != want || w.n != n {
 			t.Fatalf("pieces of %q (max %d): %q, %d words; want %q, %d", joined.String(), w.max, got, w.n, want, n)
+		}
+	}
+}
+
+// TestFieldsIn: fieldsIn counts the words strings.Fields finds, in valid
+// UTF-8 and not (stray lead and continuation bytes, cut runes).
+func TestFieldsIn(t *testing.T) {
+	alphabet := []string{"a", "é", " ", "\n", "\u00a0", "\u0085", "\u1680", "\u2003", "\u2028", "\u205f", "\u3000",
+		"\u2013", "\u00a9", "字", "\xc2", "\xe2", "\xe2\x80", "\xe3\x80", "\xe1", "\x80", "\x85", "\xa0", "\xff"}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 5000 {
+		var b strings.Builder
+		for c := rng.IntN(10); c >= 0; c-- {
+			b.WriteString(alphabet[rng.IntN(len(alphabet))])
+		}
+		if got, want := fieldsIn([]byte(b.String())), len(strings.Fields(b.String())); got != want {
+			t.Fatalf("fieldsIn(%q) = %d, want %d", b.String(), got, want)
 		}
 	}
 }
