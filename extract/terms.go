@@ -283,7 +283,7 @@ func foldRune(r rune) rune {
 // words without a stemmer: Snowball's Arabic stemmer does this itself and
 // needs the letters as written to find suffixes.
 func unifyArabicLetters(w string) string {
-	if !strings.ContainsFunc(w, func(r rune) bool { return r >= 0x0622 && r <= 0x06CC }) {
+	if !hasArabicLetter(w) {
 		return w
 	}
 	return strings.Map(func(r rune) rune {
@@ -299,6 +299,32 @@ func unifyArabicLetters(w string) string {
 		}
 		return r
 	}, w)
+}
+
+// foreignWord reports whether every character of word w (whose first is
+// r) is a letter of a script other than s that the package knows (a
+// letter of no script it knows may be one a stemmer reads: the tatweel
+// that stretches Arabic words is of none), which a stemmer of a language
+// of script s leaves as it is: its rules are suffixes and letters of its
+// own alphabet (TestStemForeignWords). A page's words of a script without
+// a language of its own (Chinese in an English page) are its language's
+// terms.
+func foreignWord(w string, r rune, s script) bool {
+	if sc := scriptOf(r); sc == scriptNone || sc == scriptOther || sc == s {
+		return false
+	}
+	for _, r := range w {
+		if sc := scriptOf(r); sc == scriptNone || sc == scriptOther || sc == s {
+			return false
+		}
+	}
+	return true
+}
+
+// hasArabicLetter reports whether w holds a letter unifyArabicLetters may
+// change.
+func hasArabicLetter(w string) bool {
+	return strings.ContainsFunc(w, func(r rune) bool { return r >= 0x0622 && r <= 0x06CC })
 }
 
 // lower lower-cases s, without allocating when it is already lower-case ASCII.
@@ -578,11 +604,12 @@ func appendTerms(out, toks []string, code string, cache *StemCache) []string {
 	}
 	var langs [stemBatch]*language // nil: the token is not kept
 	var asked [stemBatch]bool      // the cache is asked for it
+	var plain [stemBatch]bool      // its term is itself (none if a stop word): no stemmer and no Arabic letter, or a foreignWord
 	var hashes, slots [stemBatch]uint64
 	for from := 0; from < len(toks); from += stemBatch {
 		batch := toks[from:min(len(toks), from+stemBatch)]
 		for i, t := range batch {
-			langs[i], asked[i] = nil, false
+			langs[i], asked[i], plain[i] = nil, false, false
 			if !keepToken(t) {
 				continue
 			}
@@ -594,6 +621,9 @@ func appendTerms(out, toks []string, code string, cache *StemCache) []string {
 				}
 			}
 			langs[i] = l
+			if plain[i] = l.stem == nil && !hasArabicLetter(t) || foreignWord(t, r, l.script); plain[i] {
+				continue
+			}
 			if asked[i] = cached && len(t) <= stemMaxWord; asked[i] {
 				hashes[i] = cache.hash(l.index, t)
 			}
@@ -614,7 +644,13 @@ func appendTerms(out, toks []string, code string, cache *StemCache) []string {
 				continue
 			}
 			term, ok := "", false
-			if asked[i] {
+			switch {
+			case plain[i]:
+				if !l.stop[t] {
+					term = t
+				}
+				ok = true
+			case asked[i]:
 				term, ok = cache.find(l.index, t, hashes[i], slots[i])
 			}
 			if !ok {
