@@ -460,8 +460,8 @@ func (ev *evidence) window(toks []string, stops *[64]int) {
 		}
 		ev.words[s] += n
 		best := -1
-		for i, code := range languageOrder {
-			if languages[code].script == script(s) && hits[i] > 0 && (best < 0 || hits[i] > hits[best]) {
+		for i := range languageSpec {
+			if languageSpec[i].script == script(s) && hits[i] > 0 && (best < 0 || hits[i] > hits[best]) {
 				best = i
 			}
 		}
