@@ -52,32 +52,65 @@ func (v *vocab) id(t string) int32 {
 
 // counts is a document's term counts as a sparse vector: those of all its
 // terms and those of its first content terms (its text's), each term looked
-// up once.
+// up once and counted once: the text's counts are taken, then the rest's
+// added to them.
 func (v *vocab) counts(terms []string, content int) (all, text sparse) {
-	v.tids = v.tids[:0]
+	ids := v.tids[:0]
 	for _, t := range terms {
-		v.tids = append(v.tids, v.id(t))
+		ids = append(ids, v.id(t))
 	}
-	return v.countIDs(v.tids), v.countIDs(v.tids[:content])
+	v.tids = ids
+	seen := v.tally(v.seen[:0], ids[:content])
+	slices.Sort(seen)
+	text = v.vector(seen)
+	k := len(seen)
+	seen = v.tally(seen, ids[content:])
+	v.seen = seen
+	slices.Sort(seen[k:])
+	all = sparse{ids: carve(&v.idChunk, len(seen)), w: carve(&v.wChunk, len(seen))}
+	mergeSorted(all.ids, seen[:k], seen[k:])
+	for j, id := range all.ids {
+		all.w[j] = float64(v.cnt[id])
+		v.cnt[id] = 0
+	}
+	return all, text
 }
 
-// countIDs is the counts of the terms of ids as a sparse vector.
-func (v *vocab) countIDs(ids []int32) sparse {
-	v.seen = v.seen[:0]
+// tally counts ids in v.cnt, appending to seen those it counts first.
+func (v *vocab) tally(seen, ids []int32) []int32 {
 	for _, id := range ids {
 		if v.cnt[id] == 0 {
-			v.seen = append(v.seen, id)
+			seen = append(seen, id)
 		}
 		v.cnt[id]++
 	}
-	slices.Sort(v.seen)
-	s := sparse{ids: carve(&v.idChunk, len(v.seen)), w: carve(&v.wChunk, len(v.seen))}
-	copy(s.ids, v.seen)
+	return seen
+}
+
+// vector is the counts of ids (ascending, counted in v.cnt) as a sparse
+// vector; the counts stay.
+func (v *vocab) vector(ids []int32) sparse {
+	s := sparse{ids: carve(&v.idChunk, len(ids)), w: carve(&v.wChunk, len(ids))}
+	copy(s.ids, ids)
 	for k, id := range s.ids {
 		s.w[k] = float64(v.cnt[id])
-		v.cnt[id] = 0
 	}
 	return s
+}
+
+// mergeSorted writes the merge of the ascending a and b (disjoint) to out,
+// len(a)+len(b) long.
+func mergeSorted(out, a, b []int32) {
+	i, j := 0, 0
+	for k := range out {
+		if j >= len(b) || i < len(a) && a[i] < b[j] {
+			out[k] = a[i]
+			i++
+		} else {
+			out[k] = b[j]
+			j++
+		}
+	}
 }
 
 // sparse is a vector over a vocab's ids: ids ascending, w their weights.

@@ -2,6 +2,7 @@ package similarity
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -99,4 +100,47 @@ func denseOf(s sparse, n int) []float64 {
 func tfOf(voc *vocab, terms []string) sparse {
 	tf, _ := voc.counts(terms, 0)
 	return tf
+}
+
+// TestVocabCounts: a document's counts, of all its terms and of its text's
+// (its first content terms), are each term's occurrences, ids ascending,
+// over documents that share terms with those before them.
+func TestVocabCounts(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	voc := newVocab()
+	naive := func(terms []string) map[string]float64 {
+		m := map[string]float64{}
+		for _, t := range terms {
+			m[t]++
+		}
+		return m
+	}
+	check := func(what string, s sparse, want map[string]float64) {
+		got := map[string]float64{}
+		for k, id := range s.ids {
+			if k > 0 && s.ids[k-1] >= id {
+				t.Fatalf("%s: ids not ascending: %v", what, s.ids)
+			}
+			got[voc.terms[id]] = s.w[k]
+		}
+		if !maps.Equal(got, want) {
+			t.Fatalf("%s: %v, want %v", what, got, want)
+		}
+	}
+	for range 500 {
+		terms := make([]string, rng.IntN(40))
+		for i := range terms {
+			terms[i] = fmt.Sprint("t", rng.IntN(60))
+		}
+		content := 0
+		if len(terms) > 0 {
+			content = rng.IntN(len(terms) + 1)
+		}
+		all, text := voc.counts(terms, content)
+		check("all", all, naive(terms))
+		check("text", text, naive(terms[:content]))
+	}
+	if slices.ContainsFunc(voc.cnt, func(n int32) bool { return n != 0 }) {
+		t.Error("counts left counts behind")
+	}
 }
