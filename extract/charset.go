@@ -47,7 +47,7 @@ const (
 // valid UTF-8 sequences by chance.
 func toUTF8(body []byte, contentType string, isHTML bool) (text []byte, name, from string) {
 	if e, n, ok := bomEncoding(body); ok {
-		return decodeWith(e, n, body), n, charsetFromBOM
+		return decodeWith(e, n, body, nil), n, charsetFromBOM
 	}
 	var u *utf8Shape
 	shape := func() *utf8Shape {
@@ -80,22 +80,22 @@ func toUTF8(body []byte, contentType string, isHTML bool) (text []byte, name, fr
 	if contentType != "" {
 		if _, params, err := mime.ParseMediaType(contentType); err == nil {
 			if e, n, ok := try(params["charset"]); ok {
-				return decodeWith(e, n, body), n, charsetFromHeader
+				return decodeWith(e, n, body, u), n, charsetFromHeader
 			}
 		} else if e, n, ok := try(charsetParam(contentType)); ok {
-			return decodeWith(e, n, body), n, charsetFromHeader
+			return decodeWith(e, n, body, u), n, charsetFromHeader
 		}
 	}
 	if isHTML {
 		if e, n, ok := try(metaCharset(body)); ok {
-			return decodeWith(e, n, body), n, charsetFromMeta
+			return decodeWith(e, n, body, u), n, charsetFromMeta
 		}
 	}
 	if shape().plausible() {
-		return decodeWith(unicode.UTF8, "utf-8", body), "utf-8", charsetFromSniff
+		return decodeWith(unicode.UTF8, "utf-8", body, u), "utf-8", charsetFromSniff
 	}
 	e, n := charset.Lookup("windows-1252")
-	return decodeWith(e, n, body), n, charsetFromSniff
+	return decodeWith(e, n, body, u), n, charsetFromSniff
 }
 
 // utf8Shape counts how the non-ASCII bytes of a payload read as UTF-8.
@@ -176,12 +176,13 @@ func bomEncoding(b []byte) (encoding.Encoding, string, bool) {
 }
 
 // decodeWith converts b to UTF-8 with e; invalid sequences become U+FFFD.
-func decodeWith(e encoding.Encoding, name string, b []byte) []byte {
+// u, when not nil, is b's shapeOf, which says whether b is valid UTF-8.
+func decodeWith(e encoding.Encoding, name string, b []byte, u *utf8Shape) []byte {
 	if name == "utf-8" {
 		if bytes.HasPrefix(b, []byte{0xEF, 0xBB, 0xBF}) {
 			b = b[3:]
 		}
-		if utf8.Valid(b) {
+		if u != nil && u.invalid == 0 || u == nil && utf8.Valid(b) {
 			return b
 		}
 		return bytes.ToValidUTF8(b, []byte("\uFFFD"))

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unicode/utf8"
 )
 
 // template lays content into a site template with chrome, scripts, styles
@@ -308,6 +309,23 @@ func TestCharsetDefences(t *testing.T) {
 				t.Errorf("charset %s from %s, want %s from %s", doc.Charset, doc.CharsetFrom, tt.cs, tt.from)
 			}
 		})
+	}
+}
+
+// TestShapeValid: a payload has no invalid sequence for shapeOf exactly
+// when it is valid UTF-8 (decodeWith takes the one for the other).
+func TestShapeValid(t *testing.T) {
+	pieces := []string{"a", " ", "é", "字", "\U0001F600", "\uFFFD", "\xef\xbf\xbd", "\xff", "\xc0\x80", "\xed\xa0\x80",
+		"\xe2\x82", "\xf4\x90\x80\x80", "\x80", "\xf0\x9f\x98"}
+	rng := rand.New(rand.NewSource(9))
+	for range 5000 {
+		var b []byte
+		for k := rng.Intn(12); k >= 0; k-- {
+			b = append(b, pieces[rng.Intn(len(pieces))]...)
+		}
+		if got, want := shapeOf(b).invalid == 0, utf8.Valid(b); got != want {
+			t.Fatalf("%q: shapeOf finds no invalid sequence: %v; utf8.Valid: %v", b, got, want)
+		}
 	}
 }
 
