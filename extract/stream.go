@@ -79,6 +79,7 @@ type builder struct {
 	dom    []int32 // the elements the reader has open: the insertion point's ancestors
 	tok    btoken
 	attrs  []html.Attribute
+	spans  []attrSpan // where the current tag's attributes are
 	seed   maphash.Seed
 	im     imode
 	origIM imode
@@ -104,7 +105,7 @@ type builder struct {
 }
 
 func newBuilder(text []byte, r *pageReader) *builder {
-	return &builder{text: text, r: r, seed: maphash.MakeSeed(), im: initialIM,
+	return &builder{text: text, r: r, seed: maphash.MakeSeed(), im: initialIM, spans: make([]attrSpan, 0, 16),
 		head: bElem{id: none}, form: none, framesetOK: true, pendingParent: none}
 }
 
@@ -156,7 +157,7 @@ func (b *builder) readToken(tt html.TokenType) {
 			b.doctype = append([]byte(nil), b.z.Raw()...)
 		}
 	case html.StartTagToken, html.SelfClosingTagToken, html.EndTagToken:
-		if !b.readTag(b.z.Raw(), tt == html.EndTagToken) {
+		if !b.readTag(b.z.Raw(), tt == html.EndTagToken, nil) {
 			t.attrs, t.key, t.fontBreak, t.atom = t.attrs[:0], 0, false, 0
 			b.readTagSlow(b.z)
 		}
@@ -215,11 +216,12 @@ func isTagSpace(c byte) bool {
 }
 
 // readTag reads the tag raw (as written, "<div class=x>") as the
-// tokenizer reads it, without copying what the page reader does not keep.
-// It is false, and reads nothing, where the tokenizer would change a name
-// or a value (NUL, character references, carriage returns): the caller
-// then asks the tokenizer.
-func (b *builder) readTag(raw []byte, end bool) bool {
+// tokenizer reads it, without copying what the page reader does not keep;
+// spans, when not nil, are where its attributes are (from tagEnd), else
+// they are read here. It is false, and reads nothing, where the tokenizer
+// would change a name or a value (NUL, character references, carriage
+// returns): the caller then asks the tokenizer.
+func (b *builder) readTag(raw []byte, end bool, spans []attrSpan) bool {
 	i := 1
 	if end {
 		i = 2
@@ -237,18 +239,18 @@ func (b *builder) readTag(raw []byte, end bool) bool {
 	if end {
 		return true
 	}
+	if spans == nil {
+		b.spans = attrSpans(b.spans[:0], raw, i)
+		spans = b.spans
+	}
 	if keepsAttrs(b.tok.atom) {
-		return b.readAllAttrs(raw, i)
+		return b.readAllAttrs(raw, spans)
 	}
 	// Of other elements, the attributes the reader looks at: the others
 	// are skipped unread (what the tokenizer would make of them matters
 	// not), a key met again is the first's (as the tokenizer keeps it).
-	for {
-		key, val, next := tagAttr(raw, i)
-		if next < 0 {
-			return true
-		}
-		i = next
+	for _, sp := range spans {
+		key, val := raw[sp.k0:sp.k1], raw[sp.v0:sp.v1]
 		var kbuf [16]byte
 		lk, ok := lowerTagBytes(kbuf[:0], key)
 		if !ok {
@@ -266,20 +268,17 @@ func (b *builder) readTag(raw []byte, end bool) bool {
 		}
 		b.tok.attrs = append(b.tok.attrs, html.Attribute{Key: k, Val: string(val)})
 	}
+	return true
 }
 
-// readAllAttrs reads every attribute of a tag raw from raw[i] on (of a
+// readAllAttrs reads every attribute of a tag raw, at spans (of a
 // formatting element, all of them go into its key for Noah's Ark): false
 // where the tokenizer would change one.
-func (b *builder) readAllAttrs(raw []byte, i int) bool {
+func (b *builder) readAllAttrs(raw []byte, spans []attrSpan) bool {
 	var keys [16][2]int // the keys read, in raw
 	nkeys := 0
-	for {
-		key, val, next := tagAttr(raw, i)
-		if next < 0 {
-			return true
-		}
-		i = next
+	for _, sp := range spans {
+		key, val := raw[sp.k0:sp.k1], raw[sp.v0:sp.v1]
 		var kbuf [32]byte
 		lk, ok := lowerTagBytes(kbuf[:0], key)
 		if !ok || changedByTokenizer(val) || nkeys == len(keys) {
@@ -288,16 +287,39 @@ func (b *builder) readAllAttrs(raw []byte, i int) bool {
 		if slices.ContainsFunc(keys[:nkeys], func(k [2]int) bool { return equalLowerASCII(raw[k[0]:k[1]], lk) }) {
 			continue
 		}
-		keys[nkeys] = keySpan(raw, key)
+		keys[nkeys] = [2]int{int(sp.k0), int(sp.k1)}
 		nkeys++
 		b.addAttr(lk, val)
 	}
+	return true
 }
 
-// keySpan is where key, a slice of raw, is in raw.
-func keySpan(raw, key []byte) [2]int {
-	off := cap(raw) - cap(key)
-	return [2]int{off, off + len(key)}
+// attrSpan is where an attribute's key and value are in a tag, as offsets
+// from its '<' (v0 == v1 when it has no value).
+type attrSpan struct{ k0, k1, v0, v1 int32 }
+
+// spanOf is the span of the attribute whose key is s[k0:k1] and whose value
+// is val (a slice of s, or nil), in the tag that starts at s[from].
+func spanOf(s []byte, from, k0, k1 int, val []byte) attrSpan {
+	v0 := k1
+	if val != nil {
+		v0 = cap(s) - cap(val)
+	}
+	return attrSpan{int32(k0 - from), int32(k1 - from), int32(v0 - from), int32(v0 - from + len(val))}
+}
+
+// attrSpans appends to spans where the attributes of a tag raw are, read
+// from raw[i] on as the tokenizer reads them.
+func attrSpans(spans []attrSpan, raw []byte, i int) []attrSpan {
+	for {
+		key, val, next := tagAttr(raw, i)
+		if next < 0 {
+			return spans
+		}
+		k0 := cap(raw) - cap(key)
+		spans = append(spans, spanOf(raw, 0, k0, k0+len(key), val))
+		i = next
+	}
 }
 
 // tagAttr reads the attribute of a tag raw that starts at raw[i] or after

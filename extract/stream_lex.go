@@ -77,7 +77,8 @@ func (b *builder) lex() (html.TokenType, bool) {
 	} else if !isASCIILetter(s[i+1]) {
 		return 0, false
 	}
-	end, valueEnd := tagEnd(s, nameAt)
+	b.spans = b.spans[:0]
+	end, valueEnd := tagEnd(s, nameAt, i, &b.spans)
 	if end < 0 {
 		return 0, false
 	}
@@ -88,7 +89,7 @@ func (b *builder) lex() (html.TokenType, bool) {
 		tt = html.SelfClosingTagToken
 	}
 	*t = btoken{typ: tt, attrs: b.attrs[:0]}
-	if !b.readTag(s[i:end], tt == html.EndTagToken) {
+	if !b.readTag(s[i:end], tt == html.EndTagToken, b.spans) {
 		// A tokenizer reads this one: given the tag, it reads the same.
 		if b.tags == nil {
 			b.tags = newTagTokenizer()
@@ -231,8 +232,10 @@ func isASCIILetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
 // tagEnd returns where the tag whose name starts at s[i] ends (after its
 // '>'), reading its name and attributes as the tokenizer's readTag does,
 // and where the value of its last attribute ends when it is unquoted (else
-// -1); end is -1 when the page ends inside the tag.
-func tagEnd(s []byte, i int) (end, valueEnd int) {
+// -1); end is -1 when the page ends inside the tag. It appends where its
+// attributes are to *spans, as offsets from s[from] (the tag's '<'), so
+// that readTag need not read them again.
+func tagEnd(s []byte, i, from int, spans *[]attrSpan) (end, valueEnd int) {
 	for i < len(s) && !isTagSpace(s[i]) && s[i] != '/' && s[i] != '>' {
 		i++
 	}
@@ -257,12 +260,14 @@ func tagEnd(s []byte, i int) (end, valueEnd int) {
 		if i >= len(s) {
 			return -1, -1
 		}
+		k1 := i
 		var val []byte
 		val, i = tagAttrVal(s, i)
 		if i >= len(s) {
 			return -1, -1
 		}
 		if i > k0 { // an attribute, not a lone '/'
+			*spans = append(*spans, spanOf(s, from, k0, k1, val))
 			valueEnd = -1
 			if len(val) > 0 && s[i-1] != '"' && s[i-1] != '\'' {
 				valueEnd = i
