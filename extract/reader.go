@@ -2,7 +2,6 @@ package extract
 
 import (
 	"strings"
-	"unicode/utf8"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -101,10 +100,11 @@ type chromeRegion struct {
 }
 
 // wordOp is one write to the page's word writers, into the writer of
-// region's destination: a break (start < 0) or the text arena[start:end].
+// region's destination: a break (start < 0) or the text arena[start:end],
+// its white space collapsed (see appendCollapsed), of words words.
 type wordOp struct {
-	region     int32
-	start, end int32
+	region            int32
+	start, end, words int32
 }
 
 // mountCandidate is an element that may be an app's mount point (see
@@ -271,8 +271,9 @@ func (r *pageReader) text(s string) {
 	}
 	if r.wantsText() {
 		start := len(r.arena)
-		r.arena = append(r.arena, s...)
-		r.countText(start)
+		var n int
+		r.arena, n = appendCollapsed(r.arena, s)
+		r.countText(start, n)
 	}
 }
 
@@ -284,8 +285,9 @@ func (r *pageReader) textBytes(s []byte, from, to int32) {
 	}
 	if r.wantsText() {
 		start := len(r.arena)
-		r.arena = append(r.arena, s...)
-		r.countText(start)
+		var n int
+		r.arena, n = appendCollapsed(r.arena, s)
+		r.countText(start, n)
 	}
 }
 
@@ -316,10 +318,10 @@ func (r *pageReader) wantsText() bool {
 	return !r.stack[len(r.stack)-1].skip || len(r.openMnt) > 0
 }
 
-// countText counts the text node arena[start:], kept there when visible.
-func (r *pageReader) countText(start int) {
+// countText counts the text node arena[start:], of n words, kept there
+// when visible.
+func (r *pageReader) countText(start, n int) {
 	top := &r.stack[len(r.stack)-1]
-	n := fieldsIn(r.arena[start:])
 	for _, m := range r.openMnt {
 		if c := &r.mounts[m]; c.index > top.hideIdx {
 			c.words += n
@@ -329,7 +331,7 @@ func (r *pageReader) countText(start int) {
 		r.arena = r.arena[:start]
 		return
 	}
-	r.ops = append(r.ops, wordOp{region: r.region, start: int32(start), end: int32(len(r.arena))})
+	r.ops = append(r.ops, wordOp{region: r.region, start: int32(start), end: int32(len(r.arena)), words: int32(n)})
 	r.words += n
 	for _, g := range r.open {
 		c := &r.regions[g]
@@ -367,29 +369,6 @@ func (r *pageReader) fosterChild(level int, t *tag) {
 
 // comment reads a comment node, a child of the element on top.
 func (r *pageReader) comment() { r.stack[len(r.stack)-1].children++ }
-
-// fieldsIn counts the words of s as strings.Fields splits them, without
-// the slice.
-func fieldsIn(s []byte) int {
-	n, in := 0, false
-	for i := 0; i < len(s); {
-		c := s[i]
-		var space bool
-		if c < utf8.RuneSelf {
-			space = asciiSpace[c]
-			i++
-		} else {
-			r, size := utf8.DecodeRune(s[i:])
-			space = isSpace(r)
-			i += size
-		}
-		if !space && !in {
-			n++
-		}
-		in = !space
-	}
-	return n
-}
 
 // inspectElement records what element t, visited by the page's inspection,
 // tells: the title, <meta> (refresh, og:title), <html lang>, the scripts,
@@ -542,7 +521,7 @@ func (r *pageReader) finish() *pageText {
 		if op.start < 0 {
 			w.brk()
 		} else {
-			w.write(arena[op.start:op.end])
+			w.writeCollapsed(arena[op.start:op.end], int(op.words))
 		}
 	}
 	pt.content, pt.fields, pt.chrome = cw.b.String(), cw.n, sw.b.String()

@@ -100,6 +100,122 @@ func (w *wordWriter) write(s string) {
 	}
 }
 
+// writeCollapsed appends s, a text as appendCollapsed makes it, of words
+// words: what write(s) appends, in one copy where the caps are not near.
+func (w *wordWriter) writeCollapsed(s string, words int) {
+	if w.full || s == "" {
+		return
+	}
+	if words == 0 { // s is one space
+		w.in = false
+		return
+	}
+	from, to := 0, len(s)
+	if s[0] == ' ' {
+		from = 1
+	}
+	trail := s[to-1] == ' '
+	if trail {
+		to--
+	}
+	join := w.in && from == 0 // the first word goes on the word written last
+	added, sep := words, 0
+	if join {
+		added--
+	} else if w.n > 0 {
+		sep = 1
+	}
+	if w.max > 0 && (w.n+added > w.max || w.b.Len()+sep+to-from > textBytes(w.max)) {
+		w.write(s) // word by word up to the caps
+		return
+	}
+	if sep > 0 {
+		w.b.WriteByte(' ')
+	}
+	w.b.WriteString(s[from:to])
+	w.n += added
+	w.in = !trail
+}
+
+// appendCollapsed appends s to dst with each run of white space (as
+// unicode.IsSpace finds it) made one space, the leading and trailing runs
+// too, and returns it and how many words s has (as strings.Fields splits
+// them). wordWriter.write reads the result as it reads s.
+func appendCollapsed[T string | []byte](dst []byte, s T) ([]byte, int) {
+	n := 0
+	from := 0 // s[from:] is yet to be appended
+	for i := 0; i < len(s); {
+		// A run of word bytes.
+		j := i
+		for j < len(s) {
+			c := s[j]
+			if c < utf8.RuneSelf {
+				if asciiSpace[c] {
+					break
+				}
+				j++
+				continue
+			}
+			space, size := wideSpace(s, j)
+			if space {
+				break
+			}
+			j += size
+		}
+		if j > i {
+			n++
+		}
+		if j >= len(s) {
+			break
+		}
+		// A run of white space: it stays where it is one ' '.
+		k := j
+		for k < len(s) {
+			c := s[k]
+			if c < utf8.RuneSelf {
+				if !asciiSpace[c] {
+					break
+				}
+				k++
+				continue
+			}
+			space, size := wideSpace(s, k)
+			if !space {
+				break
+			}
+			k += size
+		}
+		if k > j+1 || s[j] != ' ' {
+			dst = append(dst, s[from:j]...)
+			dst = append(dst, ' ')
+			from = k
+		}
+		i = k
+	}
+	return append(dst, s[from:]...), n
+}
+
+// wideSpace reports whether white space (unicode.IsSpace) starts at s[i],
+// a byte outside ASCII that starts a rune or continues one, and how many
+// bytes to step over. Only a rune that starts with 0xC2, 0xE1, 0xE2 or 0xE3
+// can be such white space: every other byte is stepped one at a time,
+// without decoding its rune (a continuation byte is no white space, so the
+// runs of white space and of word bytes are those that decoding rune by
+// rune finds, whether or not the text is valid UTF-8).
+func wideSpace[T string | []byte](s T, i int) (space bool, size int) {
+	switch c := s[i]; c {
+	case 0xC2: // U+0085, U+00A0
+		if i+1 < len(s) && s[i+1]&0xC0 == 0x80 {
+			return s[i+1] == 0x85 || s[i+1] == 0xA0, 2
+		}
+	case 0xE1, 0xE2, 0xE3: // U+1680, U+2000-U+205F, U+3000
+		if i+2 < len(s) && s[i+1]&0xC0 == 0x80 && s[i+2]&0xC0 == 0x80 {
+			return isSpace(rune(c&0x0F)<<12 | rune(s[i+1]&0x3F)<<6 | rune(s[i+2]&0x3F)), 3
+		}
+	}
+	return false, 1
+}
+
 // isSpace is unicode.IsSpace (White_Space) without its table search: the
 // white space outside ASCII is a dozen code points.
 func isSpace(r rune) bool {

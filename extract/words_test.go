@@ -83,19 +83,45 @@ func TestCollapseSpace(t *testing.T) {
 	}
 }
 
-// TestFieldsIn: fieldsIn counts the words strings.Fields finds, in valid
-// UTF-8 and not (stray lead and continuation bytes, cut runes).
-func TestFieldsIn(t *testing.T) {
-	alphabet := []string{"a", "é", " ", "\n", "\u00a0", "\u0085", "\u1680", "\u2003", "\u2028", "\u205f", "\u3000",
-		"\u2013", "\u00a9", "字", "\xc2", "\xe2", "\xe2\x80", "\xe3\x80", "\xe1", "\x80", "\x85", "\xa0", "\xff"}
+// TestWriteCollapsed: text collapsed by appendCollapsed, of the words it
+// counts, written by writeCollapsed, is what write makes of the text, word
+// caps, byte caps and breaks included, in valid UTF-8 and not (stray lead
+// and continuation bytes, cut runes).
+func TestWriteCollapsed(t *testing.T) {
+	alphabet := []string{"a", "é", "xyzzyxyzzy", " ", "  ", "\n", "\u00a0", "\u0085", "\u1680", "\u2003", "\u2028",
+		"\u205f", "\u3000", "\u2013", "\u00a9", "字", "\xc2", "\xe2", "\xe2\x80", "\xe3\x80", "\xe1", "\x80",
+		"\x85", "\xa0", "\xff"}
 	rng := rand.New(rand.NewPCG(3, 4))
 	for range 5000 {
-		var b strings.Builder
-		for c := rng.IntN(10); c >= 0; c-- {
-			b.WriteString(alphabet[rng.IntN(len(alphabet))])
-		}
-		if got, want := fieldsIn([]byte(b.String())), len(strings.Fields(b.String())); got != want {
-			t.Fatalf("fieldsIn(%q) = %d, want %d", b.String(), got, want)
+		max := rng.IntN(6)
+		w, c := wordWriter{max: max}, wordWriter{max: max}
+		var steps []string
+		for p := rng.IntN(6); p >= 0; p-- {
+			if rng.IntN(4) == 0 {
+				w.brk()
+				c.brk()
+				steps = append(steps, "brk")
+				continue
+			}
+			var b strings.Builder
+			for k := rng.IntN(8); k >= 0; k-- {
+				b.WriteString(alphabet[rng.IntN(len(alphabet))])
+			}
+			piece := b.String()
+			steps = append(steps, piece)
+			collapsed, n := appendCollapsed(nil, piece)
+			if want := len(strings.Fields(piece)); n != want {
+				t.Fatalf("appendCollapsed(%q) counts %d words, want %d", piece, n, want)
+			}
+			if rng.IntN(2) == 0 {
+				collapsed, _ = appendCollapsed(nil, []byte(piece))
+			}
+			w.write(piece)
+			c.writeCollapsed(string(collapsed), n)
+			if w.b.String() != c.b.String() || w.n != c.n || w.in != c.in || w.full != c.full {
+				t.Fatalf("max %d, steps %q: writeCollapsed gives %q (%d words, in %v, full %v), write %q (%d, %v, %v)",
+					max, steps, c.b.String(), c.n, c.in, c.full, w.b.String(), w.n, w.in, w.full)
+			}
 		}
 	}
 }
