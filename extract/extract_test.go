@@ -692,6 +692,8 @@ func TestCutAtElements(t *testing.T) {
 		{"x < y <b>z</b>", 1, "x < y <b>z</b>"},
 		{"<a><B><c>", 2, "<a><B>"},
 		{"no tags", 0, "no tags"},
+		{"<a<b", 2, "<a<b"},
+		{"<a<b<c", 2, "<a<b"},
 	} {
 		if got := string(cutAtElements([]byte(tc.in), tc.max)); got != tc.want {
 			t.Errorf("cutAtElements(%q, %d) = %q, want %q", tc.in, tc.max, got, tc.want)

@@ -237,6 +237,9 @@ func finish(doc *Document, words string, toks *tokenized, chrome string, langHin
 // cutAtElements returns the prefix of an HTML text that holds at most max
 // start tags ("<" followed by a letter).
 func cutAtElements(text []byte, max int) []byte {
+	if len(text) <= 2*max {
+		return text // a start tag takes two bytes at least
+	}
 	n := 0
 	for i := 0; i < len(text)-1; i++ {
 		if text[i] != '<' {

@@ -512,7 +512,6 @@ func (r *pageReader) finish() *pageText {
 		chromeOf[i] = g.parent >= 0 && chromeOf[g.parent] || !holdsThePage(g.words, g.links, r.words)
 	}
 	cw, sw := wordWriter{max: r.maxWords}, wordWriter{max: r.maxWords}
-	arena := string(r.arena)
 	for _, op := range r.ops {
 		w := &cw
 		if op.region >= 0 && chromeOf[op.region] {
@@ -521,7 +520,7 @@ func (r *pageReader) finish() *pageText {
 		if op.start < 0 {
 			w.brk()
 		} else {
-			w.writeCollapsed(arena[op.start:op.end], int(op.words))
+			w.writeCollapsed(r.arena[op.start:op.end], int(op.words))
 		}
 	}
 	pt.content, pt.fields, pt.chrome = cw.b.String(), cw.n, sw.b.String()

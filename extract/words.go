@@ -102,8 +102,8 @@ func (w *wordWriter) write(s string) {
 
 // writeCollapsed appends s, a text as appendCollapsed makes it, of words
 // words: what write(s) appends, in one copy where the caps are not near.
-func (w *wordWriter) writeCollapsed(s string, words int) {
-	if w.full || s == "" {
+func (w *wordWriter) writeCollapsed(s []byte, words int) {
+	if w.full || len(s) == 0 {
 		return
 	}
 	if words == 0 { // s is one space
@@ -126,13 +126,13 @@ func (w *wordWriter) writeCollapsed(s string, words int) {
 		sep = 1
 	}
 	if w.max > 0 && (w.n+added > w.max || w.b.Len()+sep+to-from > textBytes(w.max)) {
-		w.write(s) // word by word up to the caps
+		w.write(string(s)) // word by word up to the caps
 		return
 	}
 	if sep > 0 {
 		w.b.WriteByte(' ')
 	}
-	w.b.WriteString(s[from:to])
+	w.b.Write(s[from:to])
 	w.n += added
 	w.in = !trail
 }

@@ -117,7 +117,7 @@ func TestWriteCollapsed(t *testing.T) {
 				collapsed, _ = appendCollapsed(nil, []byte(piece))
 			}
 			w.write(piece)
-			c.writeCollapsed(string(collapsed), n)
+			c.writeCollapsed(collapsed, n)
 			if w.b.String() != c.b.String() || w.n != c.n || w.in != c.in || w.full != c.full {
 				t.Fatalf("max %d, steps %q: writeCollapsed gives %q (%d words, in %v, full %v), write %q (%d, %v, %v)",
 					max, steps, c.b.String(), c.n, c.in, c.full, w.b.String(), w.n, w.in, w.full)
