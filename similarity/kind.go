@@ -146,7 +146,7 @@ func (r *reading) contentKind() (Kind, string) {
 			return k, "it says " + quoteCues(cues)
 		}
 	}
-	if share := p.spamShare(); share >= spamShare {
+	if share := p.spamShare(r.s.voc.terms); share >= spamShare {
 		return KindSpam, fmt.Sprintf("%.0f%% of its words are spam's (pills, casinos, loans, replicas)", 100*share)
 	}
 	if doc.ContentWords < blankWords {
@@ -280,28 +280,30 @@ func quoteCues(cues []string) string {
 
 // spamShare is the share of the capture's terms that are spam's, worked
 // out once.
-func (p *prepared) spamShare() float64 {
+func (p *prepared) spamShare(terms []string) float64 {
 	if p.spam < 0 {
-		p.spam = spamTermShare(p.doc.Terms)
+		p.spam = spamTermShare(p.tf, terms)
 	}
 	return p.spam
 }
 
-// spamTermShare is the share of terms that begin with a root of spam's
-// vocabulary. Roots, not stems: the terms are stemmed in the page's
-// language, and spam's words are mostly the same in every language (brand
-// names, "casino", "poker").
-func spamTermShare(terms []string) float64 {
-	if len(terms) == 0 {
-		return 0
-	}
-	n := 0
-	for _, t := range terms {
-		if isSpamTerm(t) {
-			n++
+// spamTermShare is the share of a page's terms (tf: their counts over
+// terms, the vocabulary) that begin with a root of spam's vocabulary, each
+// distinct term looked at once. Roots, not stems: the terms are stemmed in
+// the page's language, and spam's words are mostly the same in every
+// language (brand names, "casino", "poker").
+func spamTermShare(tf sparse, terms []string) float64 {
+	var n, all float64 // whole numbers: the sums are exact
+	for k, id := range tf.ids {
+		all += tf.w[k]
+		if isSpamTerm(terms[id]) {
+			n += tf.w[k]
 		}
 	}
-	return float64(n) / float64(len(terms))
+	if all == 0 {
+		return 0
+	}
+	return n / all
 }
 
 // isSpamTerm reports whether a term begins with a root of spamRoots:

@@ -52,14 +52,31 @@ func TestCueKind(t *testing.T) {
 }
 
 func TestSpamTermShare(t *testing.T) {
-	spam := extract.Terms("Cheap viagra pills online pharmacy, best casino bonus and payday loans, replica watches outlet", "en")
-	if s := spamTermShare(spam); s < spamShare {
+	voc := newVocab()
+	share := func(text string) float64 {
+		terms := extract.Terms(text, "en")
+		tf, _ := voc.counts(terms, len(terms))
+		got := spamTermShare(tf, voc.terms)
+		n := 0 // each occurrence looked at
+		for _, term := range terms {
+			if isSpamTerm(term) {
+				n++
+			}
+		}
+		if want := float64(n) / float64(len(terms)); got != want {
+			t.Errorf("%q: share %v over distinct terms, %v over occurrences", text, got, want)
+		}
+		return got
+	}
+	if s := share("Cheap viagra pills online pharmacy, best casino bonus and payday loans, replica watches outlet, casino casino"); s < spamShare {
 		t.Errorf("spam's share %.2f < %.2f", s, spamShare)
 	}
-	news := extract.Terms("The chancellor said the budget would cut taxes for families and raise spending on schools, "+
-		"while the opposition called the plan a discount on the future", "en")
-	if s := spamTermShare(news); s >= spamShare {
+	if s := share("The chancellor said the budget would cut taxes for families and raise spending on schools, " +
+		"while the opposition called the plan a discount on the future"); s >= spamShare {
 		t.Errorf("news's share %.2f >= %.2f", s, spamShare)
+	}
+	if s := spamTermShare(sparse{}, nil); s != 0 {
+		t.Errorf("no terms: share %v", s)
 	}
 }
 

@@ -261,8 +261,8 @@ func (r *reading) spamAround() (string, bool) {
 	if share < newShare {
 		return "", false
 	}
-	spam := r.p().spamShare()
-	if spam < spamShare || r.t0().spamShare() >= spamShare {
+	spam := r.p().spamShare(r.s.voc.terms)
+	if spam < spamShare || r.t0().spamShare(r.s.voc.terms) >= spamShare {
 		return "", false
 	}
 	return fmt.Sprintf("most of it is new since t0 and spam, what is left of t0 at most a remnant (%.0f%% of its words new, %.0f%% spam's)",
