@@ -342,6 +342,9 @@ func lower(s string) string {
 // and longer than one letter, unless it is one letter of an unspaced script
 // (a Chinese word of one character).
 func keepToken(t string) bool {
+	if len(t) > 1 && t[0]|0x20 >= 'a' && t[0]|0x20 <= 'z' {
+		return true // the commonest: a word that starts with an ASCII letter
+	}
 	r, size := utf8.DecodeRuneInString(t)
 	if size == len(t) {
 		return unspaced(r)

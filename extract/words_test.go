@@ -179,3 +179,16 @@ func TestSegmentKindASCII(t *testing.T) {
 		}
 	}
 }
+
+// TestKeepToken: a token becomes a term unless it is a number or one
+// letter of a spaced script.
+func TestKeepToken(t *testing.T) {
+	for tok, want := range map[string]bool{
+		"": false, "a": false, "é": false, "@": false, "12": false, "١٢": false, "2024": false,
+		"ab": true, "a1": true, "1a": true, "Ab": true, "éa": true, "@@": true, "中": true, "中文": true, "z9": true,
+	} {
+		if got := keepToken(tok); got != want {
+			t.Errorf("keepToken(%q) = %v, want %v", tok, got, want)
+		}
+	}
+}
