@@ -302,23 +302,28 @@ func unifyArabicLetters(w string) string {
 }
 
 // foreignWord reports whether every character of word w (whose first is
-// r) is a letter of a script other than s that the package knows (a
-// letter of no script it knows may be one a stemmer reads: the tatweel
-// that stretches Arabic words is of none), which a stemmer of a language
-// of script s leaves as it is: its rules are suffixes and letters of its
-// own alphabet (TestStemForeignWords). A page's words of a script without
-// a language of its own (Chinese in an English page) are its language's
-// terms.
+// r) is a letter of a script other than s that the package knows, and its
+// last letter is not its letter before doubled: a stemmer of a language of
+// script s leaves such a word as it is (TestStemForeignWords). Its rules
+// are suffixes and letters of its own alphabet, read in regions that begin
+// after a vowel of it, but for the Finnish stemmer's last step, which drops
+// the last of two equal letters that are not its vowels, whatever their
+// script; and a letter of no script the package knows may be one a
+// stemmer reads (the tatweel that stretches Arabic words is of none). A
+// page's words of a script without a language of its own (Chinese in an
+// English page) are its language's terms.
 func foreignWord(w string, r rune, s script) bool {
 	if sc := scriptOf(r); sc == scriptNone || sc == scriptOther || sc == s {
 		return false
 	}
+	last, before := rune(-1), rune(-1)
 	for _, r := range w {
 		if sc := scriptOf(r); sc == scriptNone || sc == scriptOther || sc == s {
 			return false
 		}
+		before, last = last, r
 	}
-	return true
+	return last != before
 }
 
 // hasArabicLetter reports whether w holds a letter unifyArabicLetters may
