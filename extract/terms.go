@@ -51,9 +51,9 @@ func tokenize(text string, max int) *tokenized {
 	}
 	t := &tokenized{sample: prefix(text, trigramSample), toks: make([]string, 0, n)}
 	var run unspacedRun
-	seg := words.FromString(text)
-	for seg.Next() && (max <= 0 || len(t.toks) < max) {
-		w := seg.Value()
+	seg := newSegmenter(text)
+	for seg.next() && (max <= 0 || len(t.toks) < max) {
+		w := seg.w
 		kind := segmentKind(w, &t.scripts)
 		switch kind {
 		case segSkip:
@@ -75,6 +75,59 @@ func tokenize(text string, max int) *tokenized {
 		t.toks = t.toks[:max]
 	}
 	return t
+}
+
+// segmenter cuts a text at the word boundaries of UAX #29, as the words
+// package's iterator does, finding the commonest segments without it: an
+// ASCII word (letters and digits) followed by a space or the end, which the
+// iterator finds the same way, and a space followed by an ASCII byte other
+// than a space (a segment of its own: no rule joins them), which it finds
+// with its full rules. It asks the iterator for any other segment, from
+// where the segment starts (the iterator restarts there too).
+type segmenter struct {
+	text string
+	pos  int
+	w    string // the current segment
+	it   *words.Iterator[string]
+}
+
+func newSegmenter(text string) *segmenter {
+	return &segmenter{text: text, it: words.FromString("")}
+}
+
+// next moves to the next segment (s.w); false at the end.
+func (s *segmenter) next() bool {
+	p, text := s.pos, s.text
+	if p >= len(text) {
+		return false
+	}
+	end := p
+	switch c := text[p]; {
+	case c == ' ':
+		if p+1 == len(text) || text[p+1] != ' ' && text[p+1] < utf8.RuneSelf {
+			end = p + 1
+		}
+	case isASCIIAlnum(c):
+		e := p + 1
+		for e < len(text) && isASCIIAlnum(text[e]) {
+			e++
+		}
+		if e == len(text) || text[e] == ' ' {
+			end = e
+		}
+	}
+	if end == p {
+		s.it.SetText(text[p:])
+		s.it.Next()
+		end = p + s.it.End()
+	}
+	s.w, s.pos = text[p:end], end
+	return true
+}
+
+// isASCIIAlnum reports whether c is an ASCII letter or digit.
+func isASCIIAlnum(c byte) bool {
+	return c|0x20 >= 'a' && c|0x20 <= 'z' || c >= '0' && c <= '9'
 }
 
 // unspacedRun is a run of letters of a script written without spaces

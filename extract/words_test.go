@@ -2,10 +2,13 @@ package extract
 
 import (
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/clipperhouse/uax29/v2/words"
 )
 
 // fieldsJoined is what wordWriter must equal: the words of s as
@@ -189,6 +192,33 @@ func TestKeepToken(t *testing.T) {
 	} {
 		if got := keepToken(tok); got != want {
 			t.Errorf("keepToken(%q) = %v, want %v", tok, got, want)
+		}
+	}
+}
+
+// TestSegmenter: the segmenter cuts texts where the words package's
+// iterator does: ASCII and not, spaces single and repeated, combining
+// marks and joiners after spaces, regional indicators, apostrophes,
+// numbers, broken UTF-8.
+func TestSegmenter(t *testing.T) {
+	pieces := []string{"a", "Word", "42", " ", "  ", "\t", "\n", ".", ",", "'", ":", "-", "_", "é", "字", "ก", "\u0301",
+		"\u200d", "\u00a0", "\U0001F1EB", "\U0001F1F7", "\U0001F600", "3.5", "e.g.", "don't", "\xff", "\u05d0", "\""}
+	rng := rand.New(rand.NewPCG(11, 12))
+	for range 20000 {
+		var b strings.Builder
+		for k := rng.IntN(10); k >= 0; k-- {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		text := b.String()
+		var want, got []string
+		for it := words.FromString(text); it.Next(); {
+			want = append(want, it.Value())
+		}
+		for s := newSegmenter(text); s.next(); {
+			got = append(got, s.w)
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("segments of %q: %q, want %q", text, got, want)
 		}
 	}
 }
