@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"strings"
 	"time"
 )
 
@@ -14,8 +13,9 @@ import (
 // by an older extract, whose Documents lack what later ones find (format 3
 // added Embedded, Redirect, Frames and Shell, and Text changed with them;
 // format 4 added Canonical, format 5 Partial, format 6 Copyright), so it is to be extracted
-// again rather than read as if it were new.
-const docFormat = 6
+// again rather than read as if it were new. Format 7 writes the terms'
+// lengths, then their bytes together.
+const docFormat = 7
 
 // AppendBinary appends the Document in a compact binary form to b (see
 // UnmarshalBinary), for what keeps extracted documents on disk between two
@@ -35,7 +35,10 @@ func (d *Document) AppendBinary(b []byte) ([]byte, error) {
 	}
 	b = binary.AppendUvarint(b, uint64(len(d.Terms)))
 	for _, t := range d.Terms {
-		b = appendString(b, t)
+		b = binary.AppendUvarint(b, uint64(len(t)))
+	}
+	for _, t := range d.Terms {
+		b = append(b, t...)
 	}
 	b = binary.AppendUvarint(b, uint64(len(d.Langs)))
 	for _, l := range d.Langs {
@@ -177,10 +180,10 @@ func (r *docReader) string() string {
 	return s
 }
 
-// strings reads n strings, which share one allocation: a page's terms are
-// thousands of short strings.
+// strings reads n strings written as their lengths, then their bytes
+// together; they share one allocation: a page's terms are thousands of
+// short strings.
 func (r *docReader) strings(n int) []string {
-	// Their lengths, then one copy of them all.
 	lens := make([]uint32, n)
 	rest, total := r.b, 0
 	for i := range n {
@@ -190,36 +193,22 @@ func (r *docReader) strings(n int) []string {
 			return nil
 		}
 		lens[i] = uint32(m)
-		rest = rest[k+int(m):]
+		rest = rest[k:]
 		total += int(m)
 	}
-	var b strings.Builder
-	b.Grow(total)
-	for p, i := r.b, 0; i < n; i++ {
-		k := uvarintLen(p)
-		m := int(lens[i])
-		b.Write(p[k : k+m])
-		p = p[k+m:]
+	if total > len(rest) {
+		r.fail(errShort)
+		return nil
 	}
-	all := b.String()
+	all := string(rest[:total])
 	out := make([]string, n)
 	at := 0
 	for i, m := range lens {
 		out[i] = all[at : at+int(m)]
 		at += int(m)
 	}
-	r.b = rest
+	r.b = rest[total:]
 	return out
-}
-
-// uvarintLen is how many bytes the uvarint p starts with takes (p holds a
-// whole one).
-func uvarintLen(p []byte) int {
-	k := 1
-	for p[k-1] >= 0x80 {
-		k++
-	}
-	return k
 }
 
 // time reads a time.Time's binary form, whose length its first bytes give:
