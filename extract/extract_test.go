@@ -748,6 +748,9 @@ func TestStyleHides(t *testing.T) {
 		{"opacity:0.5", false},
 		{"font-size:10px", false},
 		{"color:red", false},
+		{"height:auto;overflow:hidden", false},
+		{"position:absolute;left:auto;top:-", false},
+		{"width:inherit;overflow:hidden;height:0", true},
 	} {
 		if got := styleHides(tt.style); got != tt.want {
 			t.Errorf("styleHides(%q) = %v, want %v", tt.style, got, tt.want)

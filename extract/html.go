@@ -191,6 +191,9 @@ func isZeroLength(v string) bool {
 		return false
 	}
 	num := strings.TrimRight(v, "abcdefghijklmnopqrstuvwxyz%")
+	if num == "" {
+		return false // a keyword (auto, inherit): no number, no error to make
+	}
 	f, err := strconv.ParseFloat(num, 64)
 	return err == nil && f == 0
 }
@@ -198,6 +201,9 @@ func isZeroLength(v string) bool {
 // farOff reports whether a CSS length puts a box beyond -1000px (or -100em).
 func farOff(v string) bool {
 	num := strings.TrimRight(v, "abcdefghijklmnopqrstuvwxyz%")
+	if num == "" {
+		return false // a keyword (auto, inherit): no number, no error to make
+	}
 	f, err := strconv.ParseFloat(num, 64)
 	if err != nil {
 		return false
