@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"hash/maphash"
 	"slices"
+	"unicode/utf8"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -263,10 +264,11 @@ func (b *builder) readTag(raw []byte, end bool, spans []attrSpan) bool {
 		if k == "" || slices.ContainsFunc(b.tok.attrs, func(a html.Attribute) bool { return a.Key == k }) {
 			continue
 		}
-		if changedByTokenizer(val) {
+		v, ok := attrValue(val)
+		if !ok {
 			return false
 		}
-		b.tok.attrs = append(b.tok.attrs, html.Attribute{Key: k, Val: string(val)})
+		b.tok.attrs = append(b.tok.attrs, html.Attribute{Key: k, Val: string(v)})
 	}
 	return true
 }
@@ -281,7 +283,11 @@ func (b *builder) readAllAttrs(raw []byte, spans []attrSpan) bool {
 		key, val := raw[sp.k0:sp.k1], raw[sp.v0:sp.v1]
 		var kbuf [32]byte
 		lk, ok := lowerTagBytes(kbuf[:0], key)
-		if !ok || changedByTokenizer(val) || nkeys == len(keys) {
+		if !ok || nkeys == len(keys) {
+			return false
+		}
+		v, ok := attrValue(val)
+		if !ok {
 			return false
 		}
 		if slices.ContainsFunc(keys[:nkeys], func(k [2]int) bool { return equalLowerASCII(raw[k[0]:k[1]], lk) }) {
@@ -289,7 +295,7 @@ func (b *builder) readAllAttrs(raw []byte, spans []attrSpan) bool {
 		}
 		keys[nkeys] = [2]int{int(sp.k0), int(sp.k1)}
 		nkeys++
-		b.addAttr(lk, val)
+		b.addAttr(lk, v)
 	}
 	return true
 }
@@ -387,16 +393,60 @@ func tagAttrVal(raw []byte, i int) ([]byte, int) {
 	return raw[i:j], j
 }
 
-// changedByTokenizer reports whether the tokenizer changes an attribute
-// value: it unescapes character references, turns carriage returns into
-// newlines and NUL into U+FFFD.
-func changedByTokenizer(v []byte) bool {
+// attrValue returns an attribute value as the tokenizer gives it, its
+// character references unescaped, where that can be told without the
+// tokenizer: false for a NUL (which it makes U+FFFD) or a carriage return
+// (which it makes a newline), and for a reference that it may read
+// otherwise in an attribute than in text (see attrRefAsInText).
+func attrValue(v []byte) ([]byte, bool) {
+	amp := false
 	for _, c := range v {
-		if c == '&' || c == '\r' || c == 0 {
-			return true
+		switch c {
+		case 0, '\r':
+			return nil, false
+		case '&':
+			amp = true
 		}
 	}
-	return false
+	if !amp {
+		return v, true
+	}
+	for i := range v {
+		if v[i] == '&' && !attrRefAsInText(v[i:]) {
+			return nil, false
+		}
+	}
+	return []byte(html.UnescapeString(string(v))), true
+}
+
+// attrRefAsInText reports whether the tokenizer reads the character
+// reference that s starts ('&' and what follows) in an attribute value as
+// html.UnescapeString reads it in text. They differ only for a name
+// (letters and digits) not followed by ';', which in an attribute is left
+// as it is before '=' and is looked up whole only, and for a name followed
+// by ';' that is no reference, whose first letters text reads as one (the
+// names of the references written without ';': "&ampx;" is "&x;" in
+// text). So: a numeric reference, '&' before no name, a name and ';' that
+// unescape whole (to one or two characters) or not at all, or a name
+// without ';' that does not unescape.
+func attrRefAsInText(s []byte) bool {
+	if len(s) < 2 || s[1] == '#' {
+		return true
+	}
+	i := 1
+	for i < len(s) && (isASCIILetter(s[i]) || '0' <= s[i] && s[i] <= '9') {
+		i++
+	}
+	if i == 1 {
+		return true
+	}
+	if i < len(s) && s[i] == ';' {
+		ref := string(s[:i+1])
+		u := html.UnescapeString(ref)
+		return u == ref || utf8.RuneCountInString(u) <= 2
+	}
+	ref := string(s[:i])
+	return html.UnescapeString(ref) == ref
 }
 
 // equalLowerASCII reports whether s, its ASCII letters lower-cased, is

@@ -3,6 +3,8 @@ package extract
 import (
 	"bytes"
 	"fmt"
+	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"golang.org/x/net/html"
@@ -110,6 +112,42 @@ func checkLex(t *testing.T, name string, page []byte) {
 			}
 			t.Errorf("%s: token %d: read %s, the tokenizer %s", name, i, g, w)
 			return
+		}
+	}
+}
+
+// TestAttrValueAsTheTokenizer: where attrValue reads an attribute value
+// itself, it reads it as the tokenizer does (character references in an
+// attribute, which are not all read as in text); it reads the commonest
+// (&amp; in a link, a bare & before a name and '=') itself.
+func TestAttrValueAsTheTokenizer(t *testing.T) {
+	pieces := []string{"&amp;", "&amp", "&ampx;", "&AMP;", "&Amp;", "&copy=", "&copy", "&b=2", "&#38;", "&#x26", "&#", "&", "&;",
+		"&semi;", "&notit;", "&notin;", "&not", "&nbsp", "&lt;3", "&lt3", "&fjlig;", "&NotNestedLessLess;", "&#0;", "&#x110000;",
+		"&#128;", "&#xD800;", "a", "=", ";", "?", "é", " ", "x1", "\r", "\x00", "&&", "&=", "&x=", "&Z;"}
+	rng := rand.New(rand.NewPCG(13, 14))
+	read := 0
+	for range 20000 {
+		var b strings.Builder
+		for k := rng.IntN(5); k >= 0; k-- {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		v := b.String()
+		z := html.NewTokenizer(strings.NewReader(`<p a="` + v + `">`))
+		z.Next()
+		_, want, _ := z.TagAttr()
+		if got, ok := attrValue([]byte(v)); ok {
+			read++
+			if string(got) != string(want) {
+				t.Fatalf("attrValue(%q) = %q, the tokenizer %q", v, got, want)
+			}
+		}
+	}
+	if read < 5000 {
+		t.Errorf("attrValue read %d values of 20,000 itself", read)
+	}
+	for _, v := range []string{"?a=1&amp;b=2", "?a=1&b=2", "a &amp; b", "&#233;t&#xE9;", "&nbsp;"} {
+		if _, ok := attrValue([]byte(v)); !ok {
+			t.Errorf("attrValue(%q) leaves it to the tokenizer", v)
 		}
 	}
 }
