@@ -54,6 +54,15 @@ func tokenize(text string, max int) *tokenized {
 	seg := newSegmenter(text)
 	for seg.next() && (max <= 0 || len(t.toks) < max) {
 		w := seg.w
+		if seg.letters >= 0 {
+			// ASCII letters and digits: one word of Latin letters (or a
+			// number), lower-cased as normalizeWord would.
+			t.scripts[scriptLatin] += seg.letters
+			run.flush(t, max)
+			t.toks = append(t.toks, lower(w))
+			t.words++
+			continue
+		}
 		kind := segmentKind(w, &t.scripts)
 		switch kind {
 		case segSkip:
@@ -85,10 +94,11 @@ func tokenize(text string, max int) *tokenized {
 // with its full rules. It asks the iterator for any other segment, from
 // where the segment starts (the iterator restarts there too).
 type segmenter struct {
-	text string
-	pos  int
-	w    string // the current segment
-	it   *words.Iterator[string]
+	text    string
+	pos     int
+	w       string // the current segment
+	letters int    // its letters when it is ASCII letters and digits, else -1
+	it      *words.Iterator[string]
 }
 
 func newSegmenter(text string) *segmenter {
@@ -101,20 +111,26 @@ func (s *segmenter) next() bool {
 	if p >= len(text) {
 		return false
 	}
-	end := p
+	end, letters := p, 0
 	switch c := text[p]; {
 	case c == ' ':
 		if p+1 == len(text) || text[p+1] != ' ' && text[p+1] < utf8.RuneSelf {
 			end = p + 1
 		}
 	case isASCIIAlnum(c):
-		e := p + 1
-		for e < len(text) && isASCIIAlnum(text[e]) {
-			e++
+		e := p
+		for ; e < len(text) && isASCIIAlnum(text[e]); e++ {
+			if text[e] > '9' {
+				letters++
+			}
 		}
 		if e == len(text) || text[e] == ' ' {
 			end = e
 		}
+	}
+	s.letters = -1
+	if end > p && text[p] != ' ' {
+		s.letters = letters
 	}
 	if end == p {
 		s.it.SetText(text[p:])

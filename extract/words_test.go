@@ -222,3 +222,46 @@ func TestSegmenter(t *testing.T) {
 		}
 	}
 }
+
+// TestTokenizeASCIIWords: tokenize's tokens, word count and letters by
+// script are those of reading every segment the words iterator gives with
+// segmentKind, apostropheParts and normalizeWord (as tokenize reads all but
+// ASCII words and numbers, which it takes whole).
+func TestTokenizeASCIIWords(t *testing.T) {
+	slow := func(text string) *tokenized {
+		want := &tokenized{}
+		var run unspacedRun
+		for it := words.FromString(text); it.Next(); {
+			w := it.Value()
+			switch segmentKind(w, &want.scripts) {
+			case segSkip:
+				continue
+			case segUnspaced:
+				run.add(w, 0)
+				continue
+			}
+			run.flush(want, 0)
+			for part := range apostropheParts(w) {
+				if tok := normalizeWord(part); tok != "" {
+					want.toks = append(want.toks, tok)
+				}
+			}
+			want.words++
+		}
+		run.flush(want, 0)
+		return want
+	}
+	pieces := []string{"Word", "a", "42", "x9", " ", "  ", "\n", ".", ",", "'", "don't", "e.g.", "é", "字字", "ก", "\u0301", "3.5", "_", "ＡＢ"}
+	rng := rand.New(rand.NewPCG(15, 16))
+	for range 20000 {
+		var b strings.Builder
+		for k := rng.IntN(10); k >= 0; k-- {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		text := b.String()
+		got, want := tokenize(text, 0), slow(text)
+		if !slices.Equal(got.toks, want.toks) || got.words != want.words || got.scripts != want.scripts {
+			t.Fatalf("tokenize(%q) = %q, %d words, %v; want %q, %d, %v", text, got.toks, got.words, got.scripts, want.toks, want.words, want.scripts)
+		}
+	}
+}
