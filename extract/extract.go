@@ -219,6 +219,9 @@ type Options struct {
 	MaxLinks int
 	// Stems, when set, shares stems across the documents of a run.
 	Stems *StemCache
+	// Names, when set, shares what id and class values name site chrome
+	// across the documents of a run.
+	Names *NameCache
 }
 
 func (o Options) withDefaults() Options {

@@ -131,10 +131,14 @@ func extractHTML(doc *Document, payload []byte, ct string, opts Options) {
 	// A page of more tags than MaxElements is read only up to there, so
 	// that what a worker holds is bounded whatever the payload.
 	text = cutAtElements(text, opts.MaxElements)
+	names := opts.Names.get()
+	defer opts.Names.put(names)
 	if opts.TextOnly && !opts.Readability {
 		// Detection reads the page as the parser would build it, without
 		// the tree, unless the page needs it.
-		if r := newPageReader(opts.MaxWords); streamPage(text, r) {
+		r := newPageReader(opts.MaxWords)
+		r.chromeNames = names
+		if streamPage(text, r) {
 			page := r.finish()
 			doc.Title = page.title
 			words, toks := page.replay.apply(doc, page.content, page.fields, tokenize(page.content, opts.MaxWords), page.chrome, opts)
@@ -149,6 +153,7 @@ func extractHTML(doc *Document, payload []byte, ct string, opts Options) {
 		return
 	}
 	r := newPageReader(opts.MaxWords)
+	r.chromeNames = names
 	readTree(root, r)
 	page := r.finish()
 	doc.Title = page.title

@@ -3,6 +3,7 @@ package extract
 import (
 	"fmt"
 	"math/rand/v2"
+	"net/http"
 	"slices"
 	"strings"
 	"sync"
@@ -106,5 +107,47 @@ func TestStemForeignWords(t *testing.T) {
 	if foreignWord("中文abc", '中', scriptLatin) || foreignWord("中1", '中', scriptLatin) || foreignWord("فـ", 'ف', scriptLatin) ||
 		foreignWord("中文文", '中', scriptLatin) || !foreignWord("中文", '中', scriptLatin) || !foreignWord("文中文", '文', scriptLatin) {
 		t.Error("foreignWord: a word with a letter of the script, a character of no script known or a doubled last letter is not foreign")
+	}
+}
+
+// TestNameCache: pages read with a NameCache shared by goroutines, past
+// the names a memo holds, read as they do without one.
+func TestNameCache(t *testing.T) {
+	var pages []string
+	for i := range 60 {
+		var b strings.Builder
+		b.WriteString("<html><body>")
+		for j := range 200 {
+			// Some names repeat across pages, some are each page's own.
+			fmt.Fprintf(&b, `<div class="c%d %s"><p id="x%d-%d">words %d of page %d</p></div>`, j%50,
+				[]string{"main-nav", "content", "site_footer", "navy", "sideBar", "story"}[(i+j)%6], i, j, j, i)
+		}
+		b.WriteString("</body></html>")
+		pages = append(pages, b.String())
+	}
+	opts := Options{TextOnly: true}
+	shared := opts
+	shared.Names = NewNameCache()
+	h := http.Header{"Content-Type": {"text/html; charset=utf-8"}}
+	for round := range 3 {
+		var wg sync.WaitGroup
+		for i, page := range pages {
+			wg.Go(func() {
+				want, err := Extract(h, []byte(page), opts)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				got, err := Extract(h, []byte(page), shared)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if got.Text != want.Text || got.Chrome != want.Chrome || !slices.Equal(got.Terms, want.Terms) {
+					t.Errorf("round %d page %d: read otherwise with a NameCache", round, i)
+				}
+			})
+		}
+		wg.Wait()
 	}
 }

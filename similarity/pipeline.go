@@ -105,6 +105,9 @@ func (cfg Config) withDefaults() (Config, error) {
 	if cfg.Extract.Stems == nil {
 		cfg.Extract.Stems = extract.NewStemCache(0)
 	}
+	if cfg.Extract.Names == nil {
+		cfg.Extract.Names = extract.NewNameCache()
+	}
 	return cfg, nil
 }
 
