@@ -35,43 +35,15 @@ func (w *wordWriter) brk() { w.in = false }
 func (w *wordWriter) write(s string) {
 	for i := 0; i < len(s) && !w.full; {
 		// Skip white space.
-		for i < len(s) {
-			c := s[i]
-			if c < utf8.RuneSelf {
-				if !asciiSpace[c] {
-					break
-				}
-				i++
-				w.in = false
-				continue
-			}
-			r, size := utf8.DecodeRuneInString(s[i:])
-			if !isSpace(r) {
-				break
-			}
-			i += size
+		if k := runEnd(s, i, true); k > i {
+			i = k
 			w.in = false
 		}
 		if i >= len(s) {
 			return
 		}
 		// A run of word bytes.
-		j := i
-		for j < len(s) {
-			c := s[j]
-			if c < utf8.RuneSelf {
-				if asciiSpace[c] {
-					break
-				}
-				j++
-				continue
-			}
-			r, size := utf8.DecodeRuneInString(s[j:])
-			if isSpace(r) {
-				break
-			}
-			j += size
-		}
+		j := runEnd(s, i, false)
 		limit := textBytes(w.max)
 		if !w.in {
 			sep := min(w.n, 1)
@@ -145,23 +117,7 @@ func appendCollapsed[T string | []byte](dst []byte, s T) ([]byte, int) {
 	n := 0
 	from := 0 // s[from:] is yet to be appended
 	for i := 0; i < len(s); {
-		// A run of word bytes.
-		j := i
-		for j < len(s) {
-			c := s[j]
-			if c < utf8.RuneSelf {
-				if asciiSpace[c] {
-					break
-				}
-				j++
-				continue
-			}
-			space, size := wideSpace(s, j)
-			if space {
-				break
-			}
-			j += size
-		}
+		j := runEnd(s, i, false) // a run of word bytes
 		if j > i {
 			n++
 		}
@@ -169,22 +125,7 @@ func appendCollapsed[T string | []byte](dst []byte, s T) ([]byte, int) {
 			break
 		}
 		// A run of white space: it stays where it is one ' '.
-		k := j
-		for k < len(s) {
-			c := s[k]
-			if c < utf8.RuneSelf {
-				if !asciiSpace[c] {
-					break
-				}
-				k++
-				continue
-			}
-			space, size := wideSpace(s, k)
-			if !space {
-				break
-			}
-			k += size
-		}
+		k := runEnd(s, j, true)
 		if k > j+1 || s[j] != ' ' {
 			dst = append(dst, s[from:j]...)
 			dst = append(dst, ' ')
@@ -193,6 +134,26 @@ func appendCollapsed[T string | []byte](dst []byte, s T) ([]byte, int) {
 		i = k
 	}
 	return append(dst, s[from:]...), n
+}
+
+// runEnd returns where the run that starts at s[i] ends: of white space
+// (as unicode.IsSpace finds it) when space, else of other bytes.
+func runEnd[T string | []byte](s T, i int, space bool) int {
+	for i < len(s) {
+		if c := s[i]; c < utf8.RuneSelf {
+			if asciiSpace[c] != space {
+				return i
+			}
+			i++
+			continue
+		}
+		sp, size := wideSpace(s, i)
+		if sp != space {
+			return i
+		}
+		i += size
+	}
+	return i
 }
 
 // wideSpace reports whether white space (unicode.IsSpace) starts at s[i],

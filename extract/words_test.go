@@ -205,11 +205,7 @@ func TestSegmenter(t *testing.T) {
 		"\u200d", "\u00a0", "\U0001F1EB", "\U0001F1F7", "\U0001F600", "3.5", "e.g.", "don't", "\xff", "\u05d0", "\""}
 	rng := rand.New(rand.NewPCG(11, 12))
 	for range 20000 {
-		var b strings.Builder
-		for k := rng.IntN(10); k >= 0; k-- {
-			b.WriteString(pieces[rng.IntN(len(pieces))])
-		}
-		text := b.String()
+		text := randomText(rng, pieces, 10)
 		var want, got []string
 		for it := words.FromString(text); it.Next(); {
 			want = append(want, it.Value())
@@ -254,14 +250,19 @@ func TestTokenizeASCIIWords(t *testing.T) {
 	pieces := []string{"Word", "a", "42", "x9", " ", "  ", "\n", ".", ",", "'", "don't", "e.g.", "é", "字字", "ก", "\u0301", "3.5", "_", "ＡＢ"}
 	rng := rand.New(rand.NewPCG(15, 16))
 	for range 20000 {
-		var b strings.Builder
-		for k := rng.IntN(10); k >= 0; k-- {
-			b.WriteString(pieces[rng.IntN(len(pieces))])
-		}
-		text := b.String()
+		text := randomText(rng, pieces, 10)
 		got, want := tokenize(text, 0), slow(text)
 		if !slices.Equal(got.toks, want.toks) || got.words != want.words || got.scripts != want.scripts {
 			t.Fatalf("tokenize(%q) = %q, %d words, %v; want %q, %d, %v", text, got.toks, got.words, got.scripts, want.toks, want.words, want.scripts)
 		}
 	}
+}
+
+// randomText joins one to max pieces picked at random.
+func randomText(rng *rand.Rand, pieces []string, max int) string {
+	var b strings.Builder
+	for k := rng.IntN(max); k >= 0; k-- {
+		b.WriteString(pieces[rng.IntN(len(pieces))])
+	}
+	return b.String()
 }
