@@ -219,9 +219,10 @@ func isTagSpace(c byte) bool {
 // readTag reads the tag raw (as written, "<div class=x>") as the
 // tokenizer reads it, without copying what the page reader does not keep;
 // spans, when not nil, are where its attributes are (from tagEnd), else
-// they are read here. It is false, and reads nothing, where the tokenizer
-// would change a name or a value (NUL, character references, carriage
-// returns): the caller then asks the tokenizer.
+// they are read here. It is false, and reads nothing, where only the
+// tokenizer can tell what it makes of a name or a value (a NUL, a carriage
+// return, some character references: see attrValue): the caller then asks
+// the tokenizer.
 func (b *builder) readTag(raw []byte, end bool, spans []attrSpan) bool {
 	i := 1
 	if end {
@@ -275,7 +276,7 @@ func (b *builder) readTag(raw []byte, end bool, spans []attrSpan) bool {
 
 // readAllAttrs reads every attribute of a tag raw, at spans (of a
 // formatting element, all of them go into its key for Noah's Ark): false
-// where the tokenizer would change one.
+// where only the tokenizer can tell what it makes of one (see readTag).
 func (b *builder) readAllAttrs(raw []byte, spans []attrSpan) bool {
 	var keys [16][2]int // the keys read, in raw
 	nkeys := 0

@@ -90,8 +90,8 @@ func tokenize(text string, max int) *tokenized {
 // package's iterator does, finding the commonest segments without it: an
 // ASCII word (letters and digits) followed by a space or the end, which the
 // iterator finds the same way, and a space followed by an ASCII byte other
-// than a space (a segment of its own: no rule joins them), which it finds
-// with its full rules. It asks the iterator for any other segment, from
+// than a space or by the end (a segment of its own: no rule joins them),
+// which it finds with its full rules. It asks the iterator for any other segment, from
 // where the segment starts (the iterator restarts there too).
 type segmenter struct {
 	text    string

@@ -278,8 +278,8 @@ func quoteCues(cues []string) string {
 	return strings.Join(q, ", ")
 }
 
-// spamShare is the share of the capture's terms that are spam's, worked
-// out once.
+// spamShare is the share of the capture's terms that are spam's (terms:
+// the vocabulary its counts are over), worked out once.
 func (p *prepared) spamShare(terms []string) float64 {
 	if p.spam < 0 {
 		p.spam = spamTermShare(p.tf, terms)
