@@ -219,9 +219,9 @@ type Options struct {
 	MaxLinks int
 	// Stems, when set, shares stems across the documents of a run.
 	Stems *StemCache
-	// Names, when set, shares what id and class values name site chrome
-	// across the documents of a run.
-	Names *NameCache
+	// Readers, when set, keeps page readers for the documents of a run to
+	// reuse (their buffers, and what they learned of class names).
+	Readers *ReaderPool
 }
 
 func (o Options) withDefaults() Options {

@@ -3,7 +3,6 @@ package extract
 import (
 	"strconv"
 	"strings"
-	"sync"
 	"unicode/utf8"
 
 	"golang.org/x/net/html"
@@ -277,43 +276,12 @@ func chrome(t *tag, sectioned bool, names *chromeNames) bool {
 
 // chromeNames remembers chromeName's answers for the id and class values
 // of a page, whose elements repeat them (some thousands at most), and of
-// the pages read before it with the same NameCache.
+// the pages read before it by the same reader (see ReaderPool).
 type chromeNames map[string]bool
 
 // maxChromeNames is how many answers a chromeNames holds: it learns no
-// more past it, and a NameCache empties it.
+// more past it, and a ReaderPool empties it.
 const maxChromeNames = 4096
-
-// NameCache shares what the pages of a run teach about their id and class
-// values (whether each names site chrome) between the pages a goroutine
-// reads, as a site's pages repeat them. It is safe for concurrent use: a
-// page takes a memo from a pool and gives it back.
-type NameCache struct{ pool sync.Pool }
-
-// NewNameCache returns an empty NameCache.
-func NewNameCache() *NameCache { return &NameCache{} }
-
-// get returns a memo for a page (nil when c is nil: the page's own).
-func (c *NameCache) get() chromeNames {
-	if c == nil {
-		return nil
-	}
-	if m, ok := c.pool.Get().(chromeNames); ok {
-		return m
-	}
-	return chromeNames{}
-}
-
-// put gives back a memo get returned, emptied once it is full.
-func (c *NameCache) put(m chromeNames) {
-	if c == nil || m == nil {
-		return
-	}
-	if len(m) >= maxChromeNames {
-		clear(m)
-	}
-	c.pool.Put(m)
-}
 
 // is is chromeName(v), remembered.
 func (m *chromeNames) is(v string) bool {

@@ -131,13 +131,12 @@ func extractHTML(doc *Document, payload []byte, ct string, opts Options) {
 	// A page of more tags than MaxElements is read only up to there, so
 	// that what a worker holds is bounded whatever the payload.
 	text = cutAtElements(text, opts.MaxElements)
-	names := opts.Names.get()
-	defer opts.Names.put(names)
+	// The reader's page is all copied into doc when this returns.
+	r := opts.Readers.get(opts.MaxWords)
+	defer opts.Readers.put(r)
 	if opts.TextOnly && !opts.Readability {
 		// Detection reads the page as the parser would build it, without
 		// the tree, unless the page needs it.
-		r := newPageReader(opts.MaxWords)
-		r.chromeNames = names
 		if streamPage(text, r) {
 			page := r.finish()
 			doc.Title = page.title
@@ -152,8 +151,7 @@ func extractHTML(doc *Document, payload []byte, ct string, opts Options) {
 		finish(doc, "", nil, "", "", opts)
 		return
 	}
-	r := newPageReader(opts.MaxWords)
-	r.chromeNames = names
+	r.reuse(opts.MaxWords)
 	readTree(root, r)
 	page := r.finish()
 	doc.Title = page.title

@@ -2,6 +2,7 @@ package extract
 
 import (
 	"strings"
+	"sync"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -153,6 +154,47 @@ func newPageReader(maxWords int) *pageReader {
 	r := &pageReader{maxWords: maxWords, region: -1, capIdx: -1}
 	r.stack = append(r.stack, readerElem{inspect: true, region: -1, hideIdx: -1, linkIdx: -1, mount: -1})
 	return r
+}
+
+// reuse readies r, whose page is read, for another page: what
+// newPageReader returns, with r's buffers and what it learned of class
+// names (emptied once full).
+func (r *pageReader) reuse(maxWords int) {
+	old := *r
+	if len(old.chromeNames) >= maxChromeNames {
+		clear(old.chromeNames)
+	}
+	*r = pageReader{maxWords: maxWords, region: -1, capIdx: -1, chromeNames: old.chromeNames,
+		ops: old.ops[:0], arena: old.arena[:0], regions: old.regions[:0], open: old.open[:0],
+		openMnt: old.openMnt[:0], capture: old.capture[:0]}
+	r.stack = append(old.stack[:0], readerElem{inspect: true, region: -1, hideIdx: -1, linkIdx: -1, mount: -1})
+}
+
+// ReaderPool keeps the page readers of a run for its pages to reuse: their
+// buffers, and what the pages they read taught them about id and class
+// names (whether each names site chrome), which a site's pages repeat. It
+// is safe for concurrent use.
+type ReaderPool struct{ pool sync.Pool }
+
+// NewReaderPool returns an empty ReaderPool.
+func NewReaderPool() *ReaderPool { return &ReaderPool{} }
+
+// get returns a reader ready for a page (a new one when p is nil).
+func (p *ReaderPool) get(maxWords int) *pageReader {
+	if p != nil {
+		if r, ok := p.pool.Get().(*pageReader); ok {
+			r.reuse(maxWords)
+			return r
+		}
+	}
+	return newPageReader(maxWords)
+}
+
+// put gives back a reader get returned, once nothing of its page is used.
+func (p *ReaderPool) put(r *pageReader) {
+	if p != nil {
+		p.pool.Put(r)
+	}
 }
 
 // start reads the start of element t, a child of the element on top.

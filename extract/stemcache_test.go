@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/http"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -110,9 +111,9 @@ func TestStemForeignWords(t *testing.T) {
 	}
 }
 
-// TestNameCache: pages read with a NameCache shared by goroutines, past
-// the names a memo holds, read as they do without one.
-func TestNameCache(t *testing.T) {
+// TestReaderPool: pages read with a ReaderPool shared by goroutines, past
+// the class names a reader remembers, read as they do without one.
+func TestReaderPool(t *testing.T) {
 	var pages []string
 	for i := range 60 {
 		var b strings.Builder
@@ -127,7 +128,7 @@ func TestNameCache(t *testing.T) {
 	}
 	opts := Options{TextOnly: true}
 	shared := opts
-	shared.Names = NewNameCache()
+	shared.Readers = NewReaderPool()
 	h := http.Header{"Content-Type": {"text/html; charset=utf-8"}}
 	for round := range 3 {
 		var wg sync.WaitGroup
@@ -143,8 +144,35 @@ func TestNameCache(t *testing.T) {
 					t.Error(err)
 					return
 				}
-				if got.Text != want.Text || got.Chrome != want.Chrome || !slices.Equal(got.Terms, want.Terms) {
-					t.Errorf("round %d page %d: read otherwise with a NameCache", round, i)
+				if !reflect.DeepEqual(got, want) {
+					t.Errorf("round %d page %d: read otherwise with a ReaderPool", round, i)
+				}
+			})
+		}
+		wg.Wait()
+	}
+}
+
+// TestReaderPoolReal: real pages of every kind (framesets, apps, pages the
+// stream hands to the parser, pages of other charsets), read one after the
+// other by the readers of one pool, read as each does alone.
+func TestReaderPoolReal(t *testing.T) {
+	opts := Options{TextOnly: true}
+	shared := opts
+	shared.Readers = NewReaderPool()
+	for _, name := range []string{"real-1068", "dev"} {
+		recs := loadCollection(t, name)
+		var wg sync.WaitGroup
+		for w := range 2 {
+			wg.Go(func() {
+				for i := w; i < len(recs); i += 2 {
+					r := recs[i]
+					want, err := Extract(r.header, r.body, opts)
+					got, err2 := Extract(r.header, r.body, shared)
+					if (err == nil) != (err2 == nil) || !reflect.DeepEqual(got, want) {
+						t.Errorf("%s %s: read otherwise with a ReaderPool", name, r.uri)
+						return
+					}
 				}
 			})
 		}

@@ -37,14 +37,14 @@ const maxNotedDigests = 1 << 20
 const duplicateNote = "\x00"
 
 // NewPayloadNotes returns notes made as a run with these options and the
-// Config's Extract options ext extracts (ext.Stems and ext.Names may be
-// shared with it).
+// Config's Extract options ext extracts (ext.Stems and ext.Readers may
+// be shared with it).
 func NewPayloadNotes(opts Options, ext extract.Options) *PayloadNotes {
 	if ext.Stems == nil {
 		ext.Stems = extract.NewStemCache(0)
 	}
-	if ext.Names == nil {
-		ext.Names = extract.NewNameCache()
+	if ext.Readers == nil {
+		ext.Readers = extract.NewReaderPool()
 	}
 	return &PayloadNotes{opts: opts.WithDefaults(), ext: ext, seen: map[uint64]struct{}{}, seed: maphash.MakeSeed()}
 }

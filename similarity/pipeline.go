@@ -105,8 +105,8 @@ func (cfg Config) withDefaults() (Config, error) {
 	if cfg.Extract.Stems == nil {
 		cfg.Extract.Stems = extract.NewStemCache(0)
 	}
-	if cfg.Extract.Names == nil {
-		cfg.Extract.Names = extract.NewNameCache()
+	if cfg.Extract.Readers == nil {
+		cfg.Extract.Readers = extract.NewReaderPool()
 	}
 	return cfg, nil
 }
