@@ -131,7 +131,8 @@ func extractHTML(doc *Document, payload []byte, ct string, opts Options) {
 	// A page of more tags than MaxElements is read only up to there, so
 	// that what a worker holds is bounded whatever the payload.
 	text = cutAtElements(text, opts.MaxElements)
-	// The reader's page is all copied into doc when this returns.
+	// The reader goes back to the pool when this returns: what doc keeps of
+	// the page is copied out of it.
 	r := opts.Readers.get(opts.MaxWords)
 	defer opts.Readers.put(r)
 	if opts.TextOnly && !opts.Readability {
@@ -151,7 +152,7 @@ func extractHTML(doc *Document, payload []byte, ct string, opts Options) {
 		finish(doc, "", nil, "", "", opts)
 		return
 	}
-	r.reuse(opts.MaxWords)
+	r.reuse(opts.MaxWords) // the stream may have read part of the page
 	readTree(root, r)
 	page := r.finish()
 	doc.Title = page.title

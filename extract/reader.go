@@ -118,7 +118,7 @@ type mountCandidate struct {
 }
 
 // pageReader reads the events of one page. The zero value is not ready:
-// use newPageReader.
+// use newPageReader (or a ReaderPool).
 type pageReader struct {
 	maxWords int
 	stack    []readerElem

@@ -96,13 +96,13 @@ func tokenize(text string, max int) *tokenized {
 type segmenter struct {
 	text    string
 	pos     int
-	w       string // the current segment
-	letters int    // its letters when it is ASCII letters and digits, else -1
-	it      *words.Iterator[string]
+	w       string                  // the current segment
+	letters int                     // its letters when it is ASCII letters and digits, else -1
+	it      *words.Iterator[string] // made when first needed
 }
 
 func newSegmenter(text string) *segmenter {
-	return &segmenter{text: text, it: words.FromString("")}
+	return &segmenter{text: text}
 }
 
 // next moves to the next segment (s.w); false at the end.
@@ -133,6 +133,9 @@ func (s *segmenter) next() bool {
 		s.letters = letters
 	}
 	if end == p {
+		if s.it == nil {
+			s.it = words.FromString("")
+		}
 		s.it.SetText(text[p:])
 		s.it.Next()
 		end = p + s.it.End()
