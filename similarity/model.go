@@ -283,7 +283,45 @@ func (s *ModelStats) Add(in Input, minWords int) {
 		s.shared.add(d)
 		return
 	}
-	s.Sample = bottomK(append(s.Sample, d))
+	s.Sample = sampleAdd(s.Sample, d)
+}
+
+// sampleAdd adds d to docs, a sample bottomK keeps, when it belongs in it.
+// The terms of the document it keeps are copied into one string of their
+// own: they are the page's, whose bytes (all its terms, of every capture
+// decoded with it) the sample would otherwise hold to the end of the pass.
+func sampleAdd(docs []SampleDoc, d SampleDoc) []SampleDoc {
+	if len(docs) >= SampleSize && sampleOrder(d, docs[len(docs)-1]) >= 0 {
+		return docs
+	}
+	d.TF = ownKeys(d.TF)
+	return bottomK(append(docs, d))
+}
+
+// sampleOrder orders sampled documents by hash, then key.
+func sampleOrder(a, b SampleDoc) int {
+	return cmp.Or(cmp.Compare(a.Hash, b.Hash), cmp.Compare(a.Key, b.Key))
+}
+
+// ownKeys returns tf with its keys copied into one allocation.
+func ownKeys(tf map[string]int) map[string]int {
+	keys, n := make([]string, 0, len(tf)), 0
+	for t := range tf {
+		keys = append(keys, t)
+		n += len(t)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for _, t := range keys {
+		b.WriteString(t)
+	}
+	all, at := b.String(), 0
+	out := make(map[string]int, len(tf))
+	for _, t := range keys {
+		out[all[at:at+len(t)]] = tf[t]
+		at += len(t)
+	}
+	return out
 }
 
 // sharedSample is one sample that several ModelStats gathering parts of a
@@ -296,7 +334,7 @@ type sharedSample struct {
 
 func (p *sharedSample) add(d SampleDoc) {
 	p.mu.Lock()
-	p.docs = bottomK(append(p.docs, d))
+	p.docs = sampleAdd(p.docs, d)
 	p.mu.Unlock()
 }
 
@@ -404,9 +442,7 @@ func (c *dfCounts) addTo(df map[string]int) {
 
 // bottomK keeps the SampleSize documents of lowest (hash, key), sorted.
 func bottomK(docs []SampleDoc) []SampleDoc {
-	slices.SortFunc(docs, func(a, b SampleDoc) int {
-		return cmp.Or(cmp.Compare(a.Hash, b.Hash), cmp.Compare(a.Key, b.Key))
-	})
+	slices.SortFunc(docs, sampleOrder)
 	docs = slices.CompactFunc(docs, func(a, b SampleDoc) bool { return a.Key == b.Key && a.Hash == b.Hash })
 	return docs[:min(len(docs), SampleSize)]
 }

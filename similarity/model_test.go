@@ -2,9 +2,11 @@ package similarity
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"sort"
 	"testing"
 	"time"
@@ -175,5 +177,45 @@ func TestModelTermsCapped(t *testing.T) {
 	}
 	if s.DF[terms[0]] != 1 || s.DF[terms[len(terms)-1]] != 0 {
 		t.Error("not the first terms in text order")
+	}
+}
+
+// TestSampleAdd: adding documents one at a time keeps the SampleSize of
+// lowest (hash, key), in order, whatever order they come in, their term
+// counts as given, duplicates once.
+func TestSampleAdd(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 8))
+	var all []SampleDoc
+	for i := range 2 * SampleSize {
+		tf := map[string]int{}
+		for range 1 + rng.IntN(20) {
+			tf[fmt.Sprintf("t%d", rng.IntN(500))] += 1 + rng.IntN(3)
+		}
+		all = append(all, SampleDoc{Hash: uint64(rng.IntN(SampleSize)), Key: fmt.Sprintf("k%d", i), TF: tf})
+	}
+	all = append(all, all[:SampleSize/2]...) // TimeMaps met twice
+	want := slices.Clone(all)
+	slices.SortFunc(want, sampleOrder)
+	want = slices.CompactFunc(want, func(a, b SampleDoc) bool { return sampleOrder(a, b) == 0 })[:SampleSize]
+	for _, order := range []string{"as made", "shuffled", "highest first"} {
+		docs := slices.Clone(all)
+		switch order {
+		case "shuffled":
+			rng.Shuffle(len(docs), func(i, j int) { docs[i], docs[j] = docs[j], docs[i] })
+		case "highest first":
+			slices.SortFunc(docs, func(a, b SampleDoc) int { return sampleOrder(b, a) })
+		}
+		var got []SampleDoc
+		for _, d := range docs {
+			got = sampleAdd(got, d)
+		}
+		if len(got) != SampleSize {
+			t.Fatalf("%s: %d kept, want %d", order, len(got), SampleSize)
+		}
+		for i := range got {
+			if sampleOrder(got[i], want[i]) != 0 || !maps.Equal(got[i].TF, want[i].TF) {
+				t.Fatalf("%s: kept[%d] = %d %s %v, want %d %s %v", order, i, got[i].Hash, got[i].Key, got[i].TF, want[i].Hash, want[i].Key, want[i].TF)
+			}
+		}
 	}
 }
