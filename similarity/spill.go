@@ -28,6 +28,10 @@ const (
 	spillSegmentInputs = 16
 )
 
+// maxKeptSpillBuffer is the most memory the spill writer keeps for its
+// next segment: a segment holding a TimeMap of long pages grows past it.
+const maxKeptSpillBuffer = 1 << 20
+
 // segment is where one segment of the spill is, the ordinal of its first
 // TimeMap (the count of those before it), how many it holds, and the least
 // and the greatest key of them.
@@ -79,6 +83,9 @@ func (w *spillWriter) run() {
 		w.sf.segs = append(w.sf.segs, seg)
 		seg = segment{off: seg.off + seg.n, start: written}
 		buf.Reset()
+		if buf.Cap() > maxKeptSpillBuffer {
+			buf = bytes.Buffer{} // a TimeMap of long pages is not held to the end
+		}
 		enc, count = nil, 0
 	}
 	for in := range w.in {

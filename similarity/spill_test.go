@@ -23,8 +23,16 @@ func TestSpillSegments(t *testing.T) {
 	w := newSpillWriter(f, 4)
 	const n = 1000
 	key := func(i int) string { return fmt.Sprintf("org,example)/%04d", i) }
+	// Now and then a TimeMap of long pages, whose segment outgrows the
+	// buffer the writer keeps.
+	text := func(i int) string {
+		if i%300 == 7 {
+			return strings.Repeat("long ", maxKeptSpillBuffer/4)
+		}
+		return strings.Repeat("word ", i%50)
+	}
 	for i := range n {
-		doc := &extract.Document{Title: key(i), Text: strings.Repeat("word ", i%50), Terms: []string{"a", "b"}}
+		doc := &extract.Document{Title: key(i), Text: text(i), Terms: []string{"a", "b"}}
 		in := &Input{TimeMap: &timemap.TimeMap{Key: key(i), Captures: []timemap.Capture{{URIR: "http://example.org/"}}},
 			URIMs: []string{"m"}, Docs: []*extract.Document{doc}, Errs: []string{""}}
 		if err := w.write(in); err != nil {
@@ -56,7 +64,7 @@ func TestSpillSegments(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if in.TimeMap.Key != key(i) || in.Docs[0].Title != key(i) {
+		if in.TimeMap.Key != key(i) || in.Docs[0].Title != key(i) || in.Docs[0].Text != text(i) {
 			t.Fatalf("Input %d is %s", i, in.TimeMap.Key)
 		}
 		i++
