@@ -386,10 +386,12 @@ type dfCounts struct {
 }
 
 // dfCountsTerms is how many terms dfCounts holds before it adds them to
-// the document frequencies in the middle of a TimeMap: a few MB, and more
-// than a TimeMap of long pages holds (real-1068's longest, 20 captures of
-// pages of 30,000 distinct terms, holds 60,000).
-const dfCountsTerms = 4 * maxModelTerms
+// the document frequencies in the middle of a TimeMap: with the terms of
+// the payload that passes it, at most 2*maxModelTerms (some 4 MB), which
+// every worker holds. Most TimeMaps hold fewer (real-1068's longest, 20
+// captures of pages of 30,000 distinct terms, holds 60,000; four times
+// this bound held some 10 MB a worker, for no CPU measured).
+const dfCountsTerms = maxModelTerms
 
 // count counts the distinct terms of one payload, the counts so far added
 // to df first when they hold more than dfCountsTerms terms (so that
