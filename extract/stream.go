@@ -96,8 +96,9 @@ type builder struct {
 	tokFrom       int32  // where it starts
 	pending       []byte // text not handed to the reader yet: pendBuf, or the page's bytes
 	pendBuf       []byte
-	pendingOwned  bool // pending is pendBuf
-	textStable    bool // the current token's text stays as it is (it is not the tokenizer's)
+	textBuf       []byte // a text token's data when the page's bytes are not it (see textData)
+	pendingOwned  bool   // pending is pendBuf
+	textStable    bool   // the current token's text stays as it is (it is not the tokenizer's)
 	pendingParent int32
 	pendingFrom   int32 // where it is in the page when it is one token, else -1
 	pendingTo     int32

@@ -47,8 +47,9 @@ func (b *builder) lex() (html.TokenType, bool) {
 		return html.ErrorToken, true
 	}
 	if j := textEnd(s, i); j > i {
-		*t = btoken{typ: html.TextToken, data: textData(s[i:j]), attrs: b.attrs[:0]}
-		b.pos, b.textStable = int32(j), true
+		data, stable := textData(s[i:j], &b.textBuf)
+		*t = btoken{typ: html.TextToken, data: data, attrs: b.attrs[:0]}
+		b.pos, b.textStable = int32(j), stable
 		return html.TextToken, true
 	}
 	// s[i] is '<' followed by a letter, '/', '!' or '?'.
@@ -277,36 +278,49 @@ func tagEnd(s []byte, i, from int, spans *[]attrSpan) (end, valueEnd int) {
 }
 
 // textData is what Tokenizer.Text gives of text s read in the data state:
-// carriage returns made line feeds, character references unescaped; s
-// itself when it has neither.
-func textData(s []byte) []byte {
-	amp := bytes.IndexByte(s, '&') >= 0
-	if !amp && bytes.IndexByte(s, '\r') < 0 {
-		return s
+// carriage returns made line feeds, character references unescaped. It is
+// s itself when s has neither, else written over *buf (owned: false).
+// Each reference is unescaped on its own, as html.UnescapeString reads it:
+// it reads a reference no further than its name (letters and digits,
+// after '&' or "&#") and a ';' right after, and what follows it in the
+// text does not change what it gives.
+func textData(s []byte, buf *[]byte) (data []byte, stable bool) {
+	amp, cr := bytes.IndexByte(s, '&'), bytes.IndexByte(s, '\r')
+	if amp < 0 && cr < 0 {
+		return s, true
 	}
-	s = lineFeeds(s)
-	if amp {
-		return []byte(html.UnescapeString(string(s)))
-	}
-	return s
-}
-
-// lineFeeds is s with each carriage return (alone or before a line feed)
-// made a line feed, as the tokenizer's convertNewlines; s itself when it
-// has none, else a new slice.
-func lineFeeds(s []byte) []byte {
-	if bytes.IndexByte(s, '\r') < 0 {
-		return s
-	}
-	out := make([]byte, 0, len(s))
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c != '\r' {
-			out = append(out, c)
-		} else if i+1 >= len(s) || s[i+1] != '\n' {
-			out = append(out, '\n')
+	out := (*buf)[:0]
+	for i := 0; i < len(s); {
+		switch c := s[i]; c {
+		case '\r':
+			if i+1 == len(s) || s[i+1] != '\n' {
+				out = append(out, '\n')
+			}
+			i++
+		case '&':
+			e := i + 1
+			if e < len(s) && s[e] == '#' {
+				e++
+			}
+			for e < len(s) && (isASCIILetter(s[e]) || '0' <= s[e] && s[e] <= '9') {
+				e++
+			}
+			if e < len(s) && s[e] == ';' {
+				e++
+			}
+			out = append(out, html.UnescapeString(string(s[i:e]))...)
+			i = e
+		default:
+			j := i + 1
+			for j < len(s) && s[j] != '&' && s[j] != '\r' {
+				j++
+			}
+			out = append(out, s[i:j]...)
+			i = j
 		}
 	}
-	return out
+	*buf = out
+	return out, false
 }
 
 // readsRaw reports whether the tokenizer reads the text after a start tag

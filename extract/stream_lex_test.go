@@ -116,6 +116,44 @@ func checkLex(t *testing.T, name string, page []byte) {
 	}
 }
 
+// TestTextDataAsTheTokenizer: textData gives a text token's data as the
+// tokenizer does: carriage returns made line feeds, each character
+// reference unescaped as html.UnescapeString reads it in the whole text;
+// the text itself when it has neither, else the buffer it is handed.
+func TestTextDataAsTheTokenizer(t *testing.T) {
+	pieces := []string{"&amp;", "&amp", "&ampx;", "&AMP;", "&copy=", "&copy", "&#38;", "&#x26", "&#x26z", "&#X41;", "&#12ab;", "&#", "&#;",
+		"&", "&;", "&semi;", "&notit;", "&notin;", "&not", "&nbsp", "&nbsp;x", "&lt;3", "&lt3", "&fjlig;", "&nGt;", "&NotNestedLessLess;",
+		"&#0;", "&#x110000;", "&#128;", "&#xD800;", "a", "=", ";", "é", " ", "x1", "\r", "\r\n", "\n", "\r\r", "&&", "&Z;", "text "}
+	rng := rand.New(rand.NewPCG(15, 16))
+	var buf []byte
+	owned := 0
+	for range 20000 {
+		var b strings.Builder
+		for k := rng.IntN(6); k >= 0; k-- {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		v := b.String()
+		z := html.NewTokenizer(strings.NewReader(v))
+		if z.Next() != html.TextToken {
+			t.Fatalf("%q: no text token", v)
+		}
+		want := string(z.Text())
+		got, stable := textData([]byte(v), &buf)
+		if string(got) != want {
+			t.Fatalf("textData(%q) = %q, the tokenizer %q", v, got, want)
+		}
+		if plain := !strings.ContainsAny(v, "&\r"); stable != plain || !stable && &got[0] != &buf[0] {
+			t.Fatalf("textData(%q): stable %v, in the buffer %v", v, stable, !stable && &got[0] == &buf[0])
+		}
+		if !stable {
+			owned++
+		}
+	}
+	if owned < 10000 {
+		t.Errorf("%d texts of 20,000 with a reference or a carriage return", owned)
+	}
+}
+
 // TestAttrValueAsTheTokenizer: where attrValue reads an attribute value
 // itself, it reads it as the tokenizer does (character references in an
 // attribute, which are not all read as in text); it reads the commonest
