@@ -98,7 +98,7 @@ type builder struct {
 	pendBuf       []byte
 	textBuf       []byte // a text token's data when the page's bytes are not it (see textData)
 	pendingOwned  bool   // pending is pendBuf
-	textStable    bool   // the current token's text stays as it is (it is not the tokenizer's)
+	textStable    bool   // the current token's text stays as it is (the page's bytes or a copy of them: not the tokenizer's, nor textBuf)
 	pendingParent int32
 	pendingFrom   int32 // where it is in the page when it is one token, else -1
 	pendingTo     int32
