@@ -2,6 +2,7 @@ package similarity
 
 import (
 	"math"
+	"math/bits"
 	"slices"
 )
 
@@ -14,7 +15,8 @@ type vocab struct {
 	// cnt is counts's scratch: zero for every id between calls.
 	cnt  []int32
 	seen []int32
-	tids []int32 // counts's scratch: a document's terms' ids
+	tids []int32  // counts's scratch: a document's terms' ids
+	bits []uint64 // sortIDs's scratch: zero between calls
 	// idChunk and wChunk are the chunks that vectors over the vocabulary
 	// are carved from: a few allocations per TimeMap rather than some per
 	// capture.
@@ -61,12 +63,12 @@ func (v *vocab) counts(terms []string, content int) (all, text sparse) {
 	}
 	v.tids = ids
 	seen := v.tally(v.seen[:0], ids[:content])
-	slices.Sort(seen)
+	v.sortIDs(seen)
 	text = v.vector(seen)
 	k := len(seen)
 	seen = v.tally(seen, ids[content:])
 	v.seen = seen
-	slices.Sort(seen[k:])
+	v.sortIDs(seen[k:])
 	all = sparse{ids: carve(&v.idChunk, len(seen)), w: carve(&v.wChunk, len(seen))}
 	mergeSorted(all.ids, seen[:k], seen[k:])
 	for j, id := range all.ids {
@@ -74,6 +76,32 @@ func (v *vocab) counts(terms []string, content int) (all, text sparse) {
 		v.cnt[id] = 0
 	}
 	return all, text
+}
+
+// sortIDs sorts ids, distinct ids of v: by a bitmap of v's ids when they
+// are not much fewer than its bitmap's words (a document's terms are often
+// most of its TimeMap's vocabulary), else by comparison.
+func (v *vocab) sortIDs(ids []int32) {
+	words := (len(v.terms) + 63) / 64
+	if words > 4*len(ids) {
+		slices.Sort(ids)
+		return
+	}
+	if cap(v.bits) < words {
+		v.bits = make([]uint64, words, 2*words)
+	}
+	b := v.bits[:words]
+	for _, id := range ids {
+		b[id>>6] |= 1 << (id & 63)
+	}
+	k := 0
+	for w, x := range b {
+		for ; x != 0; x &= x - 1 {
+			ids[k] = int32(w<<6 + bits.TrailingZeros64(x))
+			k++
+		}
+		b[w] = 0
+	}
 }
 
 // tally counts ids in v.cnt, appending to seen those it counts first.

@@ -144,3 +144,34 @@ func TestVocabCounts(t *testing.T) {
 		t.Error("counts left counts behind")
 	}
 }
+
+// TestSortIDs: sortIDs sorts a document's distinct ids as slices.Sort does,
+// whether they are few or most of the vocabulary (by its bitmap), and
+// leaves the bitmap clear for the next document.
+func TestSortIDs(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 22))
+	v := newVocab()
+	for _, tc := range []struct{ vocab, ids int }{{10, 3}, {100, 100}, {1000, 5}, {1000, 40}, {5000, 4000}, {70000, 2000}, {70000, 200}, {64, 64}, {65, 1}} {
+		for len(v.terms) < tc.vocab {
+			v.id(fmt.Sprintf("t%d", len(v.terms)))
+		}
+		for range 20 {
+			ids := make([]int32, 0, tc.ids)
+			for _, id := range rng.Perm(len(v.terms))[:tc.ids] {
+				ids = append(ids, int32(id))
+			}
+			want := slices.Clone(ids)
+			slices.Sort(want)
+			v.sortIDs(ids)
+			if !slices.Equal(ids, want) {
+				t.Fatalf("%d of %d ids: sorted %v, want %v", tc.ids, len(v.terms), ids, want)
+			}
+			if i := slices.IndexFunc(v.bits[:cap(v.bits)], func(w uint64) bool { return w != 0 }); i >= 0 {
+				t.Fatalf("%d of %d ids: bitmap word %d left set", tc.ids, len(v.terms), i)
+			}
+		}
+	}
+	if v.bits == nil {
+		t.Error("the bitmap was never used")
+	}
+}
