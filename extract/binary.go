@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"time"
 )
 
@@ -21,6 +22,7 @@ const docFormat = 7
 // UnmarshalBinary), for what keeps extracted documents on disk between two
 // passes. It implements encoding.BinaryAppender.
 func (d *Document) AppendBinary(b []byte) ([]byte, error) {
+	b = slices.Grow(b, d.binaryLen())
 	b = append(b, docFormat)
 	for _, s := range []string{d.Title, d.Text, d.Chrome, d.Extractor, d.Lang, d.MediaType, d.Charset, d.CharsetFrom, d.TermsLang, d.PublishedFrom, d.Embedded, d.Redirect, d.Partial} {
 		b = appendString(b, s)
@@ -55,6 +57,42 @@ func (d *Document) AppendBinary(b []byte) ([]byte, error) {
 		}
 	}
 	return b, nil
+}
+
+// binaryLen is at least the length of the Document's binary form, so that
+// AppendBinary grows its slice once: a page's terms are most of it.
+func (d *Document) binaryLen() int {
+	str := func(s string) int { return uvarintLen(len(s)) + len(s) }
+	// The format, the numbers, the flags, the time (16 bytes at most) and
+	// the lists' lengths.
+	n := 1 + 5*binary.MaxVarintLen64 + 1 + 16 + 5*binary.MaxVarintLen64
+	for _, s := range []string{d.Title, d.Text, d.Chrome, d.Extractor, d.Lang, d.MediaType, d.Charset, d.CharsetFrom, d.TermsLang, d.PublishedFrom, d.Embedded, d.Redirect, d.Partial} {
+		n += str(s)
+	}
+	for _, t := range d.Terms {
+		n += str(t)
+	}
+	for _, l := range d.Langs {
+		n += str(l.Lang) + binary.MaxVarintLen64
+	}
+	for _, l := range d.Links {
+		n += str(l.URL) + str(l.Anchor)
+	}
+	for _, list := range [][]string{d.Frames, d.Canonical} {
+		for _, f := range list {
+			n += str(f)
+		}
+	}
+	return n
+}
+
+// uvarintLen is the length of x's uvarint.
+func uvarintLen(x int) int {
+	n := 1
+	for ; x >= 0x80; x >>= 7 {
+		n++
+	}
+	return n
 }
 
 // MarshalBinary returns the Document in the form AppendBinary writes. It

@@ -33,10 +33,22 @@ func TestDocumentBinaryRoundTrip(t *testing.T) {
 			t.Fatalf("field %s is zero in the test document", v.Type().Field(i).Name)
 		}
 	}
-	for _, d := range []Document{full, {}, {TextCut: true}, {Text: "x", Published: time.Date(2001, 1, 1, 0, 0, 0, 0, time.UTC)}} {
+	long := full
+	long.Text = strings.Repeat("long text ", 2000)
+	for i := range 3000 {
+		long.Terms = append(long.Terms, strings.Repeat("é", i%200))
+	}
+	for _, d := range []Document{full, long, {}, {TextCut: true}, {Text: "x", Published: time.Date(2001, 1, 1, 0, 0, 0, 0, time.UTC)}} {
 		b, err := d.AppendBinary([]byte("prefix"))
 		if err != nil {
 			t.Fatal(err)
+		}
+		// One allocation, of room enough.
+		if n := d.binaryLen(); n < len(b)-len("prefix") {
+			t.Errorf("binaryLen %d, the binary form %d bytes", n, len(b)-len("prefix"))
+		}
+		if a := testing.AllocsPerRun(5, func() { d.AppendBinary(nil) }); a != 1 {
+			t.Errorf("AppendBinary allocates %.0f times", a)
 		}
 		var got Document
 		if err := got.UnmarshalBinary(b[len("prefix"):]); err != nil {
