@@ -2,14 +2,17 @@ package similarity
 
 import (
 	"fmt"
+	"iter"
 	"maps"
 	"math"
 	"math/rand/v2"
 	"reflect"
 	"slices"
 	"sort"
+	"strings"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/offtopic/offtopic/extract"
 	"github.com/offtopic/offtopic/timemap"
@@ -217,5 +220,47 @@ func TestSampleAdd(t *testing.T) {
 				t.Fatalf("%s: kept[%d] = %d %s %v, want %d %s %v", order, i, got[i].Hash, got[i].Key, got[i].TF, want[i].Hash, want[i].Key, want[i].TF)
 			}
 		}
+	}
+}
+
+// TestModelStatsHoldNoPage: the statistics' terms are copies of their own,
+// never the documents' bytes (a page's terms share one allocation, which a
+// key would hold whole), however often a term comes back.
+func TestModelStatsHoldNoPage(t *testing.T) {
+	s := NewModelStats()
+	var pages []string
+	for i := range 3 {
+		// Every page repeats terms of the one before, whose keys are there.
+		page := strings.Repeat(fmt.Sprintf("alpha beta gamma w%d ", i), 20)
+		pages = append(pages, page)
+		tm := &timemap.TimeMap{Key: fmt.Sprintf("k%d", i), URIR: "http://example.org/"}
+		tm.Captures = []timemap.Capture{{URIR: tm.URIR, Key: tm.Key, Time: time.Unix(1e9, 0), Status: 200, MIME: "text/html", Digest: tm.Key}}
+		terms := strings.Fields(page)
+		s.Add(Input{TimeMap: tm, Docs: []*extract.Document{{Terms: terms, ContentTerms: len(terms), WordCount: len(terms)}}, URIMs: []string{""}, Errs: []string{""}}, 5)
+	}
+	inPage := func(k string) bool {
+		p := uintptr(unsafe.Pointer(unsafe.StringData(k)))
+		for _, page := range pages {
+			base := uintptr(unsafe.Pointer(unsafe.StringData(page)))
+			if p >= base && p < base+uintptr(len(page)) {
+				return true
+			}
+		}
+		return false
+	}
+	for name, keys := range map[string]iter.Seq[string]{"df": maps.Keys(s.DF), "centroid": maps.Keys(s.Centroid), "sample": maps.Keys(s.Sample[0].TF)} {
+		n := 0
+		for k := range keys {
+			n++
+			if inPage(k) {
+				t.Errorf("%s term %q is a page's bytes", name, k)
+			}
+		}
+		if n == 0 {
+			t.Errorf("%s holds no term", name)
+		}
+	}
+	if s.DF["alpha"] != 3 {
+		t.Errorf("df(alpha) = %d, want 3", s.DF["alpha"])
 	}
 }
