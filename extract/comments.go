@@ -13,9 +13,14 @@ import "bytes"
 // <script>..., opened and not closed). page itself is returned when it has
 // none.
 func shownComments(page []byte) []byte {
-	if !bytes.Contains(page, []byte("<!--")) || indexTag(page, "code") < 0 {
+	if !codeBeforeComment(page) {
 		return page
 	}
+	return showComments(page)
+}
+
+// showComments is shownComments without its first look.
+func showComments(page []byte) []byte {
 	var out []byte
 	last := 0
 	for i := 0; ; {
@@ -83,6 +88,53 @@ func countTag(b []byte, name string) int {
 // indexTag returns the offset in b of the first tag named name ("<name"
 // in any case, followed by a space, "/" or ">": not "<codex"), -1 when
 // there is none. It jumps from "<" to "<".
+// codeBeforeComment reports whether a comment of page comes, but for
+// spaces, right after the end of a tag that holds a <code> start tag since
+// the '>' before it: what shownComments needs to find (a <code> start tag,
+// its first '>', spaces, then "<!--"). Comments are few; the tags of a
+// page, which looking for <code> went through, many.
+func codeBeforeComment(page []byte) bool {
+	for i := 0; ; {
+		k := indexComment(page[i:])
+		if k < 0 {
+			return false
+		}
+		i += k
+		gt := i
+		for gt > 0 && isCommentSpace(page[gt-1]) {
+			gt--
+		}
+		if gt > 0 && page[gt-1] == '>' {
+			from := bytes.LastIndexByte(page[:gt-1], '>') + 1
+			if indexTag(page[from:gt], "code") >= 0 {
+				return true
+			}
+		}
+		i += 4
+	}
+}
+
+// indexComment is bytes.Index(b, []byte("<!--")), found from the '!',
+// which is rare in a page ('<' is everywhere).
+func indexComment(b []byte) int {
+	for i := 0; ; {
+		k := bytes.IndexByte(b[i:], '!')
+		if k < 0 {
+			return -1
+		}
+		j := i + k
+		if j > 0 && b[j-1] == '<' && j+2 < len(b) && b[j+1] == '-' && b[j+2] == '-' {
+			return j - 1
+		}
+		i = j + 1
+	}
+}
+
+// isCommentSpace is what skipSpace skips.
+func isCommentSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'
+}
+
 func indexTag(b []byte, name string) int {
 	for i := 0; ; {
 		k := bytes.IndexByte(b[i:], '<')
@@ -102,7 +154,7 @@ func indexTag(b []byte, name string) int {
 }
 
 func skipSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r' || b[i] == '\f') {
+	for i < len(b) && isCommentSpace(b[i]) {
 		i++
 	}
 	return i

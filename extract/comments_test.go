@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -30,5 +31,37 @@ func TestShownComments(t *testing.T) {
 	doc := mustExtract(t, htmlHeader(), page)
 	if doc.ContentWords < 100 || !strings.Contains(doc.Text, "journalists") {
 		t.Errorf("timeline page: %d words of content, text %q", doc.ContentWords, doc.Text)
+	}
+}
+
+// TestCodeBeforeComment: the first look of shownComments passes over no
+// page that the whole reading would change, on random pages of code tags
+// (of any case, with '<' and '>' in attributes), comments, spaces and
+// other markup.
+func TestCodeBeforeComment(t *testing.T) {
+	pieces := []string{"<code>", "<CODE>", "<Code class=x>", "!", "<!", "<!-", "-", `<code title="a>b">`, `<code title="a<b">`, "<code-x>", "</code>", "</CODE>",
+		"<!--", "-->", "<!-- <p>a</p> -->", "<!-- <p>a</p> --></code>", "<!--<b>x</b>-->\n</CODE>", " ", "\n", "\t", "<p>", "</p>", "<div>",
+		"text", ">", "<", "<textarea>", "<b>x</b>"}
+	rng := rand.New(rand.NewPCG(23, 24))
+	changed := 0
+	for range 50000 {
+		var b strings.Builder
+		for k := rng.IntN(10); k >= 0; k-- {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		page := b.String()
+		want := string(showComments([]byte(page)))
+		if want != page {
+			changed++
+		}
+		if got, want := indexComment([]byte(page)), strings.Index(page, "<!--"); got != want {
+			t.Fatalf("%q: indexComment %d, want %d", page, got, want)
+		}
+		if got := string(shownComments([]byte(page))); got != want {
+			t.Fatalf("%q: %q, the whole reading %q", page, got, want)
+		}
+	}
+	if changed < 2000 {
+		t.Errorf("%d pages of 50,000 changed", changed)
 	}
 }
