@@ -45,11 +45,7 @@ func TestCodeBeforeComment(t *testing.T) {
 	rng := rand.New(rand.NewPCG(23, 24))
 	changed := 0
 	for range 50000 {
-		var b strings.Builder
-		for k := rng.IntN(10); k >= 0; k-- {
-			b.WriteString(pieces[rng.IntN(len(pieces))])
-		}
-		page := b.String()
+		page := joinRandom(rng, pieces, 10)
 		want := string(showComments([]byte(page)))
 		if want != page {
 			changed++

@@ -128,11 +128,7 @@ func TestTextDataAsTheTokenizer(t *testing.T) {
 	var buf []byte
 	owned := 0
 	for range 20000 {
-		var b strings.Builder
-		for k := rng.IntN(6); k >= 0; k-- {
-			b.WriteString(pieces[rng.IntN(len(pieces))])
-		}
-		v := b.String()
+		v := joinRandom(rng, pieces, 6)
 		z := html.NewTokenizer(strings.NewReader(v))
 		if z.Next() != html.TextToken {
 			t.Fatalf("%q: no text token", v)
@@ -165,11 +161,7 @@ func TestAttrValueAsTheTokenizer(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 14))
 	read := 0
 	for range 20000 {
-		var b strings.Builder
-		for k := rng.IntN(5); k >= 0; k-- {
-			b.WriteString(pieces[rng.IntN(len(pieces))])
-		}
-		v := b.String()
+		v := joinRandom(rng, pieces, 5)
 		z := html.NewTokenizer(strings.NewReader(`<p a="` + v + `">`))
 		z.Next()
 		_, want, _ := z.TagAttr()
@@ -188,4 +180,13 @@ func TestAttrValueAsTheTokenizer(t *testing.T) {
 			t.Errorf("attrValue(%q) leaves it to the tokenizer", v)
 		}
 	}
+}
+
+// joinRandom joins 1 to max of pieces drawn at random.
+func joinRandom(rng *rand.Rand, pieces []string, max int) string {
+	var b strings.Builder
+	for k := rng.IntN(max); k >= 0; k-- {
+		b.WriteString(pieces[rng.IntN(len(pieces))])
+	}
+	return b.String()
 }
