@@ -44,7 +44,7 @@ func (d *DocFreq) Add(features map[string]float64) {
 	d.mu.Lock()
 	d.n++
 	for f := range features {
-		d.df[f]++
+		d.df[strings.Clone(f)]++ // a copy: the key given replaces an equal one, and a term may be a page's bytes
 	}
 	d.mu.Unlock()
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/offtopic/offtopic/extract"
 	"github.com/offtopic/offtopic/timemap"
@@ -354,4 +355,28 @@ func youdenCut(pos, neg []float64) float64 {
 		}
 	}
 	return cut
+}
+
+// TestDocFreqHoldsNoPage: the background document frequencies keep copies
+// of the features, never a page's bytes, however often a feature comes back
+// (a map of strings puts the key it is given in the place of an equal one).
+func TestDocFreqHoldsNoPage(t *testing.T) {
+	d := NewDocFreq()
+	var pages []string
+	for i := range 3 {
+		page := strings.Repeat(fmt.Sprintf("election vote w%d ", i), 10)
+		pages = append(pages, page)
+		d.Add(Features(strings.Fields(page)))
+	}
+	for f := range d.df {
+		p := uintptr(unsafe.Pointer(unsafe.StringData(f)))
+		for _, page := range pages {
+			if base := uintptr(unsafe.Pointer(unsafe.StringData(page))); p >= base && p < base+uintptr(len(page)) {
+				t.Errorf("feature %q is a page's bytes", f)
+			}
+		}
+	}
+	if d.df["election"] != 3 {
+		t.Errorf("df(election) = %d, want 3", d.df["election"])
+	}
 }
