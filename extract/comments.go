@@ -85,9 +85,6 @@ func countTag(b []byte, name string) int {
 	}
 }
 
-// indexTag returns the offset in b of the first tag named name ("<name"
-// in any case, followed by a space, "/" or ">": not "<codex"), -1 when
-// there is none. It jumps from "<" to "<".
 // codeBeforeComment reports whether a comment of page comes, but for
 // spaces, right after the end of a tag that holds a <code> start tag since
 // the '>' before it: what shownComments needs to find (a <code> start tag,
@@ -135,6 +132,9 @@ func isCommentSpace(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'
 }
 
+// indexTag returns the offset in b of the first tag named name ("<name"
+// in any case, followed by a space, "/" or ">": not "<codex"), -1 when
+// there is none. It jumps from "<" to "<".
 func indexTag(b []byte, name string) int {
 	for i := 0; ; {
 		k := bytes.IndexByte(b[i:], '<')

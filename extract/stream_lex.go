@@ -279,7 +279,7 @@ func tagEnd(s []byte, i, from int, spans *[]attrSpan) (end, valueEnd int) {
 
 // textData is what Tokenizer.Text gives of text s read in the data state:
 // carriage returns made line feeds, character references unescaped. It is
-// s itself when s has neither, else written over *buf (owned: false).
+// s itself when s has neither (stable), else written over *buf.
 // Each reference is unescaped on its own, as html.UnescapeString reads it:
 // it reads a reference no further than its name (letters and digits,
 // after '&' or "&#") and a ';' right after, and what follows it in the
