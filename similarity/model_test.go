@@ -12,9 +12,9 @@ import (
 	"strings"
 	"testing"
 	"time"
-	"unsafe"
 
 	"github.com/offtopic/offtopic/extract"
+	"github.com/offtopic/offtopic/internal/testcorpus"
 	"github.com/offtopic/offtopic/timemap"
 )
 
@@ -238,21 +238,11 @@ func TestModelStatsHoldNoPage(t *testing.T) {
 		terms := strings.Fields(page)
 		s.Add(Input{TimeMap: tm, Docs: []*extract.Document{{Terms: terms, ContentTerms: len(terms), WordCount: len(terms)}}, URIMs: []string{""}, Errs: []string{""}}, 5)
 	}
-	inPage := func(k string) bool {
-		p := uintptr(unsafe.Pointer(unsafe.StringData(k)))
-		for _, page := range pages {
-			base := uintptr(unsafe.Pointer(unsafe.StringData(page)))
-			if p >= base && p < base+uintptr(len(page)) {
-				return true
-			}
-		}
-		return false
-	}
 	for name, keys := range map[string]iter.Seq[string]{"df": maps.Keys(s.DF), "centroid": maps.Keys(s.Centroid), "sample": maps.Keys(s.Sample[0].TF)} {
 		n := 0
 		for k := range keys {
 			n++
-			if inPage(k) {
+			if testcorpus.SharesBytes(k, pages) {
 				t.Errorf("%s term %q is a page's bytes", name, k)
 			}
 		}
