@@ -129,11 +129,18 @@ func scorable(c timemap.Capture, doc *extract.Document, errText string) string {
 // Score scores every capture of one TimeMap against its t0 and gives each a
 // verdict. It is the per-TimeMap step shared by every way of running detection.
 func Score(ctx context.Context, in Input, model *Model, opts Options) (*TimeMapResult, error) {
+	return scoreAwaiting(ctx, in, func() *Model { return model }, opts)
+}
+
+// scoreAwaiting is Score, asking for the model only once the captures'
+// terms are counted, which needs none: the second pass counts while the
+// models are built.
+func scoreAwaiting(ctx context.Context, in Input, model func() *Model, opts Options) (*TimeMapResult, error) {
 	opts = opts.WithDefaults()
 	tm := in.TimeMap
 	res := &TimeMapResult{Key: tm.Key, URIR: tm.URIR, URIT: in.URIT, Captures: make([]CaptureResult, len(tm.Captures))}
 	prep, voc := prepareCaptures(&in, res, opts)
-	sc := &scoring{ctx: ctx, prep: prep, model: model, voc: voc, urir: tm.URIR, host: hostOf(tm.URIR), tm: tm}
+	sc := &scoring{ctx: ctx, prep: prep, model: model(), voc: voc, urir: tm.URIR, host: hostOf(tm.URIR), tm: tm}
 	sc.weigh(opts.CollectionIDF)
 
 	t0, why := chooseT0(in, sc, opts)

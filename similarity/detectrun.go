@@ -131,6 +131,7 @@ type detectRun struct {
 	join     joiner
 	builders map[string]*ModelBuilder
 	models   map[string]*Model
+	built    chan struct{} // closed once models is built (nil before the first pass's end): see model
 	stats    Stats
 }
 
@@ -148,8 +149,9 @@ func newDetectRun(cfg *Config) (*detectRun, error) {
 	return r, nil
 }
 
-// close removes the run's files.
+// close waits for the models and removes the run's files.
 func (r *detectRun) close() {
+	r.model("")
 	for _, f := range []*os.File{r.f, r.tf} {
 		if f != nil {
 			f.Close()
@@ -197,8 +199,11 @@ func (r *detectRun) firstPass(ctx context.Context, src timemap.Source) error {
 		sw.close()
 		return err
 	}
-	// The models are built while the spill writer finishes.
+	// The models are built while the spill writer finishes, and on
+	// through the replay join and the second pass's first term counts
+	// (see model).
 	built := make(chan struct{})
+	r.built = built
 	go func() {
 		defer close(built)
 		sets.mergeInto(r.builders)
@@ -213,16 +218,22 @@ func (r *detectRun) firstPass(ctx context.Context, src timemap.Source) error {
 		r.builders = nil
 	}()
 	spill, werr := sw.close()
-	<-built
 	if werr != nil {
 		return werr
 	}
 	r.spill = spill
 	r.stats.Failed = int(failed.Load())
-	if cfg.EachCollection {
-		r.stats.Collections = len(r.models)
-	}
 	return nil
+}
+
+// model waits until the first pass has built the models (at once when it
+// has not started them) and returns collection id's.
+func (r *detectRun) model(id string) *Model {
+	if r.built == nil {
+		return nil
+	}
+	<-r.built
+	return r.models[id]
 }
 
 // joinRounds finds the targets of redirects and frames that lead to other
@@ -286,7 +297,8 @@ func (r *detectRun) secondPass(ctx context.Context, emit func(*TimeMapResult) er
 			if err := r.join.docs.load(in.Targets); err != nil {
 				return nil, err
 			}
-			if res[k], err = scoreNoting(ctx, *in, r.models[cfg.collectionOf(in)], cfg.Options); err != nil {
+			model := func() *Model { return r.model(cfg.collectionOf(in)) }
+			if res[k], err = scoreNoting(ctx, *in, model, cfg.Options); err != nil {
 				return nil, err
 			}
 		}

@@ -144,6 +144,10 @@ func Detect(ctx context.Context, src timemap.Source, cfg Config, emit func(*Time
 	// that the collector does not trace them through the second pass.
 	r.cache = nil
 	err = r.secondPass(ctx, emit)
+	r.model("") // the models are built
+	if cfg.EachCollection {
+		r.stats.Collections = len(r.models)
+	}
 	return r.stats, err
 }
 
@@ -205,7 +209,7 @@ func scoreWith(ctx context.Context, src timemap.Source, cfg *Config, model *Mode
 	err := orderedMapWindow(ctx, cfg.Workers, resultWindow*cfg.Workers, src.TimeMaps(ctx), func(ctx context.Context, tm *timemap.TimeMap) (*TimeMapResult, error) {
 		in, n := Prepare(ctx, tm, cfg, cache)
 		failed.Add(int64(n))
-		return scoreNoting(ctx, *in, model, cfg.Options)
+		return scoreNoting(ctx, *in, func() *Model { return model }, cfg.Options)
 	}, func(r *TimeMapResult) error {
 		stats.TimeMaps++
 		stats.Captures += len(r.Captures)
