@@ -30,14 +30,14 @@ func partialDoc(doc *extract.Document, minWords int) string {
 
 // scoreNoting is Score, each capture judged on part of its payload said so
 // in its result (Partial, and in its reason).
-func scoreNoting(ctx context.Context, in Input, model func() *Model, opts Options) (*TimeMapResult, error) {
+func scoreNoting(ctx context.Context, in Input, model func() *Model, voc *vocab, opts Options) (*TimeMapResult, error) {
 	partial := map[int]string{}
 	for i, d := range in.Docs {
 		if d != nil && d.Partial != "" {
 			partial[i] = d.Partial
 		}
 	}
-	res, err := scoreAwaiting(ctx, in, model, opts)
+	res, err := scoreAwaiting(ctx, in, model, voc, opts)
 	if err != nil || len(partial) == 0 {
 		return res, err
 	}

@@ -129,17 +129,24 @@ func scorable(c timemap.Capture, doc *extract.Document, errText string) string {
 // Score scores every capture of one TimeMap against its t0 and gives each a
 // verdict. It is the per-TimeMap step shared by every way of running detection.
 func Score(ctx context.Context, in Input, model *Model, opts Options) (*TimeMapResult, error) {
-	return scoreAwaiting(ctx, in, func() *Model { return model }, opts)
+	return scoreAwaiting(ctx, in, func() *Model { return model }, nil, opts)
 }
 
 // scoreAwaiting is Score, asking for the model only once the captures'
-// terms are counted, which needs none: the second pass counts while the
-// models are built.
-func scoreAwaiting(ctx context.Context, in Input, model func() *Model, opts Options) (*TimeMapResult, error) {
+// terms are counted, which needs none (the second pass counts while the
+// models are built), and counting them in voc (reset first) when it is
+// not nil: a worker's vocabulary reused from TimeMap to TimeMap keeps its
+// tables. Nothing Score returns refers to the vocabulary.
+func scoreAwaiting(ctx context.Context, in Input, model func() *Model, voc *vocab, opts Options) (*TimeMapResult, error) {
 	opts = opts.WithDefaults()
 	tm := in.TimeMap
 	res := &TimeMapResult{Key: tm.Key, URIR: tm.URIR, URIT: in.URIT, Captures: make([]CaptureResult, len(tm.Captures))}
-	prep, voc := prepareCaptures(&in, res, opts)
+	if voc == nil {
+		voc = newVocab()
+	} else {
+		voc.reset()
+	}
+	prep := prepareCaptures(&in, res, voc, opts)
 	sc := &scoring{ctx: ctx, prep: prep, model: model(), voc: voc, urir: tm.URIR, host: hostOf(tm.URIR), tm: tm}
 	sc.weigh(opts.CollectionIDF)
 
@@ -163,15 +170,14 @@ func scoreAwaiting(ctx context.Context, in Input, model func() *Model, opts Opti
 // prepareCaptures fills res with what each capture of in is (replay
 // included: where it leads elsewhere, the document it leads to, now in
 // in.Docs) and returns the term counts of those that can be scored (nil for
-// the others, given VerdictNotScored and why) in one vocabulary.
-func prepareCaptures(in *Input, res *TimeMapResult, opts Options) ([]*prepared, *vocab) {
+// the others, given VerdictNotScored and why) in voc, empty.
+func prepareCaptures(in *Input, res *TimeMapResult, voc *vocab, opts Options) []*prepared {
 	tm := in.TimeMap
 	docs := make([]*extract.Document, len(tm.Captures))
 	copy(docs, in.Docs)
 	replays := replayAll(in, docs)
 	in.Docs = docs
 	prep := make([]*prepared, len(tm.Captures))
-	voc := newVocab()
 	// Captures of an unchanged page share their document: counted once.
 	type counted struct{ tf, ctf sparse }
 	counts := map[*extract.Document]counted{}
@@ -209,7 +215,7 @@ func prepareCaptures(in *Input, res *TimeMapResult, opts Options) ([]*prepared, 
 		p.tf, p.ctf = n.tf, n.ctf
 		prep[i] = p
 	}
-	return prep, voc
+	return prep
 }
 
 // prepareMeasures returns the measures computed for sc, prepared: those

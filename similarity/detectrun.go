@@ -132,6 +132,7 @@ type detectRun struct {
 	builders map[string]*ModelBuilder
 	models   map[string]*Model
 	built    chan struct{} // closed once models is built (nil before the first pass's end): see model
+	vocabs   sync.Pool     // the second pass's vocabularies, reused from TimeMap to TimeMap
 	stats    Stats
 }
 
@@ -298,7 +299,13 @@ func (r *detectRun) secondPass(ctx context.Context, emit func(*TimeMapResult) er
 				return nil, err
 			}
 			model := func() *Model { return r.model(cfg.collectionOf(in)) }
-			if res[k], err = scoreNoting(ctx, *in, model, cfg.Options); err != nil {
+			voc, _ := r.vocabs.Get().(*vocab)
+			if voc == nil {
+				voc = newVocab()
+			}
+			res[k], err = scoreNoting(ctx, *in, model, voc, cfg.Options)
+			r.vocabs.Put(voc)
+			if err != nil {
 				return nil, err
 			}
 		}

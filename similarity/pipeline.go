@@ -209,7 +209,7 @@ func scoreWith(ctx context.Context, src timemap.Source, cfg *Config, model *Mode
 	err := orderedMapWindow(ctx, cfg.Workers, resultWindow*cfg.Workers, src.TimeMaps(ctx), func(ctx context.Context, tm *timemap.TimeMap) (*TimeMapResult, error) {
 		in, n := Prepare(ctx, tm, cfg, cache)
 		failed.Add(int64(n))
-		return scoreNoting(ctx, *in, func() *Model { return model }, cfg.Options)
+		return scoreNoting(ctx, *in, func() *Model { return model }, nil, cfg.Options)
 	}, func(r *TimeMapResult) error {
 		stats.TimeMaps++
 		stats.Captures += len(r.Captures)

@@ -40,6 +40,26 @@ func carve[T any](buf *[]T, n int) []T {
 
 func newVocab() *vocab { return &vocab{ids: map[string]int32{}} }
 
+// reuseVocabTerms is the most terms a vocabulary keeps its tables for when
+// it is reset: clearing costs what a map grew to, which one TimeMap of
+// long pages would make every later one pay.
+const reuseVocabTerms = 1 << 14
+
+// reset empties v for another TimeMap, keeping its tables' memory (its
+// chunks from where the last began: what was carved from them is not used
+// after a TimeMap is scored).
+func (v *vocab) reset() {
+	if len(v.terms) > reuseVocabTerms {
+		*v = vocab{ids: map[string]int32{}}
+		return
+	}
+	clear(v.ids)
+	clear(v.terms) // the documents' strings
+	// cnt and bits are zero between counts.
+	v.terms, v.cnt, v.seen, v.tids = v.terms[:0], v.cnt[:0], v.seen[:0], v.tids[:0]
+	v.idChunk, v.wChunk = v.idChunk[:0], v.wChunk[:0]
+}
+
 // id returns the term's id, numbering it if it is new.
 func (v *vocab) id(t string) int32 {
 	id, ok := v.ids[t]

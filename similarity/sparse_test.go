@@ -175,3 +175,40 @@ func TestSortIDs(t *testing.T) {
 		t.Error("the bitmap was never used")
 	}
 }
+
+// TestVocabReset: a vocabulary reset and used for another TimeMap numbers
+// and counts its documents as a new one does, after TimeMaps of few terms
+// (whose tables it keeps) and of many (whose it lets go), and holds none of
+// the TimeMap before's terms.
+func TestVocabReset(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	reused := newVocab()
+	for tm := range 30 {
+		distinct := 50
+		if tm%7 == 3 {
+			distinct = 2 * reuseVocabTerms // a TimeMap of long pages
+		}
+		fresh := newVocab()
+		reused.reset()
+		if len(reused.ids) != 0 || len(reused.terms) != 0 {
+			t.Fatalf("TimeMap %d: reset left %d ids, %d terms", tm, len(reused.ids), len(reused.terms))
+		}
+		for range 5 {
+			terms := make([]string, 200+rng.IntN(distinct))
+			for i := range terms {
+				terms[i] = fmt.Sprintf("t%d-%d", tm%3, rng.IntN(distinct))
+			}
+			content := rng.IntN(len(terms) + 1)
+			a1, t1 := fresh.counts(terms, content)
+			a2, t2 := reused.counts(terms, content)
+			for _, pair := range [][2]sparse{{a1, a2}, {t1, t2}} {
+				if !slices.Equal(pair[0].ids, pair[1].ids) || !slices.Equal(pair[0].w, pair[1].w) {
+					t.Fatalf("TimeMap %d: reused vocabulary counts %v %v, a new one %v %v", tm, pair[1].ids, pair[1].w, pair[0].ids, pair[0].w)
+				}
+			}
+		}
+		if !slices.Equal(fresh.terms, reused.terms) {
+			t.Fatalf("TimeMap %d: terms %d, want %d", tm, len(reused.terms), len(fresh.terms))
+		}
+	}
+}
