@@ -304,6 +304,7 @@ func (r *detectRun) secondPass(ctx context.Context, emit func(*TimeMapResult) er
 				voc = newVocab()
 			}
 			res[k], err = scoreNoting(ctx, *in, model, voc, cfg.Options)
+			voc.reset() // its terms are the TimeMap's documents'
 			r.vocabs.Put(voc)
 			if err != nil {
 				return nil, err
