@@ -134,17 +134,15 @@ func Score(ctx context.Context, in Input, model *Model, opts Options) (*TimeMapR
 
 // scoreAwaiting is Score, asking for the model only once the captures'
 // terms are counted, which needs none (the second pass counts while the
-// models are built), and counting them in voc (reset first) when it is
-// not nil: a worker's vocabulary reused from TimeMap to TimeMap keeps its
-// tables. Nothing Score returns refers to the vocabulary.
+// models are built), and counting them in voc when it is not nil: an
+// empty vocabulary (new, or reset), which a worker reuses from TimeMap to
+// TimeMap for its tables. Nothing Score returns refers to the vocabulary.
 func scoreAwaiting(ctx context.Context, in Input, model func() *Model, voc *vocab, opts Options) (*TimeMapResult, error) {
 	opts = opts.WithDefaults()
 	tm := in.TimeMap
 	res := &TimeMapResult{Key: tm.Key, URIR: tm.URIR, URIT: in.URIT, Captures: make([]CaptureResult, len(tm.Captures))}
 	if voc == nil {
 		voc = newVocab()
-	} else {
-		voc.reset()
 	}
 	prep := prepareCaptures(&in, res, voc, opts)
 	sc := &scoring{ctx: ctx, prep: prep, model: model(), voc: voc, urir: tm.URIR, host: hostOf(tm.URIR), tm: tm}

@@ -131,7 +131,7 @@ type detectRun struct {
 	join     joiner
 	builders map[string]*ModelBuilder
 	models   map[string]*Model
-	built    chan struct{} // closed once models is built (nil before the first pass's end): see model
+	built    chan struct{} // closed once models is built (nil before the first pass's end): see awaitModels
 	vocabs   sync.Pool     // the second pass's vocabularies, reused from TimeMap to TimeMap
 	stats    Stats
 }
@@ -152,7 +152,7 @@ func newDetectRun(cfg *Config) (*detectRun, error) {
 
 // close waits for the models and removes the run's files.
 func (r *detectRun) close() {
-	r.model("")
+	r.awaitModels()
 	for _, f := range []*os.File{r.f, r.tf} {
 		if f != nil {
 			f.Close()
@@ -202,7 +202,7 @@ func (r *detectRun) firstPass(ctx context.Context, src timemap.Source) error {
 	}
 	// The models are built while the spill writer finishes, and on
 	// through the replay join and the second pass's first term counts
-	// (see model).
+	// (see awaitModels).
 	built := make(chan struct{})
 	r.built = built
 	go func() {
@@ -227,13 +227,17 @@ func (r *detectRun) firstPass(ctx context.Context, src timemap.Source) error {
 	return nil
 }
 
-// model waits until the first pass has built the models (at once when it
-// has not started them) and returns collection id's.
-func (r *detectRun) model(id string) *Model {
-	if r.built == nil {
-		return nil
+// awaitModels waits until the first pass has built the models (at once
+// when it has not started them).
+func (r *detectRun) awaitModels() {
+	if r.built != nil {
+		<-r.built
 	}
-	<-r.built
+}
+
+// model returns collection id's model, once built.
+func (r *detectRun) model(id string) *Model {
+	r.awaitModels()
 	return r.models[id]
 }
 
@@ -299,12 +303,12 @@ func (r *detectRun) secondPass(ctx context.Context, emit func(*TimeMapResult) er
 				return nil, err
 			}
 			model := func() *Model { return r.model(cfg.collectionOf(in)) }
-			voc, _ := r.vocabs.Get().(*vocab)
+			voc, _ := r.vocabs.Get().(*vocab) // empty: see below
 			if voc == nil {
 				voc = newVocab()
 			}
 			res[k], err = scoreNoting(ctx, *in, model, voc, cfg.Options)
-			voc.reset() // its terms are the TimeMap's documents'
+			voc.reset() // emptied as it goes back, holding none of the TimeMap's documents
 			r.vocabs.Put(voc)
 			if err != nil {
 				return nil, err

@@ -434,8 +434,8 @@ func (c *dfCounts) addTo(df map[string]int) {
 	for id, t := range c.terms {
 		addCount(df, t, c.n[id])
 	}
-	if len(c.terms) > 1<<14 {
-		c.ids = nil // clearing costs what the map grew to
+	if len(c.terms) > maxClearedMap {
+		c.ids = nil
 	} else {
 		clear(c.ids)
 	}

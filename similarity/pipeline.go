@@ -144,7 +144,7 @@ func Detect(ctx context.Context, src timemap.Source, cfg Config, emit func(*Time
 	// that the collector does not trace them through the second pass.
 	r.cache = nil
 	err = r.secondPass(ctx, emit)
-	r.model("") // the models are built
+	r.awaitModels()
 	if cfg.EachCollection {
 		r.stats.Collections = len(r.models)
 	}

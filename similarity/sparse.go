@@ -40,16 +40,17 @@ func carve[T any](buf *[]T, n int) []T {
 
 func newVocab() *vocab { return &vocab{ids: map[string]int32{}} }
 
-// reuseVocabTerms is the most terms a vocabulary keeps its tables for when
-// it is reset: clearing costs what a map grew to, which one TimeMap of
-// long pages would make every later one pay.
-const reuseVocabTerms = 1 << 14
+// maxClearedMap is the most entries a map of one TimeMap's terms holds for
+// it to be cleared and used for the next rather than let go: clearing costs
+// what a map grew to, which one TimeMap of long pages would make every
+// later one pay.
+const maxClearedMap = 1 << 14
 
 // reset empties v for another TimeMap, keeping its tables' memory (its
 // chunks from where the last began: what was carved from them is not used
 // after a TimeMap is scored).
 func (v *vocab) reset() {
-	if len(v.terms) > reuseVocabTerms {
+	if len(v.terms) > maxClearedMap {
 		*v = vocab{ids: map[string]int32{}}
 		return
 	}

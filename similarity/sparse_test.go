@@ -186,7 +186,7 @@ func TestVocabReset(t *testing.T) {
 	for tm := range 30 {
 		distinct := 50
 		if tm%7 == 3 {
-			distinct = 2 * reuseVocabTerms // a TimeMap of long pages
+			distinct = 2 * maxClearedMap // a TimeMap of long pages
 		}
 		fresh := newVocab()
 		reused.reset()
